@@ -1,0 +1,1 @@
+//! catala_eval (being written).

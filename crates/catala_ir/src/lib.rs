@@ -1,0 +1,1 @@
+//! catala_ir (being written).

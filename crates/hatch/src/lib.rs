@@ -1,0 +1,1 @@
+//! hatch (being written).

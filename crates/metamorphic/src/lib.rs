@@ -1,0 +1,1 @@
+//! metamorphic (being written).

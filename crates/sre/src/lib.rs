@@ -1,0 +1,1 @@
+//! sre (being written).
