@@ -1,1 +1,16 @@
-//! catala_eval (being written).
+//! `catala_eval` is the third stage of lexprobe's Catala pipeline: it takes the default-calculus
+//! program of `catala_ir::dcalc` and runs its scopes. [`runtime`] holds Catala's values with
+//! their exact arithmetic (unbounded integers, rational decimals, money in cents, calendar
+//! dates), their printed forms per language and their JSON formats; the interpreter evaluates
+//! the default terms of a scope (exceptions, conflicts, empty defaults) and reports runtime
+//! errors with their positions.
+
+pub mod runtime;
+pub mod eval;
+
+pub use eval::{
+    inputs_from_json, outputs_to_json, run_scope, run_scope_json, run_test_scopes, run_with,
+    AssertionFailure, Companion, Interpreter, RunError, RuntimeError, RuntimeErrorKind,
+    ScopeResult,
+};
+pub use runtime::{Value, ValuePrinter};

@@ -79,6 +79,10 @@ pub enum ItemKind {
     ScopeUse(ScopeUse),
     /// `declaration x content T [depends on ...] equals e`.
     TopDef(TopDef),
+    /// `> Module M [external]`: the file declares module `M` (recorded; no semantics yet).
+    ModuleDef { name: Ident, external: bool },
+    /// `> Using M [as A]` (`> Usage de M [en tant que A]`): the file uses module `M`.
+    ModuleUse { name: Ident, alias: Option<Ident> },
 }
 
 #[derive(Clone, Debug)]
@@ -90,7 +94,10 @@ pub struct StructDecl {
 #[derive(Clone, Debug)]
 pub struct StructField {
     pub name: Ident,
+    /// The field's type (the result type when the field is a function).
     pub typ: Type,
+    /// `data f content T depends on x content U`: parameters of a function-typed field.
+    pub params: Vec<Param>,
 }
 
 #[derive(Clone, Debug)]
@@ -244,7 +251,12 @@ pub struct TopDef {
     pub name: Ident,
     pub typ: Type,
     pub params: Vec<Param>,
+    /// The definition; for an external declaration (no `equals`), a placeholder
+    /// [`ExprKind::Impossible`] spanning the declaration.
     pub body: Expr,
+    /// True for `declaration f content T depends on ...` without `equals`: the value is
+    /// provided by an external module implementation.
+    pub external: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -266,6 +278,9 @@ pub enum TypeKind {
     List(Box<Type>),
     Optional(Box<Type>),
     Tuple(Vec<Type>),
+    /// `anything` / `anything of type t`: a type variable (polymorphic standard-library
+    /// signatures).
+    Any(Option<Ident>),
 }
 
 #[derive(Clone, Debug)]
@@ -366,6 +381,9 @@ pub enum ExprKind {
     Literal(Literal),
     /// A lower-case variable name (local, scope variable, top-level definition, sub-scope).
     Var(Ident),
+    /// `M.x` / `M.N.x`: a lower-case name qualified by module (or module alias) names, such as
+    /// the standard library's `Date.accès_année` or `Argent.somme`.
+    QualVar(QualName),
     /// An upper-case name, possibly qualified, possibly with a payload: an enum constructor
     /// (`Métropole`, `Enum.Ctor content e`), resolved by name resolution.
     Constructor { name: QualName, payload: Option<Box<Expr>> },
@@ -380,6 +398,14 @@ pub enum ExprKind {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `let x equals e in body`.
     Let(Ident, Box<Expr>, Box<Expr>),
+    /// `let (x, y) equals e in body`: destructuring of a tuple. The parser also produces it
+    /// for every other tuple binder (`map each (x, y) among ...`, `-- C content (x, y):`): the
+    /// binder becomes one fresh variable named `(x, y)` (not a valid identifier, so it cannot
+    /// clash) and the body is wrapped in `LetTuple([x, y], Var("(x, y)"), body)`.
+    LetTuple(Vec<Ident>, Box<Expr>, Box<Expr>),
+    /// The list of tuples zipping a tuple of lists: the collection of a binder over several
+    /// lists, `map each (x, y) among (l1, l2) to ...` iterates over `ListZip((l1, l2))`.
+    ListZip(Box<Expr>),
     Match(Box<Expr>, Vec<MatchArm>),
     /// `e with pattern C [content x] [and cond]` (`e sous forme C`).
     TestCtor {

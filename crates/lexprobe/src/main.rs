@@ -1,7 +1,10 @@
 //! The `lexprobe` command-line tool: runs, tests and explores Catala programs, falsifies
 //! temporal properties of effectful ADT code, and checks metamorphic relations on legal software.
 
+mod catala;
 mod commands;
+mod exit;
+mod format;
 
 use clap::{Parser, Subcommand};
 
@@ -14,6 +17,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Evaluate a scope of a Catala program and print its outputs.
+    Run(commands::run::RunArgs),
+    /// Run every `#[test]` scope of Catala programs.
+    Test(commands::test::TestArgs),
+    /// Parse, resolve names and type-check Catala programs.
+    Typecheck(commands::typecheck::TypecheckArgs),
     /// Falsify a temporal safety property of an ADT method (derivative-guided symbolic execution).
     Falsify(commands::falsify::FalsifyArgs),
     /// Search for violations of metamorphic relations on a Catala scope or an external program.
@@ -23,6 +32,9 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
+        Command::Run(args) => commands::run::run(args),
+        Command::Test(args) => commands::test::run(args),
+        Command::Typecheck(args) => commands::typecheck::run(args),
         Command::Falsify(args) => commands::falsify::run(args),
         Command::Metamorphic(args) => commands::metamorphic::run(args),
     };

@@ -1,9 +1,105 @@
-//! `lexprobe falsify` (being written).
+//! `lexprobe falsify BENCH_DIR/METHOD.ml [--naive]`: runs the derivative-guided (or naive)
+//! symbolic executor of `hatch` on a benchmark method and prints the falsifying execution —
+//! path condition, symbolic trace with a concrete model, continuation effect — and the time.
+//! Exit code 1 when a violation is found, 0 when none within the bounds, 2 on input errors.
+
+use hatch::{falsify_file, Mode, Options, Report};
+use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args)]
-pub struct FalsifyArgs {}
+pub struct FalsifyArgs {
+    /// The method file, e.g. ri/Stack_LinkedList/cons_buggy.ml
+    pub method: PathBuf,
+    /// Use the naive (derivative-free) semantics.
+    #[arg(long)]
+    pub naive: bool,
+    /// Most function calls along one execution path.
+    #[arg(long, default_value_t = 20)]
+    pub exec_bound: usize,
+    /// Longest trace sampled from an appended effect or required context.
+    #[arg(long, default_value_t = 5)]
+    pub append_bound: usize,
+    /// Time limit in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Output format: text or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+}
 
-pub fn run(_args: FalsifyArgs) -> i32 {
-    eprintln!("lexprobe falsify: not available in this build");
-    2
+pub fn run(args: FalsifyArgs) -> i32 {
+    if args.format != "text" && args.format != "json" {
+        eprintln!("error: --format must be `text` or `json`");
+        return 2;
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        eprintln!("error: --timeout must be a positive number of seconds");
+        return 2;
+    }
+    let opts = Options {
+        mode: if args.naive { Mode::Naive } else { Mode::Derivative },
+        exec_bound: args.exec_bound,
+        append_bound: args.append_bound,
+        timeout: Duration::from_secs_f64(args.timeout),
+        ..Options::default()
+    };
+    let report = match falsify_file(&args.method, &opts) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let trace = report.trace_lines();
+    if args.format == "json" {
+        let v = report.violation.as_ref();
+        let json = serde_json::json!({
+            "falsified": report.falsified,
+            "timed_out": report.timed_out,
+            "time_s": report.elapsed.as_secs_f64(),
+            "mode": if args.naive { "naive" } else { "derivative" },
+            "kind": v.map(|v| format!("{:?}", v.kind)),
+            "phi": v.map(|v| v.phi.iter().map(|t| t.to_string()).collect::<Vec<_>>()).unwrap_or_default(),
+            "trace": trace,
+            "r_cont": v.and_then(|v| v.cont.as_ref()).map(|c| c.to_string()),
+            "r_curr": v.and_then(|v| v.context.as_ref()).map(|c| c.to_string()),
+            "model": v.map(|v| v.model.clone()).unwrap_or_default(),
+            "states": report.states,
+            "paths": report.paths,
+            "solver_queries": report.solver.queries,
+        });
+        println!("{json}");
+    } else {
+        match &report.violation {
+            Some(v) => {
+                println!("Falsified ({:?})", v.kind);
+                let phi: Vec<String> = v.phi.iter().map(|t| t.to_string()).collect();
+                println!("Phi    = {}", if phi.is_empty() { "true".to_string() } else { phi.join(" ∧ ") });
+                println!("Trace  = {}", trace.join("; "));
+                if let Some(c) = &v.cont {
+                    println!("R_cont = {c}");
+                }
+                if let Some(c) = &v.context {
+                    println!("R_curr = {c}");
+                }
+                let model: Vec<String> = v.model.iter().filter(|(k, _)| !k.contains(':')).map(|(k, x)| format!("{k} = {x}")).collect();
+                println!("Model  = {}", model.join(", "));
+            }
+            None if report.timed_out => println!("No violation found before the time limit"),
+            None => println!("No violation found within the bounds"),
+        }
+        println!(
+            "exec time {:.3}(s), {} states, {} paths, {} solver queries",
+            report.elapsed.as_secs_f64(),
+            report.states,
+            report.paths,
+            report.solver.queries
+        );
+    }
+    if report.falsified {
+        1
+    } else {
+        0
+    }
 }

@@ -1,9 +1,217 @@
-//! `lexprobe metamorphic` (being written).
+//! `lexprobe metamorphic`: searches for inputs that break metamorphic relations on a system
+//! under test (an external program speaking JSON, or a Catala scope) and explains the
+//! failures. Exit code 0 when every relation passes, 1 when one fails, 2 on usage errors.
+
+use metamorphic::domain::Domain;
+use metamorphic::external::{CallMode, ExternalProgram};
+use metamorphic::relation::parse_relations;
+use metamorphic::search::SearchConfig;
+use metamorphic::system::SystemUnderTest;
+use metamorphic::tree::TreeOptions;
+use std::io::IsTerminal;
+use std::time::Duration;
 
 #[derive(clap::Args)]
-pub struct MetamorphicArgs {}
+pub struct MetamorphicArgs {
+    /// System under test: `cmd:'COMMAND'` (JSON Lines program) or `catala:FILE#Scope`.
+    #[arg(long)]
+    pub system: String,
+    /// Input domain (TOML).
+    #[arg(long)]
+    pub domain: String,
+    /// Relations file.
+    #[arg(long)]
+    pub relations: String,
+    /// Only check these relations (repeatable, or comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Time budget per relation (e.g. 60s, 500ms, 5m).
+    #[arg(long, default_value = "60s")]
+    pub budget: String,
+    /// Cap on tests per relation.
+    #[arg(long)]
+    pub max_tests: Option<usize>,
+    /// Seed of the random search.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Threads (and program instances) running tests.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Start the external program once per input instead of keeping it up.
+    #[arg(long)]
+    pub one_call: bool,
+    /// Time limit for one run of the system.
+    #[arg(long, default_value = "10s")]
+    pub timeout: String,
+    /// Tolerance δ on conclusion violations (relations may set their own).
+    #[arg(long, default_value_t = 0.0)]
+    pub tolerance: f64,
+    /// Bayes factor B of the stopping test.
+    #[arg(long, default_value_t = 100.0)]
+    pub bayes_factor: f64,
+    /// Confidence bound θ of the stopping test.
+    #[arg(long, default_value_t = 0.95)]
+    pub theta: f64,
+    /// Stop a relation after this many bases were accepted without any failure.
+    #[arg(long)]
+    pub stop_after_bases: Option<usize>,
+    /// Depth limit of the explanation trees.
+    #[arg(long, default_value_t = 4)]
+    pub depth: usize,
+    /// Write an HTML report here.
+    #[arg(long)]
+    pub report: Option<String>,
+    /// Output format: text or json.
+    #[arg(long, default_value = "text")]
+    pub format: String,
+}
 
-pub fn run(_args: MetamorphicArgs) -> i32 {
-    eprintln!("lexprobe metamorphic: not available in this build");
-    2
+/// Parses `60s`, `500ms`, `5m`, `1h` or a bare number of seconds.
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| c.is_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("invalid duration `{text}`"))?;
+    let seconds = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("invalid duration unit in `{text}` (use ms, s, m or h)")),
+    };
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(format!("invalid duration `{text}`"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn make_system(args: &MetamorphicArgs, timeout: Duration) -> Result<Box<dyn SystemUnderTest>, String> {
+    if let Some(command) = args.system.strip_prefix("cmd:") {
+        let mode = if args.one_call {
+            CallMode::OneCallPerProcess
+        } else {
+            CallMode::JsonLines
+        };
+        return Ok(Box::new(ExternalProgram::new(command, mode, timeout)));
+    }
+    if let Some(target) = args.system.strip_prefix("catala:") {
+        return metamorphic::catala_system(target).map_err(|e| e.to_string());
+    }
+    Err(format!(
+        "unknown system `{}`: use cmd:'COMMAND' or catala:FILE#Scope",
+        args.system
+    ))
+}
+
+pub fn run(args: MetamorphicArgs) -> i32 {
+    match run_checked(&args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("lexprobe metamorphic: {message}");
+            2
+        }
+    }
+}
+
+fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
+    let budget = parse_duration(&args.budget)?;
+    let timeout = parse_duration(&args.timeout)?;
+    if args.format != "text" && args.format != "json" {
+        return Err(format!("unknown format `{}` (text or json)", args.format));
+    }
+    let domain_text = std::fs::read_to_string(&args.domain)
+        .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
+    let domain = Domain::from_toml(&domain_text).map_err(|e| format!("{}: {e}", args.domain))?;
+    let relations_text = std::fs::read_to_string(&args.relations)
+        .map_err(|e| format!("cannot read {}: {e}", args.relations))?;
+    let mut relations =
+        parse_relations(&relations_text).map_err(|e| format!("{}:{e}", args.relations))?;
+    if !args.only.is_empty() {
+        for name in &args.only {
+            if !relations.iter().any(|r| &r.name == name) {
+                return Err(format!("no relation named `{name}` in {}", args.relations));
+            }
+        }
+        relations.retain(|r| args.only.contains(&r.name));
+    }
+    for relation in &relations {
+        metamorphic::validate_relation(relation, &domain)
+            .map_err(|e| format!("{}:{e}", args.relations))?;
+    }
+    let system = make_system(args, timeout)?;
+    let config = SearchConfig {
+        seed: args.seed,
+        budget,
+        max_tests: args.max_tests,
+        jobs: args.jobs.max(1),
+        bayes_factor: args.bayes_factor,
+        theta: args.theta,
+        tolerance: args.tolerance,
+        stop_after_accepted_bases: args.stop_after_bases,
+        ..SearchConfig::default()
+    };
+    let tree_options = TreeOptions {
+        max_depth: args.depth,
+        ..TreeOptions::default()
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let total = relations.len();
+    let mut done = 0;
+    let reports = metamorphic::check::check_relations(
+        &relations,
+        &domain,
+        system.as_ref(),
+        &config,
+        &tree_options,
+        &mut |report| {
+            done += 1;
+            if show_progress {
+                eprintln!(
+                    "[{done}/{total}] {}: {} ({} tests, {} failed)",
+                    report.relation.name,
+                    report.outcome.verdict.as_str(),
+                    report.outcome.tests,
+                    report.outcome.failed
+                );
+            }
+        },
+    );
+    let description = system.describe();
+    if args.format == "json" {
+        let document = metamorphic::report::to_json(&reports, &description);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", metamorphic::report::to_text(&reports));
+    }
+    if let Some(path) = &args.report {
+        std::fs::write(path, metamorphic::report::to_html(&reports, &description))
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    let any_failed = reports
+        .iter()
+        .any(|r| r.outcome.verdict == metamorphic::search::Verdict::Failed);
+    Ok(if any_failed { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+        assert!(parse_duration("5 parsecs").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
 }

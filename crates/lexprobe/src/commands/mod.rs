@@ -2,3 +2,6 @@
 
 pub mod falsify;
 pub mod metamorphic;
+pub mod run;
+pub mod test;
+pub mod typecheck;

@@ -1,0 +1,163 @@
+//! The message of a failed assertion, as Catala builds it: the asserted expression is evaluated
+//! below its boolean structure only (comparisons and connectives stay, operands become values;
+//! in a conjunction the true conjuncts are skipped), then negated by pushing the negation down
+//! (`not (a and b)` becomes `not a or not b`), and printed with negated comparison symbols:
+//! `assertion w < 6` with `w = 6` fails as `6 ≮ 6`.
+
+use super::companion::Companion;
+use super::interpreter::{EvalResult, Frame, Interpreter};
+use crate::runtime::{Value, ValuePrinter};
+use catala_ir::dcalc::{BinaryOp, Expr, ExprKind, UnaryOp};
+
+/// A partially evaluated boolean expression.
+enum Shown {
+    Value(Value),
+    Binary(BinaryOp, Box<Shown>, Box<Shown>),
+    Not(Box<Shown>),
+}
+
+fn keeps_structure(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::And
+            | BinaryOp::Or
+            | BinaryOp::Xor
+            | BinaryOp::Eq
+            | BinaryOp::Lt(_)
+            | BinaryOp::Le(_)
+            | BinaryOp::Gt(_)
+            | BinaryOp::Ge(_)
+    )
+}
+
+fn negate(s: Shown) -> Shown {
+    match s {
+        Shown::Value(Value::Bool(b)) => Shown::Value(Value::Bool(!b)),
+        Shown::Binary(BinaryOp::And, a, b) => {
+            Shown::Binary(BinaryOp::Or, Box::new(negate(*a)), Box::new(negate(*b)))
+        }
+        Shown::Binary(BinaryOp::Or, a, b) => {
+            Shown::Binary(BinaryOp::And, Box::new(negate(*a)), Box::new(negate(*b)))
+        }
+        other => Shown::Not(Box::new(other)),
+    }
+}
+
+fn symbol(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::And => "&&",
+        BinaryOp::Or => "||",
+        BinaryOp::Xor => "xor",
+        BinaryOp::Eq => "=",
+        BinaryOp::Lt(_) => "<",
+        BinaryOp::Le(_) => "≤",
+        BinaryOp::Gt(_) => ">",
+        BinaryOp::Ge(_) => "≥",
+        _ => "?",
+    }
+}
+
+fn negated_symbol(op: BinaryOp) -> Option<&'static str> {
+    match op {
+        BinaryOp::Xor => Some("="),
+        BinaryOp::Eq => Some("≠"),
+        BinaryOp::Lt(_) => Some("≮"),
+        BinaryOp::Le(_) => Some("≰"),
+        BinaryOp::Gt(_) => Some("≯"),
+        BinaryOp::Ge(_) => Some("≱"),
+        _ => None,
+    }
+}
+
+fn render(s: &Shown, printer: &ValuePrinter<'_>) -> String {
+    let operand = |s: &Shown| match s {
+        Shown::Value(_) => render(s, printer),
+        _ => format!("({})", render(s, printer)),
+    };
+    match s {
+        Shown::Value(v) => printer.flat(v),
+        Shown::Binary(op, a, b) => format!("{} {} {}", operand(a), symbol(*op), operand(b)),
+        Shown::Not(inner) => match &**inner {
+            Shown::Not(x) => render(x, printer),
+            Shown::Binary(op, a, b) if negated_symbol(*op).is_some() => format!(
+                "{} {} {}",
+                operand(a),
+                negated_symbol(*op).unwrap_or("?"),
+                operand(b)
+            ),
+            other => format!("not {}", operand(other)),
+        },
+    }
+}
+
+impl<C: Companion> Interpreter<'_, C> {
+    fn partially_evaluate(&mut self, e: &Expr, fr: &Frame<C>, neg: bool) -> EvalResult<Shown> {
+        match &e.kind {
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And if !neg => {
+                    let (l, _) = self.eval(lhs, fr)?;
+                    if matches!(l, Value::Bool(true)) {
+                        self.partially_evaluate(rhs, fr, neg)
+                    } else {
+                        self.partially_evaluate(lhs, fr, neg)
+                    }
+                }
+                BinaryOp::Or if neg => {
+                    let (l, _) = self.eval(lhs, fr)?;
+                    if matches!(l, Value::Bool(false)) {
+                        self.partially_evaluate(rhs, fr, neg)
+                    } else {
+                        self.partially_evaluate(lhs, fr, neg)
+                    }
+                }
+                BinaryOp::Neq => {
+                    // Catala writes `a != b` as `not (a = b)`.
+                    let a = self.partially_evaluate(lhs, fr, !neg)?;
+                    let b = self.partially_evaluate(rhs, fr, !neg)?;
+                    Ok(Shown::Not(Box::new(Shown::Binary(
+                        BinaryOp::Eq,
+                        Box::new(a),
+                        Box::new(b),
+                    ))))
+                }
+                op if keeps_structure(*op) => {
+                    let a = self.partially_evaluate(lhs, fr, neg)?;
+                    let b = self.partially_evaluate(rhs, fr, neg)?;
+                    Ok(Shown::Binary(*op, Box::new(a), Box::new(b)))
+                }
+                _ => Ok(Shown::Value(self.eval(e, fr)?.0)),
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                arg,
+            } => Ok(Shown::Not(Box::new(self.partially_evaluate(
+                arg, fr, !neg,
+            )?))),
+            _ => Ok(Shown::Value(self.eval(e, fr)?.0)),
+        }
+    }
+
+    /// Catala's message for the failed assertion `expr` (evaluated in `fr`).
+    pub(crate) fn assertion_message(
+        &mut self,
+        expr: &Expr,
+        fr: &Frame<C>,
+        note: Option<&str>,
+    ) -> EvalResult<String> {
+        let shown = negate(self.partially_evaluate(expr, fr, false)?);
+        let head = match note {
+            Some(n) => format!("Assertion failed: {n}"),
+            None => "Assertion failed".to_string(),
+        };
+        if matches!(shown, Shown::Value(Value::Bool(false))) {
+            return Ok(format!("{head}."));
+        }
+        let program = self.program;
+        let language = self.current_language();
+        let printer = ValuePrinter {
+            language,
+            names: program,
+        };
+        Ok(format!("{head}: {}", render(&shown, &printer)))
+    }
+}

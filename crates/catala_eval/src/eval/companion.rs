@@ -1,0 +1,137 @@
+//! Companions: what rides along with every value the interpreter computes, and the hooks the
+//! interpreter calls at each branch point. A concrete run uses `()` (zero-sized, every hook is an
+//! empty inlined function, so plain interpretation pays nothing); a concolic run uses a symbolic
+//! term as companion and records each branch decision as a path constraint. Conflicts, empty
+//! defaults, divisions and rounding are thus decided by the same code in both modes.
+
+use crate::runtime::Value;
+use catala_ir::dcalc::{BinaryOp, UnaryOp};
+use catala_syntax::Span;
+
+/// Ways of building an aggregate value from parts (the parts' companions are passed in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Composite {
+    Struct { struct_id: u32 },
+    Enum { enum_id: u32, case: u32 },
+    Tuple,
+    List,
+    /// The output structure of a scope run.
+    ScopeOutput { struct_id: u32 },
+}
+
+/// Ways of reading a part of an aggregate value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Projection {
+    StructField(u32),
+    TupleElement(u32),
+    /// The payload of an enum value (known to be of this case).
+    EnumPayload(u32),
+    /// `e with pattern C`: the boolean "the value is of case C".
+    IsCase(u32),
+    ListElement(u32),
+    ListLength,
+}
+
+/// A branch point of the evaluation and the decision taken there.
+#[derive(Debug)]
+pub enum BranchEvent<'a, C> {
+    /// `if cond then … else …`.
+    If {
+        span: Span,
+        condition: &'a C,
+        taken: bool,
+    },
+    /// The justification of a default term, evaluated because no exception applied.
+    Justification {
+        span: Span,
+        condition: &'a C,
+        taken: bool,
+    },
+    /// The exceptions of a default term have been evaluated: how many were non-empty
+    /// (0: justification next, 1: its value is the result, more: conflict).
+    Exceptions { span: Span, non_empty: usize },
+    /// A `match` selected `case`.
+    Match {
+        span: Span,
+        scrutinee: &'a C,
+        case: u32,
+    },
+    /// A divisor was checked against zero.
+    DivisionByZero {
+        span: Span,
+        divisor: &'a C,
+        is_zero: bool,
+    },
+    /// An assertion was checked (in a test scope, assertions restrict the inputs).
+    Assertion {
+        span: Span,
+        condition: &'a C,
+        holds: bool,
+    },
+    /// A list operation decided on an element (filter, exists, for all) with this condition.
+    ListCondition {
+        span: Span,
+        condition: &'a C,
+        taken: bool,
+    },
+}
+
+/// The interface between the interpreter and what rides along with values.
+pub trait Companion: Clone + 'static {
+    /// Mutable state shared by the hooks of one run (e.g. the path constraint being built).
+    type Session;
+
+    /// Companion of a value that no tracked computation produced (literals, inputs, closures).
+    fn constant(session: &mut Self::Session, value: &Value) -> Self;
+
+    fn unary(
+        session: &mut Self::Session,
+        op: UnaryOp,
+        arg: (&Value, &Self),
+        result: &Value,
+    ) -> Self;
+
+    fn binary(
+        session: &mut Self::Session,
+        op: BinaryOp,
+        lhs: (&Value, &Self),
+        rhs: (&Value, &Self),
+        result: &Value,
+    ) -> Self;
+
+    fn compose(session: &mut Self::Session, kind: Composite, parts: Vec<Self>, result: &Value)
+        -> Self;
+
+    fn project(
+        session: &mut Self::Session,
+        kind: Projection,
+        from: (&Value, &Self),
+        result: &Value,
+    ) -> Self;
+
+    /// Called at every branch point with the decision the concrete values imply.
+    fn branch(session: &mut Self::Session, event: BranchEvent<'_, Self>);
+}
+
+/// The companion of concrete runs: nothing at all.
+impl Companion for () {
+    type Session = ();
+
+    #[inline(always)]
+    fn constant(_: &mut (), _: &Value) {}
+
+    #[inline(always)]
+    fn unary(_: &mut (), _: UnaryOp, _: (&Value, &()), _: &Value) {}
+
+    #[inline(always)]
+    fn binary(_: &mut (), _: BinaryOp, _: (&Value, &()), _: (&Value, &()), _: &Value) {}
+
+    #[inline(always)]
+    fn compose(_: &mut (), _: Composite, _: Vec<()>, _: &Value) {}
+
+    #[inline(always)]
+    fn project(_: &mut (), _: Projection, _: (&Value, &()), _: &Value) {}
+
+    #[inline(always)]
+    fn branch(_: &mut (), _: BranchEvent<'_, ()>) {}
+}

@@ -1,0 +1,796 @@
+//! The interpreter of dcalc: evaluates expressions and default terms over a stack of frames,
+//! runs scopes statement by statement, and calls the companion's hooks at each branch point.
+//!
+//! Default terms follow Catala exactly: every exception is evaluated; exactly one non-empty
+//! exception gives the result, several are a conflict naming each of them; with none, the
+//! justification decides between the consequence and empty. `ErrorOnEmpty` turns empty into
+//! the "no applicable rule" error at the variable's declaration. Failed assertions are recorded
+//! and evaluation continues.
+
+use super::companion::{BranchEvent, Companion, Composite, Projection};
+use super::error::{AssertionFailure, RuntimeError, RuntimeErrorKind};
+use super::ops;
+use crate::runtime::{Value, ValueError};
+use catala_ir::dcalc::{
+    AggregateOp, BinaryOp, Expr, ExprKind, Lambda, Program, ScopeId, Stmt, SumType,
+};
+use catala_syntax::ast::Language;
+use catala_syntax::Span;
+use std::rc::Rc;
+
+/// A value with its companion.
+pub type Tracked<C> = (Value, C);
+
+pub(crate) type EvalResult<T> = Result<T, Box<RuntimeError>>;
+
+/// Arguments of a scope run, aligned with the scope's inputs (`None`: empty).
+pub type ScopeArgs<C> = Rc<[Option<Tracked<C>>]>;
+
+/// A closure: its code, the captured slots, and the arguments of the scope run that created it.
+pub(crate) struct ClosureValue<C> {
+    lambda: Rc<Lambda>,
+    captured: Vec<Tracked<C>>,
+    args: ScopeArgs<C>,
+}
+
+/// Where the current code reads its slots and scope arguments.
+pub(crate) struct Frame<C> {
+    pub(crate) base: usize,
+    pub(crate) args: ScopeArgs<C>,
+}
+
+/// An interpreter for one program, generic over the companion riding along with values.
+pub struct Interpreter<'p, C: Companion = ()> {
+    pub(crate) program: &'p Program,
+    /// The companion's state (e.g. the path constraint of a concolic run).
+    pub session: C::Session,
+    stack: Vec<Tracked<C>>,
+    topdefs: Vec<Option<Tracked<C>>>,
+    /// Assertions that failed since the last [`Interpreter::take_failures`].
+    failures: Vec<AssertionFailure>,
+    /// Language of the scope being run (for assertion messages).
+    language: Language,
+}
+
+impl<'p, C: Companion> Interpreter<'p, C> {
+    /// Prepares an interpreter: evaluates the top-level definitions (in their dependency order).
+    pub fn new(program: &'p Program, session: C::Session) -> Result<Self, RuntimeError> {
+        let mut interp = Interpreter {
+            program,
+            session,
+            stack: Vec::with_capacity(256),
+            topdefs: vec![None; program.topdefs.len()],
+            failures: Vec::new(),
+            language: Language::En,
+        };
+        for &id in &program.topdef_order {
+            let def = program.topdef(id);
+            let frame = interp.push_frame(def.frame_size as usize, Rc::from(Vec::new()));
+            let v = interp.eval(&def.body, &frame);
+            interp.stack.truncate(frame.base);
+            let v = v.map_err(|e| *e)?;
+            if let Some(slot) = interp.topdefs.get_mut(id.0 as usize) {
+                *slot = Some(v);
+            }
+        }
+        Ok(interp)
+    }
+
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    pub(crate) fn current_language(&self) -> Language {
+        self.language
+    }
+
+    /// The assertion failures recorded so far, in evaluation order; clears the list.
+    pub fn take_failures(&mut self) -> Vec<AssertionFailure> {
+        std::mem::take(&mut self.failures)
+    }
+
+    pub(crate) fn error(&self, kind: RuntimeErrorKind, spans: &[Span]) -> Box<RuntimeError> {
+        Box::new(RuntimeError::new(self.program, kind, spans))
+    }
+
+    fn value_error(&self, e: ValueError, span: Span) -> Box<RuntimeError> {
+        Box::new(RuntimeError::from_value_error(self.program, e, span))
+    }
+
+    fn internal(&self, span: Span) -> Box<RuntimeError> {
+        self.error(RuntimeErrorKind::Internal, &[span])
+    }
+
+    fn constant(&mut self, v: Value) -> Tracked<C> {
+        let c = C::constant(&mut self.session, &v);
+        (v, c)
+    }
+
+    fn push_frame(&mut self, size: usize, args: ScopeArgs<C>) -> Frame<C> {
+        let base = self.stack.len();
+        let filler = self.constant(Value::Unit);
+        self.stack.resize(base + size, filler);
+        Frame { base, args }
+    }
+
+    fn set(&mut self, fr: &Frame<C>, slot: catala_ir::dcalc::Slot, v: Tracked<C>) {
+        let i = fr.base + slot.index();
+        if i >= self.stack.len() {
+            let filler = self.constant(Value::Unit);
+            self.stack.resize(i + 1, filler);
+        }
+        self.stack[i] = v;
+    }
+
+    fn get(&self, fr: &Frame<C>, slot: catala_ir::dcalc::Slot, span: Span) -> EvalResult<Tracked<C>> {
+        self.stack
+            .get(fr.base + slot.index())
+            .cloned()
+            .ok_or_else(|| self.internal(span))
+    }
+
+    fn eval_bool(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<(bool, C)> {
+        let (v, c) = self.eval(e, fr)?;
+        match v {
+            Value::Bool(b) => Ok((b, c)),
+            _ => Err(self.internal(e.span)),
+        }
+    }
+
+    /// Evaluates a default position: `None` is the empty default.
+    pub(crate) fn eval_default(
+        &mut self,
+        e: &Expr,
+        fr: &Frame<C>,
+    ) -> EvalResult<Option<Tracked<C>>> {
+        match &e.kind {
+            ExprKind::Default {
+                exceptions,
+                justification,
+                consequence,
+            } => {
+                let mut found: Option<Tracked<C>> = None;
+                let mut non_empty = 0;
+                // Spans of the applicable exceptions, kept only once there is a conflict.
+                let mut applicable: Vec<Span> = Vec::new();
+                let mut first_span = e.span;
+                for ex in exceptions {
+                    if let Some(v) = self.eval_default(ex, fr)? {
+                        non_empty += 1;
+                        match non_empty {
+                            1 => first_span = ex.span,
+                            2 => applicable.extend([first_span, ex.span]),
+                            _ => applicable.push(ex.span),
+                        }
+                        found = Some(v);
+                    }
+                }
+                C::branch(
+                    &mut self.session,
+                    BranchEvent::Exceptions {
+                        span: e.span,
+                        non_empty,
+                    },
+                );
+                match non_empty {
+                    0 => {
+                        let (taken, cond) = self.eval_bool(justification, fr)?;
+                        C::branch(
+                            &mut self.session,
+                            BranchEvent::Justification {
+                                span: justification.span,
+                                condition: &cond,
+                                taken,
+                            },
+                        );
+                        if taken {
+                            self.eval_default(consequence, fr)
+                        } else {
+                            Ok(None)
+                        }
+                    }
+                    1 => Ok(found),
+                    _ => Err(self.error(RuntimeErrorKind::Conflict, &applicable)),
+                }
+            }
+            ExprKind::Empty => Ok(None),
+            ExprKind::PureDefault(inner) => self.eval(inner, fr).map(Some),
+            ExprKind::ScopeArg(i) => Ok(fr.args.get(*i as usize).cloned().flatten()),
+            _ => self.eval(e, fr).map(Some),
+        }
+    }
+
+    /// Evaluates a value position.
+    pub(crate) fn eval(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<Tracked<C>> {
+        match &e.kind {
+            ExprKind::Literal(lit) => {
+                let v = ops::literal_value(lit).map_err(|err| self.value_error(err, e.span))?;
+                Ok(self.constant(v))
+            }
+            ExprKind::Local(slot) => self.get(fr, *slot, e.span),
+            ExprKind::TopDef(id) => self
+                .topdefs
+                .get(id.0 as usize)
+                .cloned()
+                .flatten()
+                .ok_or_else(|| self.internal(e.span)),
+            ExprKind::ErrorOnEmpty { expr, decl } => match self.eval_default(expr, fr)? {
+                Some(v) => Ok(v),
+                None => Err(self.error(RuntimeErrorKind::NoValue, &[*decl])),
+            },
+            ExprKind::Default { .. }
+            | ExprKind::Empty
+            | ExprKind::PureDefault(_)
+            | ExprKind::ScopeArg(_) => match self.eval_default(e, fr)? {
+                Some(v) => Ok(v),
+                None => Err(self.error(RuntimeErrorKind::NoValue, &[e.span])),
+            },
+            ExprKind::Let { slot, value, body } => {
+                let v = self.eval(value, fr)?;
+                self.set(fr, *slot, v);
+                self.eval(body, fr)
+            }
+            ExprKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let (taken, c) = self.eval_bool(cond, fr)?;
+                C::branch(
+                    &mut self.session,
+                    BranchEvent::If {
+                        span: cond.span,
+                        condition: &c,
+                        taken,
+                    },
+                );
+                if taken {
+                    self.eval(then_branch, fr)
+                } else {
+                    self.eval(else_branch, fr)
+                }
+            }
+            ExprKind::Lambda(lambda) => {
+                let mut captured = Vec::with_capacity(lambda.captures.len());
+                for slot in &lambda.captures {
+                    captured.push(self.get(fr, *slot, e.span)?);
+                }
+                let closure = ClosureValue {
+                    lambda: lambda.clone(),
+                    captured,
+                    args: fr.args.clone(),
+                };
+                Ok(self.constant(Value::Closure(Rc::new(closure))))
+            }
+            ExprKind::Apply { func, args } => {
+                let f = self.eval(func, fr)?;
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(self.eval(a, fr)?);
+                }
+                self.call(&f.0, values, e.span)
+            }
+            ExprKind::StructNew { id, fields } => {
+                let mut values = Vec::with_capacity(fields.len());
+                let mut comps = Vec::with_capacity(fields.len());
+                for f in fields {
+                    let (v, c) = self.eval(f, fr)?;
+                    values.push(v);
+                    comps.push(c);
+                }
+                let v = Value::new_struct(id.0, values);
+                let c = C::compose(
+                    &mut self.session,
+                    Composite::Struct { struct_id: id.0 },
+                    comps,
+                    &v,
+                );
+                Ok((v, c))
+            }
+            ExprKind::StructField { expr, field, .. } => {
+                let (sv, sc) = self.eval(expr, fr)?;
+                let Value::Struct(s) = &sv else {
+                    return Err(self.internal(e.span));
+                };
+                let v = s
+                    .fields
+                    .get(*field as usize)
+                    .cloned()
+                    .ok_or_else(|| self.internal(e.span))?;
+                let c = C::project(
+                    &mut self.session,
+                    Projection::StructField(*field),
+                    (&sv, &sc),
+                    &v,
+                );
+                Ok((v, c))
+            }
+            ExprKind::EnumInject { id, case, payload } => {
+                let (pv, pc) = match payload {
+                    Some(p) => self.eval(p, fr)?,
+                    None => self.constant(Value::Unit),
+                };
+                let v = Value::new_enum(id.0, *case, pv);
+                let c = C::compose(
+                    &mut self.session,
+                    Composite::Enum {
+                        enum_id: id.0,
+                        case: *case,
+                    },
+                    vec![pc],
+                    &v,
+                );
+                Ok((v, c))
+            }
+            ExprKind::Match { expr, arms, .. } => {
+                let (sv, sc) = self.eval(expr, fr)?;
+                let Value::Enum(ev) = &sv else {
+                    return Err(self.internal(e.span));
+                };
+                let case = ev.case;
+                C::branch(
+                    &mut self.session,
+                    BranchEvent::Match {
+                        span: expr.span,
+                        scrutinee: &sc,
+                        case,
+                    },
+                );
+                let arm = arms
+                    .get(case as usize)
+                    .ok_or_else(|| self.internal(e.span))?;
+                if let Some(slot) = arm.binder {
+                    let payload = ev.payload.clone();
+                    let pc = C::project(
+                        &mut self.session,
+                        Projection::EnumPayload(case),
+                        (&sv, &sc),
+                        &payload,
+                    );
+                    self.set(fr, slot, (payload, pc));
+                }
+                self.eval(&arm.body, fr)
+            }
+            ExprKind::IsCase { expr, case, .. } => {
+                let (sv, sc) = self.eval(expr, fr)?;
+                let Value::Enum(ev) = &sv else {
+                    return Err(self.internal(e.span));
+                };
+                let v = Value::Bool(ev.case == *case);
+                let c = C::project(&mut self.session, Projection::IsCase(*case), (&sv, &sc), &v);
+                Ok((v, c))
+            }
+            ExprKind::Tuple(items) | ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                let mut comps = Vec::with_capacity(items.len());
+                for item in items {
+                    let (v, c) = self.eval(item, fr)?;
+                    values.push(v);
+                    comps.push(c);
+                }
+                let (v, kind) = if matches!(e.kind, ExprKind::Tuple(_)) {
+                    (Value::Tuple(values.into()), Composite::Tuple)
+                } else {
+                    (Value::List(values.into()), Composite::List)
+                };
+                let c = C::compose(&mut self.session, kind, comps, &v);
+                Ok((v, c))
+            }
+            ExprKind::TupleGet { expr, index } => {
+                let (tv, tc) = self.eval(expr, fr)?;
+                let Value::Tuple(items) = &tv else {
+                    return Err(self.internal(e.span));
+                };
+                let v = items
+                    .get(*index as usize)
+                    .cloned()
+                    .ok_or_else(|| self.internal(e.span))?;
+                let c = C::project(
+                    &mut self.session,
+                    Projection::TupleElement(*index),
+                    (&tv, &tc),
+                    &v,
+                );
+                Ok((v, c))
+            }
+            ExprKind::ListMap { .. }
+            | ExprKind::ListFilter { .. }
+            | ExprKind::ListExists { .. }
+            | ExprKind::ListForAll { .. }
+            | ExprKind::ListFold { .. }
+            | ExprKind::ListAggregate { .. }
+            | ExprKind::ListArgExtremum { .. }
+            | ExprKind::ListContains { .. } => self.eval_list_op(e, fr),
+            ExprKind::ScopeCall { scope, args } => {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args {
+                    values.push(match a {
+                        Some(a) => Some(self.eval(a, fr)?),
+                        None => None,
+                    });
+                }
+                self.run_scope_frame(*scope, values.into())
+            }
+            ExprKind::Unary { op, arg } => {
+                let (av, ac) = self.eval(arg, fr)?;
+                let v = ops::apply_unary(*op, &av).map_err(|err| self.value_error(err, e.span))?;
+                let c = C::unary(&mut self.session, *op, (&av, &ac), &v);
+                Ok((v, c))
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (lv, lc) = self.eval(lhs, fr)?;
+                let (rv, rc) = self.eval(rhs, fr)?;
+                self.binary(*op, (lv, lc), (rv, rc), e.span, rhs.span)
+            }
+            ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
+        }
+    }
+
+    /// Applies a binary operator, checking divisors against zero first.
+    pub(crate) fn binary(
+        &mut self,
+        op: BinaryOp,
+        (lv, lc): Tracked<C>,
+        (rv, rc): Tracked<C>,
+        span: Span,
+        rhs_span: Span,
+    ) -> EvalResult<Tracked<C>> {
+        if op.is_division() {
+            let is_zero = ops::divides_by_zero(op, &rv);
+            C::branch(
+                &mut self.session,
+                BranchEvent::DivisionByZero {
+                    span: rhs_span,
+                    divisor: &rc,
+                    is_zero,
+                },
+            );
+            if is_zero {
+                return Err(self.error(RuntimeErrorKind::DivisionByZero, &[rhs_span]));
+            }
+        }
+        let v = ops::apply_binary(op, &lv, &rv).map_err(|err| self.value_error(err, span))?;
+        let c = C::binary(&mut self.session, op, (&lv, &lc), (&rv, &rc), &v);
+        Ok((v, c))
+    }
+
+    /// Calls a closure value.
+    pub(crate) fn call(
+        &mut self,
+        f: &Value,
+        args: Vec<Tracked<C>>,
+        span: Span,
+    ) -> EvalResult<Tracked<C>> {
+        let Value::Closure(any) = f else {
+            return Err(self.internal(span));
+        };
+        let Some(closure) = any.downcast_ref::<ClosureValue<C>>() else {
+            return Err(self.internal(span));
+        };
+        let lambda = closure.lambda.clone();
+        let frame = self.push_frame(lambda.frame_size as usize, closure.args.clone());
+        for (i, v) in closure.captured.iter().enumerate() {
+            self.stack[frame.base + i] = v.clone();
+        }
+        for (i, v) in args.into_iter().enumerate() {
+            self.set(&frame, lambda.param_slot(i), v);
+        }
+        let result = self.eval(&lambda.body, &frame);
+        self.stack.truncate(frame.base);
+        result
+    }
+
+    /// Runs a scope in a fresh frame and returns its output structure.
+    pub(crate) fn run_scope_frame(
+        &mut self,
+        scope_id: ScopeId,
+        args: ScopeArgs<C>,
+    ) -> EvalResult<Tracked<C>> {
+        let program = self.program;
+        let scope = program
+            .scopes
+            .get(scope_id.0 as usize)
+            .ok_or_else(|| self.internal(Span::default()))?;
+        let frame = self.push_frame(scope.frame_size as usize, args);
+        let outer_language = std::mem::replace(&mut self.language, scope.language);
+        let result = self.run_body(scope_id, &frame);
+        self.language = outer_language;
+        self.stack.truncate(frame.base);
+        result
+    }
+
+    fn run_body(&mut self, scope_id: ScopeId, frame: &Frame<C>) -> EvalResult<Tracked<C>> {
+        let program = self.program;
+        let scope = program.scope(scope_id);
+        for stmt in &scope.body {
+            match stmt {
+                Stmt::Define { slot, expr, .. } => {
+                    let v = self.eval(expr, frame)?;
+                    self.set(frame, *slot, v);
+                }
+                Stmt::CallSubScope {
+                    slot, scope, args, ..
+                } => {
+                    let mut values = Vec::with_capacity(args.len());
+                    for a in args {
+                        values.push(match a {
+                            Some(a) => self.eval_default(a, frame)?,
+                            None => None,
+                        });
+                    }
+                    let out = self.run_scope_frame(*scope, values.into())?;
+                    self.set(frame, *slot, out);
+                }
+                Stmt::Assert {
+                    expr,
+                    span,
+                    headings,
+                    message,
+                } => {
+                    let (holds, c) = self.eval_bool(expr, frame)?;
+                    C::branch(
+                        &mut self.session,
+                        BranchEvent::Assertion {
+                            span: *span,
+                            condition: &c,
+                            holds,
+                        },
+                    );
+                    if !holds {
+                        let text = self.assertion_message(expr, frame, message.as_deref())?;
+                        self.failures.push(AssertionFailure {
+                            message: text,
+                            span: *span,
+                            headings: headings.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        let mut values = Vec::with_capacity(scope.outputs.len());
+        let mut comps = Vec::with_capacity(scope.outputs.len());
+        for out in &scope.outputs {
+            let (v, c) = self.get(frame, out.slot, scope.span)?;
+            values.push(v);
+            comps.push(c);
+        }
+        let sid = scope.output_struct.0;
+        let v = Value::new_struct(sid, values);
+        let c = C::compose(
+            &mut self.session,
+            Composite::ScopeOutput { struct_id: sid },
+            comps,
+            &v,
+        );
+        Ok((v, c))
+    }
+
+    fn element(&mut self, list: &Tracked<C>, i: usize) -> Tracked<C> {
+        let v = match &list.0 {
+            Value::List(items) => items.get(i).cloned().unwrap_or(Value::Unit),
+            _ => Value::Unit,
+        };
+        let c = C::project(
+            &mut self.session,
+            Projection::ListElement(i as u32),
+            (&list.0, &list.1),
+            &v,
+        );
+        (v, c)
+    }
+
+    fn eval_list(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<(Tracked<C>, usize)> {
+        let l = self.eval(e, fr)?;
+        match &l.0 {
+            Value::List(items) => {
+                let n = items.len();
+                Ok((l, n))
+            }
+            _ => Err(self.internal(e.span)),
+        }
+    }
+
+    fn list_condition(&mut self, cond: &Expr, fr: &Frame<C>) -> EvalResult<bool> {
+        let (taken, c) = self.eval_bool(cond, fr)?;
+        C::branch(
+            &mut self.session,
+            BranchEvent::ListCondition {
+                span: cond.span,
+                condition: &c,
+                taken,
+            },
+        );
+        Ok(taken)
+    }
+
+    fn collect_list(&mut self, items: Vec<Tracked<C>>) -> Tracked<C> {
+        let (values, comps): (Vec<Value>, Vec<C>) = items.into_iter().unzip();
+        let v = Value::List(values.into());
+        let c = C::compose(&mut self.session, Composite::List, comps, &v);
+        (v, c)
+    }
+
+    fn eval_list_op(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<Tracked<C>> {
+        match &e.kind {
+            ExprKind::ListMap { binder, list, body } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let x = self.element(&l, i);
+                    self.set(fr, *binder, x);
+                    out.push(self.eval(body, fr)?);
+                }
+                Ok(self.collect_list(out))
+            }
+            ExprKind::ListFilter { binder, list, cond } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                let mut out = Vec::new();
+                for i in 0..n {
+                    let x = self.element(&l, i);
+                    self.set(fr, *binder, x.clone());
+                    if self.list_condition(cond, fr)? {
+                        out.push(x);
+                    }
+                }
+                Ok(self.collect_list(out))
+            }
+            ExprKind::ListExists { binder, list, cond }
+            | ExprKind::ListForAll { binder, list, cond } => {
+                let exists = matches!(e.kind, ExprKind::ListExists { .. });
+                let (l, n) = self.eval_list(list, fr)?;
+                let mut result = !exists;
+                for i in 0..n {
+                    let x = self.element(&l, i);
+                    self.set(fr, *binder, x);
+                    if self.list_condition(cond, fr)? == exists {
+                        result = exists;
+                        break;
+                    }
+                }
+                Ok(self.constant(Value::Bool(result)))
+            }
+            ExprKind::ListFold {
+                binder,
+                acc,
+                list,
+                init,
+                step,
+            } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                let mut a = self.eval(init, fr)?;
+                for i in 0..n {
+                    let x = self.element(&l, i);
+                    self.set(fr, *binder, x);
+                    self.set(fr, *acc, a);
+                    a = self.eval(step, fr)?;
+                }
+                Ok(a)
+            }
+            ExprKind::ListAggregate { op, list, default } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                if n == 0 {
+                    return match (op, default) {
+                        (AggregateOp::Sum(t), _) => {
+                            let zero = match t {
+                                SumType::Integer => Value::integer(0),
+                                SumType::Decimal => Value::Decimal(crate::runtime::Decimal::ZERO),
+                                SumType::Money => Value::money_cents(0),
+                                SumType::Duration => {
+                                    Value::Duration(crate::runtime::Duration::default())
+                                }
+                            };
+                            Ok(self.constant(zero))
+                        }
+                        (_, Some(d)) => self.eval(d, fr),
+                        (_, None) => Err(self.error(RuntimeErrorKind::ListEmpty, &[e.span])),
+                    };
+                }
+                let mut acc = self.element(&l, 0);
+                for i in 1..n {
+                    let x = self.element(&l, i);
+                    acc = match op {
+                        AggregateOp::Sum(t) => {
+                            let add = match t {
+                                SumType::Integer => BinaryOp::AddIntInt,
+                                SumType::Decimal => BinaryOp::AddDecDec,
+                                SumType::Money => BinaryOp::AddMonMon,
+                                SumType::Duration => BinaryOp::AddDurDur,
+                            };
+                            self.binary(add, acc, x, e.span, e.span)?
+                        }
+                        AggregateOp::Maximum(t) => self.keep_extremum(BinaryOp::Gt(*t), acc, x, e.span)?,
+                        AggregateOp::Minimum(t) => self.keep_extremum(BinaryOp::Lt(*t), acc, x, e.span)?,
+                    };
+                }
+                Ok(acc)
+            }
+            ExprKind::ListArgExtremum {
+                maximum,
+                key_type,
+                binder,
+                list,
+                key,
+                default,
+            } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                if n == 0 {
+                    return match default {
+                        Some(d) => self.eval(d, fr),
+                        None => Err(self.error(RuntimeErrorKind::ListEmpty, &[e.span])),
+                    };
+                }
+                let cmp = if *maximum {
+                    BinaryOp::Gt(*key_type)
+                } else {
+                    BinaryOp::Lt(*key_type)
+                };
+                let mut best = self.element(&l, 0);
+                self.set(fr, *binder, best.clone());
+                let mut best_key = self.eval(key, fr)?;
+                for i in 1..n {
+                    let x = self.element(&l, i);
+                    self.set(fr, *binder, x.clone());
+                    let k = self.eval(key, fr)?;
+                    let keep = self.compare_branch(cmp, best_key.clone(), k.clone(), e.span)?;
+                    if !keep {
+                        best = x;
+                        best_key = k;
+                    }
+                }
+                Ok(best)
+            }
+            ExprKind::ListContains { list, elem } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                let x = self.eval(elem, fr)?;
+                let mut found = false;
+                for i in 0..n {
+                    let y = self.element(&l, i);
+                    if self.compare_branch(BinaryOp::Eq, y, x.clone(), e.span)? {
+                        found = true;
+                        break;
+                    }
+                }
+                Ok(self.constant(Value::Bool(found)))
+            }
+            _ => Err(self.internal(e.span)),
+        }
+    }
+
+    /// Evaluates `lhs op rhs` (a comparison) and reports the decision as a list condition.
+    fn compare_branch(
+        &mut self,
+        op: BinaryOp,
+        lhs: Tracked<C>,
+        rhs: Tracked<C>,
+        span: Span,
+    ) -> EvalResult<bool> {
+        let (v, c) = self.binary(op, lhs, rhs, span, span)?;
+        let taken = matches!(v, Value::Bool(true));
+        C::branch(
+            &mut self.session,
+            BranchEvent::ListCondition {
+                span,
+                condition: &c,
+                taken,
+            },
+        );
+        Ok(taken)
+    }
+
+    /// Catala's reduce for maximum/minimum: keep the accumulator if it is strictly better,
+    /// otherwise take the new element (so the last of equal elements wins).
+    fn keep_extremum(
+        &mut self,
+        cmp: BinaryOp,
+        acc: Tracked<C>,
+        x: Tracked<C>,
+        span: Span,
+    ) -> EvalResult<Tracked<C>> {
+        if self.compare_branch(cmp, acc.clone(), x.clone(), span)? {
+            Ok(acc)
+        } else {
+            Ok(x)
+        }
+    }
+}
+

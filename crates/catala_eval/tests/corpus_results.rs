@@ -1,0 +1,238 @@
+//! Conformance with the Catala compiler's own test suite (`../shared/corpus/catala-tests`, read
+//! in place, skipped with a notice when absent): for every `catala test-scope X` block whose
+//! file our front end compiles, the printed results must equal Catala's expected `RESULT` lines,
+//! and for runtime errors the kind and the first position must agree. Files the front end
+//! cannot compile yet (lists, modules, ... of part 2) are counted as skipped.
+
+use catala_eval::{run_scope, RuntimeErrorKind, ValuePrinter};
+use catala_syntax::SourceMap;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/catala-tests");
+    p.is_dir().then_some(p)
+}
+
+fn catala_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            catala_files(&p, out);
+        } else if p
+            .extension()
+            .is_some_and(|e| e == "catala_en" || e == "catala_fr")
+        {
+            out.push(p);
+        }
+    }
+}
+
+/// A `catala test-scope X` block: the scope and the expected output lines.
+struct Block {
+    scope: String,
+    expected: Vec<String>,
+}
+
+fn test_scope_blocks(text: &str) -> Vec<Block> {
+    let mut blocks = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "```catala-test-cli" {
+            continue;
+        }
+        let Some(command) = lines.next() else { break };
+        let body: Vec<String> = lines
+            .by_ref()
+            .take_while(|l| l.trim() != "```")
+            .map(str::to_string)
+            .collect();
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let scope = match words.as_slice() {
+            ["$", "catala", "test-scope", s] => s,
+            ["$", "catala", "test-scope", s, "--disable-warnings"] => s,
+            _ => continue,
+        };
+        blocks.push(Block {
+            scope: scope.to_string(),
+            expected: body,
+        });
+    }
+    blocks
+}
+
+/// The lines of the first RESULT or ERROR box of an expected output (warnings skipped).
+fn first_box(expected: &[String]) -> Option<(bool, Vec<String>)> {
+    let start = expected
+        .iter()
+        .position(|l| l.starts_with("┌─[RESULT]") || l.starts_with("┌─[ERROR]"))?;
+    let is_result = expected[start].starts_with("┌─[RESULT]");
+    let body = expected[start + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with("└─") || l.starts_with("└─ "))
+        .cloned()
+        .collect();
+    Some((is_result, body))
+}
+
+fn kind_of_message(text: &str) -> Option<RuntimeErrorKind> {
+    let table = [
+        ("conflict between multiple", RuntimeErrorKind::Conflict),
+        ("no applicable rule", RuntimeErrorKind::NoValue),
+        ("denominator in a division", RuntimeErrorKind::DivisionByZero),
+        ("ambiguous date computation", RuntimeErrorKind::AmbiguousDate),
+        ("ambiguous comparison between durations", RuntimeErrorKind::DurationUnits),
+        ("dividing durations", RuntimeErrorKind::DurationUnits),
+        ("the list was empty", RuntimeErrorKind::ListEmpty),
+        ("\"impossible\" computation", RuntimeErrorKind::Impossible),
+    ];
+    table
+        .iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map(|(_, k)| *k)
+}
+
+/// `line.col-col` (or `l1.c1-l2.c2`) of the first `├─➤ file:POS:` line.
+fn first_position(lines: &[String]) -> Option<String> {
+    let line = lines.iter().find(|l| l.starts_with("├─➤ "))?;
+    let rest = line.trim_end().strip_suffix(':')?;
+    Some(rest.rsplit(':').next()?.to_string())
+}
+
+fn position(sources: &SourceMap, span: catala_syntax::Span) -> String {
+    let p = sources.position(span);
+    if p.start_line == p.end_line {
+        format!("{}.{}-{}", p.start_line, p.start_col, p.end_col)
+    } else {
+        format!("{}.{}-{}.{}", p.start_line, p.start_col, p.end_line, p.end_col)
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    attempted: usize,
+    matched: usize,
+    skipped: usize,
+    mismatches: Vec<String>,
+}
+
+fn check_file(path: &Path, tally: &mut Tally) {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
+    let blocks = test_scope_blocks(&text);
+    if blocks.is_empty() {
+        return;
+    }
+    let compiled = catala_syntax::parse_file(path)
+        .ok()
+        .and_then(|(sources, ast)| catala_ir::compile(&sources, &ast).ok().map(|p| (sources, p)));
+    let Some((sources, program)) = compiled else {
+        tally.skipped += blocks.len();
+        return;
+    };
+    let name = path.display().to_string();
+    for block in blocks {
+        let Some((is_result, expected)) = first_box(&block.expected) else {
+            continue;
+        };
+        let Some(scope) = program.scope_by_name(&block.scope) else {
+            tally.skipped += 1;
+            continue;
+        };
+        let is_runtime_error = expected.iter().any(|l| l.contains("During evaluation"));
+        let is_assertion = expected.iter().any(|l| l.contains("Assertion failed"));
+        if !is_result && !is_runtime_error && !is_assertion {
+            // A compile-time error that our front end did not report: not ours to judge.
+            tally.skipped += 1;
+            continue;
+        }
+        tally.attempted += 1;
+        let n = program.scope(scope).inputs.len();
+        let outcome = run_scope(&program, scope, vec![None; n]);
+        let verdict = match (&outcome, is_result) {
+            (Ok(r), true) if r.passed() => {
+                let printer = ValuePrinter {
+                    language: program.scope(scope).language,
+                    names: &program,
+                };
+                let mut ours: Vec<String> = r
+                    .outputs
+                    .iter()
+                    .flat_map(|(n, v)| printer.result_lines(n, v))
+                    .collect();
+                if ours.is_empty() {
+                    ours.push("│ Computation successful!".into());
+                }
+                if ours == expected {
+                    Ok(())
+                } else {
+                    Err(format!("expected {expected:?}\n      got {ours:?}"))
+                }
+            }
+            (Ok(r), false) if is_assertion && !r.passed() => {
+                let want = expected
+                    .iter()
+                    .find(|l| l.contains("Assertion failed"))
+                    .map(|l| l.trim_start_matches(['│', ' ']).to_string());
+                let got = r.assertion_failures.first().map(|f| f.message.clone());
+                if want == got {
+                    Ok(())
+                } else {
+                    Err(format!("assertion: expected {want:?}, got {got:?}"))
+                }
+            }
+            (Err(e), false) if is_runtime_error => {
+                let text = expected.join(" ").replace("│  ", " ");
+                let want_kind = kind_of_message(&text);
+                let want_pos = first_position(&expected);
+                let got_pos = e.labels.first().map(|l| position(&sources, l.span));
+                if want_kind == Some(e.kind) && want_pos == got_pos {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "error: expected {want_kind:?} at {want_pos:?}, got {:?} at {got_pos:?}",
+                        e.kind
+                    ))
+                }
+            }
+            (Ok(r), _) => Err(format!(
+                "ran to completion ({} failed assertions), expected {}",
+                r.assertion_failures.len(),
+                expected.first().cloned().unwrap_or_default()
+            )),
+            (Err(e), _) => Err(format!("unexpected runtime error: {e}")),
+        };
+        match verdict {
+            Ok(()) => tally.matched += 1,
+            Err(why) => tally
+                .mismatches
+                .push(format!("{name} / {}: {why}", block.scope)),
+        }
+    }
+}
+
+#[test]
+fn catala_test_suite_results() {
+    let Some(dir) = corpus() else {
+        println!("../shared/corpus/catala-tests not found: corpus suite skipped");
+        return;
+    };
+    let mut files = Vec::new();
+    catala_files(&dir, &mut files);
+    let mut tally = Tally::default();
+    for f in &files {
+        check_file(f, &mut tally);
+    }
+    println!(
+        "catala-tests test-scope blocks: {} matched / {} attempted, {} skipped (front end)",
+        tally.matched, tally.attempted, tally.skipped
+    );
+    for m in &tally.mismatches {
+        println!("  MISMATCH {m}");
+    }
+    assert!(tally.mismatches.is_empty(), "{} mismatches", tally.mismatches.len());
+}

@@ -1,0 +1,222 @@
+//! Runs the Catala fixtures of `tests/fixtures/eval` (written for this project, English and
+//! French) through the whole pipeline (parse, compile, interpret) and checks values, printed
+//! results and runtime errors against results worked out by hand from Catala's semantics.
+
+use catala_eval::{run_scope, RuntimeError, RuntimeErrorKind, ScopeResult, ValuePrinter};
+use catala_ir::dcalc::Program;
+use catala_syntax::SourceMap;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> (SourceMap, Program) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/eval")
+        .join(name);
+    let (sources, ast) = catala_syntax::parse_file(&path)
+        .unwrap_or_else(|d| panic!("{name} does not parse: {}", d.message));
+    let program = catala_ir::compile(&sources, &ast).unwrap_or_else(|ds| {
+        panic!(
+            "{name} does not compile: {:?}",
+            ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
+        )
+    });
+    (sources, program)
+}
+
+fn run(program: &Program, scope: &str) -> Result<ScopeResult, RuntimeError> {
+    let id = program
+        .scope_by_name(scope)
+        .unwrap_or_else(|| panic!("no scope {scope}"));
+    let n = program.scope(id).inputs.len();
+    run_scope(program, id, vec![None; n])
+}
+
+/// The `│ x = v` lines `catala interpret` prints for a successful run.
+fn printed(program: &Program, result: &ScopeResult) -> Vec<String> {
+    let printer = ValuePrinter {
+        language: program.scope(result.scope).language,
+        names: program,
+    };
+    result
+        .outputs
+        .iter()
+        .flat_map(|(name, v)| printer.result_lines(name, v))
+        .collect()
+}
+
+fn printed_scope(program: &Program, scope: &str) -> Vec<String> {
+    match run(program, scope) {
+        Ok(r) => printed(program, &r),
+        Err(e) => panic!("{scope} failed: {e}"),
+    }
+}
+
+/// `line.col-col` of each label of an error.
+fn positions(sources: &SourceMap, e: &RuntimeError) -> Vec<String> {
+    e.labels
+        .iter()
+        .map(|l| {
+            let p = sources.position(l.span);
+            format!("{}.{}-{}", p.start_line, p.start_col, p.end_col)
+        })
+        .collect()
+}
+
+fn expect_error(program: &Program, scope: &str) -> RuntimeError {
+    match run(program, scope) {
+        Ok(r) => panic!("{scope} succeeded: {:?}", r.outputs),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn exceptions_labels_and_context() {
+    let (_, p) = fixture("defaults.catala_en");
+    // $20,000 < $30,000: eligible, $20,000 × 10% = $2,000.00.
+    assert_eq!(printed_scope(&p, "LowIncome"), vec!["│ amount = $2,000.00"]);
+    // Not eligible, no family exception: the base rule, $0.00.
+    assert_eq!(printed_scope(&p, "HighIncome"), vec!["│ amount = $0.00"]);
+    // The family rule is an exception of the low-income rule and is evaluated before that
+    // rule's (false) justification: $500.00.
+    assert_eq!(printed_scope(&p, "LargeFamily"), vec!["│ amount = $500.00"]);
+    // The caller's definition of the context variable overrides the scope's: $10,000 × 5%.
+    assert_eq!(printed_scope(&p, "ContextOverride"), vec!["│ amount = $500.00"]);
+    // Two applicable sibling rules with syntactically equal consequences do not conflict.
+    assert_eq!(printed_scope(&p, "SameConsequence"), vec!["│ y = 5"]);
+}
+
+#[test]
+fn runtime_errors_and_their_positions() {
+    let (sources, p) = fixture("errors.catala_en");
+    let e = expect_error(&p, "Conflict");
+    assert_eq!(e.kind, RuntimeErrorKind::Conflict);
+    // The consequences `1` (line 8) and `2` (line 9), both after "consequence equals ".
+    assert_eq!(positions(&sources, &e), vec!["8.56-57", "9.57-58"]);
+
+    let e = expect_error(&p, "NoRule");
+    assert_eq!(e.kind, RuntimeErrorKind::NoValue);
+    assert_eq!(
+        e.message,
+        "no applicable rule to define this variable in this situation."
+    );
+    // The declaration `output z content integer` (line 12), at the variable name.
+    assert_eq!(positions(&sources, &e), vec!["12.10-11"]);
+
+    let e = expect_error(&p, "DivisionByZero");
+    assert_eq!(e.kind, RuntimeErrorKind::DivisionByZero);
+    // The denominator `zero` on line 23.
+    assert_eq!(positions(&sources, &e), vec!["23.34-38"]);
+
+    let e = expect_error(&p, "AmbiguousDate");
+    assert_eq!(e.kind, RuntimeErrorKind::AmbiguousDate);
+    assert_eq!(
+        e.message,
+        "ambiguous date computation with no rounding mode specified."
+    );
+
+    let e = expect_error(&p, "MixedDurations");
+    assert_eq!(e.kind, RuntimeErrorKind::DurationUnits);
+
+    // An input variable that the caller does not give: no applicable rule at its declaration.
+    let e = expect_error(&p, "MissingInput");
+    assert_eq!(e.kind, RuntimeErrorKind::NoValue);
+    assert_eq!(positions(&sources, &e), vec!["38.9-10"]);
+}
+
+#[test]
+fn exact_arithmetic_and_rounding() {
+    let (_, p) = fixture("arithmetic.catala_en");
+    let r = run(&p, "Rounding").unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.passed(), "$0.10 × 3 = $0.30 exactly");
+    assert_eq!(
+        printed(&p, &r),
+        vec![
+            // tests/arithmetic/good/rounding.catala_en: 0.005 × $1 = $0.01 (half away from 0).
+            "│ half_cent = $0.01",
+            "│ minus_half_cent = -$0.01",
+            // integer of $23.65 rounds: 24; integer of -42.443 truncates: -42.
+            "│ integer_of_money = 24",
+            "│ integer_of_decimal = -42",
+            // $10 ÷ 3 = 333.33… cents, rounded once: $3.33.
+            "│ third_of_ten = $3.33",
+            // $1 ÷ $3 = 1/3 exactly, printed truncated to 6 digits.
+            "│ money_ratio = 0.333,333…",
+            // round of $2.50 = $3.00 (half away from zero).
+            "│ rounded_money = $3.00",
+            "│ integer_ratio = 0.333,333…",
+            // money of 1.005 = 100.5 cents → $1.01.
+            "│ money_of_decimal = $1.01",
+            "│ rounded_decimal = -3.0",
+            // 123456789³ = 1881676371789154860897069 (beyond 64 bits).
+            "│ big = 1,881,676,371,789,154,860,897,069",
+        ]
+    );
+}
+
+#[test]
+fn dates_and_rounding_modes() {
+    let (_, p) = fixture("dates.catala_en");
+    assert_eq!(
+        printed_scope(&p, "Dates"),
+        vec![
+            "│ next_month = |2019-02-15|",
+            // 2020 is a leap year: 366 days from 2019-03-01 to 2020-03-01.
+            "│ days_between = [366 days]",
+            "│ added = |2020-01-04|",
+            "│ period = [1 year, 2 months]",
+        ]
+    );
+    // Jan 31 + 1 month: Feb 31 does not exist; down = Feb 28, up = Mar 1.
+    assert_eq!(printed_scope(&p, "RoundDown"), vec!["│ d = |2019-02-28|"]);
+    assert_eq!(printed_scope(&p, "RoundUp"), vec!["│ d = |2019-03-01|"]);
+}
+
+#[test]
+fn failed_assertions_are_numbered_with_partial_evaluation() {
+    let (sources, p) = fixture("assertions.catala_en");
+    let r = run(&p, "Bounds").unwrap_or_else(|e| panic!("{e}"));
+    let messages: Vec<&str> = r.assertion_failures.iter().map(|f| f.message.as_str()).collect();
+    // As tests/assertions/bad/simple.catala_en: w = 6, so `w < 6` and `w > 6` fail.
+    assert_eq!(
+        messages,
+        vec!["Assertion failed: Upper bound for w: 6 ≮ 6", "Assertion failed: 6 ≯ 6"]
+    );
+    let line = |span| sources.position(span).start_line;
+    assert_eq!(line(r.assertion_failures[0].span), 11);
+    assert_eq!(line(r.assertion_failures[1].span), 13);
+}
+
+#[test]
+fn french_values_print_as_catala_does() {
+    let (_, p) = fixture("montants.catala_fr");
+    assert_eq!(
+        printed_scope(&p, "Affichage"),
+        vec![
+            // Married with 3 children: 2 + 3/2 = 3.5 shares.
+            "│ foyer = Foyer {",
+            "│           -- revenu: 1 234,56 €",
+            "│           -- parts: 3,5",
+            "│         }",
+            "│ statut = Marié contenu 2",
+            "│ grand = 1 000 000",
+            "│ tiers = 0,333 333…",
+            // Single: 1 share, 1 234,56 € × 10% = 123,456 € → 123,46 €.
+            "│ impôt = 123,46 €",
+            "│ durée_totale = [1 an, 2 mois]",
+            "│ vrai_ou_faux = vrai",
+        ]
+    );
+}
+
+#[test]
+fn french_runtime_errors() {
+    let (sources, p) = fixture("erreurs.catala_fr");
+    let e = expect_error(&p, "Conflit");
+    assert_eq!(e.kind, RuntimeErrorKind::Conflict);
+    assert_eq!(positions(&sources, &e).len(), 2);
+    // 2020-02-29 + 1 year: 2021-02-29 does not exist.
+    assert_eq!(expect_error(&p, "DateAmbiguë").kind, RuntimeErrorKind::AmbiguousDate);
+    // A context variable without definition nor caller value.
+    let e = expect_error(&p, "AucuneRègle");
+    assert_eq!(e.kind, RuntimeErrorKind::NoValue);
+    assert_eq!(positions(&sources, &e), vec!["18.12-19"]);
+}

@@ -1,0 +1,767 @@
+//! The default calculus (dcalc): the resolved, typed, lowered form of a Catala program that every
+//! engine of lexprobe consumes (the interpreter of `catala_eval` now, the concolic engine later).
+//!
+//! Everything a run needs is resolved ahead of time: names become dense ids ([`StructId`],
+//! [`EnumId`], [`ScopeId`], [`TopDefId`]) and local variables become frame [`Slot`]s; overloaded
+//! surface operators become one [`BinaryOp`]/[`UnaryOp`] per operand types; each scope is an
+//! ordered list of [`Stmt`]s already in evaluation order; each scope variable is a default term
+//! `⟨exceptions | justification :- consequence⟩` (CUTECat, Fig. 1–2) with labels and exceptions
+//! already arranged into exception trees. Names are kept only for printing and JSON.
+//!
+//! # Frames
+//! Code runs in *frames*: a flat array of value slots. There is one frame per scope run (sized
+//! [`Scope::frame_size`]), one per top-level definition evaluation ([`TopDef::frame_size`]) and
+//! one per closure call ([`Lambda::frame_size`]). [`ExprKind::Local`] reads a slot of the current
+//! frame; binders ([`ExprKind::Let`], match arms, list-operation binders) write one. Catala has no
+//! recursion, so a frame is never re-entered while it is live.
+//!
+//! # Default terms and emptiness
+//! Some expressions evaluate to either a value or *empty* (no rule applied). These "default
+//! positions" are: the `exceptions` and `consequence` of [`ExprKind::Default`], the operand of
+//! [`ExprKind::ErrorOnEmpty`], every `Some` argument of [`Stmt::CallSubScope`], and
+//! [`ExprKind::ScopeArg`]. Only these node kinds appear in default positions: `Default`, `Empty`,
+//! `PureDefault`, `ScopeArg`. Everywhere else an expression yields a value (an `ErrorOnEmpty`
+//! turns empty into the "no applicable rule" error at the variable's declaration).
+
+use catala_syntax::ast::{LawHeading, Language};
+use catala_syntax::Span;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use std::fmt;
+use std::rc::Rc;
+
+/// Index of a structure in [`Program::structs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StructId(pub u32);
+
+/// Index of an enumeration in [`Program::enums`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EnumId(pub u32);
+
+/// Index of a scope in [`Program::scopes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScopeId(pub u32);
+
+/// Index of a top-level definition in [`Program::topdefs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TopDefId(pub u32);
+
+/// Index of a value slot in the current frame (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(pub u32);
+
+impl Slot {
+    /// The slot as an index into a frame's array.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A whole compiled program.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Structures: the declared ones, then one output structure per scope (named after the
+    /// scope, its fields are the scope's output variables; see [`Scope::output_struct`]).
+    pub structs: Vec<StructDef>,
+    /// Declared enumerations.
+    pub enums: Vec<EnumDef>,
+    /// Top-level definitions (`declaration x content T equals e`).
+    pub topdefs: Vec<TopDef>,
+    /// Order in which to evaluate the top-level definitions (each only references earlier ones).
+    /// Evaluate them once, before running any scope, and keep the values for [`ExprKind::TopDef`].
+    pub topdef_order: Vec<TopDefId>,
+    /// Scopes in declaration order.
+    pub scopes: Vec<Scope>,
+    /// Law-heading trails by source range, sorted by (file, start): see [`Program::headings_at`].
+    pub heading_ranges: Vec<HeadingRange>,
+}
+
+/// The law-heading trail in force over one item of the source (for error messages).
+#[derive(Clone, Debug)]
+pub struct HeadingRange {
+    pub span: Span,
+    pub headings: Rc<[LawHeading]>,
+}
+
+impl Program {
+    pub fn structure(&self, id: StructId) -> &StructDef {
+        &self.structs[id.0 as usize]
+    }
+
+    pub fn enumeration(&self, id: EnumId) -> &EnumDef {
+        &self.enums[id.0 as usize]
+    }
+
+    pub fn scope(&self, id: ScopeId) -> &Scope {
+        &self.scopes[id.0 as usize]
+    }
+
+    pub fn topdef(&self, id: TopDefId) -> &TopDef {
+        &self.topdefs[id.0 as usize]
+    }
+
+    /// The scope with this name, if any.
+    pub fn scope_by_name(&self, name: &str) -> Option<ScopeId> {
+        self.scopes
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| ScopeId(i as u32))
+    }
+
+    /// Ids of the `#[test]` scopes, in program order.
+    pub fn test_scopes(&self) -> Vec<ScopeId> {
+        (0..self.scopes.len())
+            .filter(|&i| self.scopes[i].is_test)
+            .map(|i| ScopeId(i as u32))
+            .collect()
+    }
+
+    /// The law headings in force at `span` (the trail of the innermost item containing it),
+    /// empty when unknown. Meant for error reporting, not for hot paths.
+    pub fn headings_at(&self, span: Span) -> Rc<[LawHeading]> {
+        self.heading_ranges
+            .iter()
+            .filter(|r| {
+                r.span.file == span.file && r.span.start <= span.start && span.end <= r.span.end
+            })
+            .min_by_key(|r| r.span.end - r.span.start)
+            .map_or_else(|| Rc::from(Vec::new()), |r| r.headings.clone())
+    }
+}
+
+/// A structure type: named fields in declaration order (field access is by index).
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    pub name: String,
+    pub fields: Vec<FieldDef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FieldDef {
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// An enumeration: cases in declaration order (a case is referred to by its index).
+#[derive(Clone, Debug)]
+pub struct EnumDef {
+    pub name: String,
+    pub cases: Vec<EnumCaseDef>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumCaseDef {
+    pub name: String,
+    /// `Some(t)` for `-- C content t`, `None` for a case without payload.
+    pub payload: Option<Ty>,
+}
+
+/// A resolved type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    /// Unbounded integer.
+    Integer,
+    /// Exact rational.
+    Decimal,
+    /// Unbounded integer number of cents.
+    Money,
+    Date,
+    /// Years, months and days.
+    Duration,
+    Struct(StructId),
+    Enum(EnumId),
+    List(Box<Ty>),
+    Tuple(Vec<Ty>),
+    /// `optional of t` (part 2 of the language; not produced yet).
+    Option(Box<Ty>),
+    /// A function: parameter types and result type.
+    Arrow(Vec<Ty>, Box<Ty>),
+}
+
+impl Ty {
+    /// Catala's English spelling of the type (used in error messages).
+    pub fn display<'a>(&'a self, program: &'a Program) -> TyDisplay<'a> {
+        TyDisplay {
+            ty: self,
+            structs: &program.structs,
+            enums: &program.enums,
+        }
+    }
+}
+
+/// Printer for [`Ty`] (see [`Ty::display`]).
+pub struct TyDisplay<'a> {
+    pub ty: &'a Ty,
+    pub structs: &'a [StructDef],
+    pub enums: &'a [EnumDef],
+}
+
+impl fmt::Display for TyDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sub = |ty| TyDisplay {
+            ty,
+            structs: self.structs,
+            enums: self.enums,
+        };
+        match self.ty {
+            Ty::Bool => write!(f, "bool"),
+            Ty::Integer => write!(f, "integer"),
+            Ty::Decimal => write!(f, "decimal"),
+            Ty::Money => write!(f, "money"),
+            Ty::Date => write!(f, "date"),
+            Ty::Duration => write!(f, "duration"),
+            Ty::Struct(id) => match self.structs.get(id.0 as usize) {
+                Some(s) => write!(f, "{}", s.name),
+                None => write!(f, "struct#{}", id.0),
+            },
+            Ty::Enum(id) => match self.enums.get(id.0 as usize) {
+                Some(e) => write!(f, "{}", e.name),
+                None => write!(f, "enum#{}", id.0),
+            },
+            Ty::List(t) => write!(f, "list of {}", sub(t)),
+            Ty::Option(t) => write!(f, "optional of {}", sub(t)),
+            Ty::Tuple(ts) => {
+                write!(f, "(")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}", sub(t))?;
+                }
+                write!(f, ")")
+            }
+            Ty::Arrow(args, ret) => {
+                for (i, t) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}", sub(t))?;
+                }
+                write!(f, " → {}", sub(ret))
+            }
+        }
+    }
+}
+
+/// Whether a variable's value may come from the caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// `input`: the caller must give it (a missing one is the "no applicable rule" error at the
+    /// variable's declaration when the scope runs).
+    Input,
+    /// `context`: the caller may give it; it then overrides the scope's own definitions.
+    Context,
+    /// Neither: defined only inside the scope.
+    Internal,
+}
+
+/// How date + duration rounds an ambiguous day (e.g. Jan 31 + 1 month).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DateRounding {
+    /// Default: an ambiguous result is the "ambiguous date computation" error.
+    Abort,
+    /// `date round up`: to the first day of the next month.
+    Up,
+    /// `date round down`: to the last day of the month.
+    Down,
+}
+
+/// A compiled scope: a function from its input/context variables to its output structure.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    pub name: String,
+    /// Language of the file declaring the scope (selects value printing).
+    pub language: Language,
+    /// The scope's input and context variables in declaration order. The arguments of a call
+    /// ([`Stmt::CallSubScope`], [`ExprKind::ScopeCall`], a top-level run) are aligned with this
+    /// list; inside the scope, [`ExprKind::ScopeArg`]`(i)` reads argument `i`.
+    pub inputs: Vec<ScopeInput>,
+    /// Every scope variable (one entry per state of a variable with states), in declaration order.
+    pub vars: Vec<ScopeVar>,
+    /// The output variables in declaration order (what `catala interpret` prints); their values
+    /// are the fields of [`Scope::output_struct`], in this order.
+    pub outputs: Vec<ScopeOutput>,
+    /// The structure holding the outputs (named after the scope), returned by a call.
+    pub output_struct: StructId,
+    /// Sub-scopes declared in the scope (`x scope S`).
+    pub subscopes: Vec<SubScope>,
+    /// Date rounding mode declared in the scope (`Abort` when none). Already baked into the
+    /// date operators of the scope's expressions.
+    pub date_rounding: DateRounding,
+    /// True when the scope declaration carries `#[test]`.
+    pub is_test: bool,
+    /// Span of the scope declaration's name.
+    pub span: Span,
+    /// Law headings in force at the declaration.
+    pub headings: Rc<[LawHeading]>,
+    /// Number of slots of the frame a run of this scope needs.
+    pub frame_size: u32,
+    /// The statements, in evaluation order.
+    pub body: Vec<Stmt>,
+}
+
+/// An input or context variable of a scope.
+#[derive(Clone, Debug)]
+pub struct ScopeInput {
+    pub name: String,
+    pub ty: Ty,
+    /// `Input` or `Context` (never `Internal`).
+    pub kind: InputKind,
+    /// Index of the variable in [`Scope::vars`] (its first state if it has states).
+    pub var: u32,
+    /// Span of the variable's name in the declaration.
+    pub span: Span,
+}
+
+/// A scope variable (or one state of it).
+#[derive(Clone, Debug)]
+pub struct ScopeVar {
+    pub name: String,
+    /// The state name, for a variable declared with states.
+    pub state: Option<String>,
+    pub ty: Ty,
+    pub kind: InputKind,
+    pub output: bool,
+    pub is_condition: bool,
+    /// The frame slot holding the value once its `Define` has run.
+    pub slot: Slot,
+    /// Span of the variable's name in the declaration.
+    pub span: Span,
+}
+
+/// An output variable of a scope.
+#[derive(Clone, Debug)]
+pub struct ScopeOutput {
+    pub name: String,
+    pub ty: Ty,
+    /// Slot holding the value at the end of the run (the last state for a variable with states;
+    /// the sub-scope's output structure for an `output` sub-scope).
+    pub slot: Slot,
+}
+
+/// A sub-scope declaration `name scope S`.
+#[derive(Clone, Debug)]
+pub struct SubScope {
+    pub name: String,
+    pub scope: ScopeId,
+    /// Slot receiving the callee's output structure when its `CallSubScope` runs.
+    pub slot: Slot,
+    pub span: Span,
+}
+
+/// One step of a scope run.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    /// Evaluate `expr` (a value position: the variable's default tree wrapped in `ErrorOnEmpty`
+    /// carrying the declaration span, or a `Lambda` for a function variable) and store it in
+    /// `slot`.
+    Define {
+        /// Index in [`Scope::vars`].
+        var: u32,
+        slot: Slot,
+        expr: Expr,
+    },
+    /// Call a sub-scope and store its output structure in `slot`.
+    CallSubScope {
+        /// Index in [`Scope::subscopes`].
+        subscope: u32,
+        slot: Slot,
+        scope: ScopeId,
+        /// One entry per callee input ([`Scope::inputs`] of `scope`): the caller's default tree
+        /// for that variable (a default position, may evaluate to empty), or `None` when the
+        /// caller does not define it (the callee then sees an empty argument).
+        args: Vec<Option<Expr>>,
+        span: Span,
+    },
+    /// Check a boolean; on `false` record a failed assertion and continue.
+    Assert {
+        /// The asserted expression. When its root is a comparison (`Binary` with a `Lt`, `Le`,
+        /// `Gt`, `Ge`, `Eq`, `Neq` operator), the failure message is the negated comparison on
+        /// the operand values (`6 ≮ 6`).
+        expr: Expr,
+        span: Span,
+        headings: Rc<[LawHeading]>,
+        /// `#[error.message = "..."]` attached to the assertion.
+        message: Option<String>,
+    },
+}
+
+/// A literal value, numbers exact.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Literal {
+    Bool(bool),
+    Integer(BigInt),
+    Decimal(BigRational),
+    /// An amount in cents.
+    Money(BigInt),
+    Date {
+        year: i64,
+        month: u32,
+        day: u32,
+    },
+    Duration {
+        years: i64,
+        months: i64,
+        days: i64,
+    },
+}
+
+/// Operand types of a typed comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpType {
+    Integer,
+    Decimal,
+    Money,
+    Date,
+    /// Comparing durations that mix months and days is a runtime error.
+    Duration,
+}
+
+/// A unary operator, resolved by operand type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Not,
+    MinusInt,
+    MinusDec,
+    MinusMon,
+    MinusDur,
+    /// `decimal of` an integer.
+    ToDecInt,
+    /// `decimal of` money (in units: $1.50 → 1.5).
+    ToDecMon,
+    /// `integer of` a decimal: truncates toward zero.
+    ToIntDec,
+    /// `integer of` money: rounds half away from zero to the unit.
+    ToIntMon,
+    /// `money of` a decimal: rounds half away from zero to the cent.
+    ToMonDec,
+    /// `money of` an integer.
+    ToMonInt,
+    /// `round of` money: to the unit, half away from zero.
+    RoundMon,
+    /// `round of` a decimal: to an integer-valued decimal, half away from zero.
+    RoundDec,
+    GetDay,
+    GetMonth,
+    GetYear,
+    FirstDayOfMonth,
+    LastDayOfMonth,
+    /// `number of` a list: its length as an integer.
+    Length,
+}
+
+/// A binary operator, resolved by operand types. Operands are evaluated left then right
+/// (both always: `and`/`or` are strict, as in Catala's interpreter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    And,
+    Or,
+    Xor,
+    AddIntInt,
+    AddDecDec,
+    AddMonMon,
+    AddDurDur,
+    /// date + duration with the rounding mode of the enclosing scope.
+    AddDatDur(DateRounding),
+    SubIntInt,
+    SubDecDec,
+    SubMonMon,
+    SubDurDur,
+    /// date − date: a duration in days.
+    SubDatDat,
+    /// date − duration with the rounding mode of the enclosing scope.
+    SubDatDur(DateRounding),
+    MultIntInt,
+    MultDecDec,
+    /// money × integer (operands normalised to money on the left).
+    MultMonInt,
+    /// money × decimal, exact product rounded once to the cent (money on the left).
+    MultMonDec,
+    /// duration × integer (duration on the left).
+    MultDurInt,
+    /// integer / integer → decimal.
+    DivIntInt,
+    DivDecDec,
+    /// money / money → decimal.
+    DivMonMon,
+    /// money / integer → money rounded to the cent.
+    DivMonInt,
+    /// money / decimal → money rounded to the cent.
+    DivMonDec,
+    /// duration / duration → decimal (both must be pure days).
+    DivDurDur,
+    Lt(CmpType),
+    Le(CmpType),
+    Gt(CmpType),
+    Ge(CmpType),
+    /// Structural equality on any type (except functions).
+    Eq,
+    /// Negation of [`BinaryOp::Eq`].
+    Neq,
+    /// List concatenation `++`.
+    Concat,
+}
+
+impl BinaryOp {
+    /// True for the division operators (their right operand's span is the error position when
+    /// it is zero).
+    pub fn is_division(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::DivIntInt
+                | BinaryOp::DivDecDec
+                | BinaryOp::DivMonMon
+                | BinaryOp::DivMonInt
+                | BinaryOp::DivMonDec
+                | BinaryOp::DivDurDur
+        )
+    }
+
+    /// For comparisons, the symbol of the negated comparison as Catala prints a failed assertion
+    /// (`<` fails as `≮`).
+    pub fn negated_symbol(self) -> Option<&'static str> {
+        match self {
+            BinaryOp::Lt(_) => Some("≮"),
+            BinaryOp::Le(_) => Some("≰"),
+            BinaryOp::Gt(_) => Some("≯"),
+            BinaryOp::Ge(_) => Some("≱"),
+            BinaryOp::Eq => Some("≠"),
+            BinaryOp::Neq => Some("="),
+            _ => None,
+        }
+    }
+}
+
+/// List aggregations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggregateOp {
+    /// Sum of integers, decimals, money or durations (an empty list sums to zero).
+    Sum(SumType),
+    /// Greatest element (on ties the last one wins); empty → `default` or "the list was empty".
+    Maximum(CmpType),
+    /// Least element (on ties the last one wins); empty → `default` or "the list was empty".
+    Minimum(CmpType),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SumType {
+    Integer,
+    Decimal,
+    Money,
+    Duration,
+}
+
+/// An expression node. Every node carries the span of the source it comes from.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}
+
+/// A closure body: created by [`ExprKind::Lambda`], called by [`ExprKind::Apply`].
+///
+/// Frame layout of a call: slots `0..captures.len()` hold copies of the captured slots of the
+/// creating frame (taken when the closure is created), the next `params.len()` slots hold the
+/// arguments, the remaining ones are locals; `frame_size` slots in all.
+#[derive(Clone, Debug)]
+pub struct Lambda {
+    /// Slots of the creating frame to copy, in order, into slots `0..` of the call frame.
+    pub captures: Vec<Slot>,
+    /// Parameter names and types.
+    pub params: Vec<(String, Ty)>,
+    pub frame_size: u32,
+    /// A value position (for function scope variables: the default tree wrapped in
+    /// `ErrorOnEmpty`).
+    pub body: Expr,
+}
+
+impl Lambda {
+    /// The slot of parameter `i` in the call frame.
+    pub fn param_slot(&self, i: usize) -> Slot {
+        Slot((self.captures.len() + i) as u32)
+    }
+}
+
+/// One arm of a [`ExprKind::Match`]: the arms are indexed by case, one per case of the enum.
+#[derive(Clone, Debug)]
+pub struct MatchArm {
+    /// Slot receiving the payload (`-- C content x`), `None` when the arm ignores it.
+    pub binder: Option<Slot>,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Literal(Literal),
+    /// Read a slot of the current frame.
+    Local(Slot),
+    /// The value of a top-level definition (evaluated before any scope; see
+    /// [`Program::topdef_order`]).
+    TopDef(TopDefId),
+    /// Argument `i` of the running scope (aligned with [`Scope::inputs`]): a default position,
+    /// empty when the caller gave nothing for it.
+    ScopeArg(u32),
+    /// `let slot = value in body`.
+    Let {
+        slot: Slot,
+        value: Box<Expr>,
+        body: Box<Expr>,
+    },
+    If {
+        cond: Box<Expr>,
+        then_branch: Box<Expr>,
+        else_branch: Box<Expr>,
+    },
+    Lambda(Rc<Lambda>),
+    /// Call a closure.
+    Apply {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+    },
+    /// Build a structure (fields in declaration order).
+    StructNew {
+        id: StructId,
+        fields: Vec<Expr>,
+    },
+    /// Field `field` (index in declaration order) of a structure value.
+    StructField {
+        expr: Box<Expr>,
+        id: StructId,
+        field: u32,
+    },
+    /// Build an enum value.
+    EnumInject {
+        id: EnumId,
+        case: u32,
+        payload: Option<Box<Expr>>,
+    },
+    /// Branch on the case of an enum value: `arms[case]`.
+    Match {
+        expr: Box<Expr>,
+        id: EnumId,
+        arms: Vec<MatchArm>,
+    },
+    /// `e with pattern C`: true iff the value is of case `case`.
+    IsCase {
+        expr: Box<Expr>,
+        id: EnumId,
+        case: u32,
+    },
+    Tuple(Vec<Expr>),
+    /// Component `index` (0-based) of a tuple.
+    TupleGet {
+        expr: Box<Expr>,
+        index: u32,
+    },
+    List(Vec<Expr>),
+    /// `map each binder among list to body`.
+    ListMap {
+        binder: Slot,
+        list: Box<Expr>,
+        body: Box<Expr>,
+    },
+    /// `list of binder among list such that cond`.
+    ListFilter {
+        binder: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `exists binder among list such that cond`.
+    ListExists {
+        binder: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `for all binder among list we have cond`.
+    ListForAll {
+        binder: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `combine all binder among list in acc initially init with step`.
+    ListFold {
+        binder: Slot,
+        acc: Slot,
+        list: Box<Expr>,
+        init: Box<Expr>,
+        step: Box<Expr>,
+    },
+    /// `sum t of list`, `maximum of list [or if list empty then default]`, ...
+    ListAggregate {
+        op: AggregateOp,
+        list: Box<Expr>,
+        default: Option<Box<Expr>>,
+    },
+    /// `content of binder among list such that key is maximum|minimum [or if list empty then d]`:
+    /// on ties the last element wins.
+    ListArgExtremum {
+        maximum: bool,
+        key_type: CmpType,
+        binder: Slot,
+        list: Box<Expr>,
+        key: Box<Expr>,
+        default: Option<Box<Expr>>,
+    },
+    /// `list contains elem` (structural equality).
+    ListContains {
+        list: Box<Expr>,
+        elem: Box<Expr>,
+    },
+    /// `output of S with { ... }`: run the scope, giving its output structure. `args` are
+    /// aligned with the callee's [`Scope::inputs`]; `Some` arguments are plain values (not default
+    /// positions).
+    ScopeCall {
+        scope: ScopeId,
+        args: Vec<Option<Expr>>,
+    },
+    Unary {
+        op: UnaryOp,
+        arg: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `impossible`: the "impossible computation reached" error at this span.
+    Impossible,
+    /// `⟨exceptions | justification :- consequence⟩`. Every exception is evaluated; if exactly
+    /// one is non-empty it is the result; if several are, it is a conflict naming the `span` of
+    /// each non-empty exception (lowering gives each exception the span of the consequence of the
+    /// rule it stands for); if none, `justification` (a boolean value position) is evaluated:
+    /// `true` gives `consequence` (possibly empty), `false` gives empty.
+    Default {
+        exceptions: Vec<Expr>,
+        justification: Box<Expr>,
+        consequence: Box<Expr>,
+    },
+    /// The empty default (no rule applies).
+    Empty,
+    /// A value position evaluated inside a default position (never empty).
+    PureDefault(Box<Expr>),
+    /// Evaluate a default position; empty becomes the "no applicable rule to define this
+    /// variable" error at `decl` (the variable's declaration).
+    ErrorOnEmpty { expr: Box<Expr>, decl: Span },
+}
+
+/// A top-level definition (`declaration x content T [depends on ...] equals e`).
+#[derive(Clone, Debug)]
+pub struct TopDef {
+    pub name: String,
+    pub ty: Ty,
+    /// A value position; a `Lambda` without captures when the definition has parameters.
+    /// Date operators in it use [`DateRounding::Abort`].
+    pub body: Expr,
+    /// Slots needed to evaluate `body`.
+    pub frame_size: u32,
+    pub span: Span,
+}

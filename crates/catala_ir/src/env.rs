@@ -1,0 +1,650 @@
+//! Name resolution of declarations: collects the structures, enumerations, scopes (with their
+//! variables, states and sub-scopes) and top-level definitions of a program, checks for duplicates,
+//! resolves every written type to a [`Ty`], and lays out each scope's frame (one slot per variable
+//! state, then one per sub-scope).
+
+use crate::dcalc::{
+    EnumCaseDef, EnumDef, EnumId, FieldDef, InputKind, ScopeId, ScopeVar, Slot, StructDef,
+    StructId, TopDefId, Ty,
+};
+use crate::diag::{name_error, name_error_at};
+use catala_syntax::ast::{self, ItemKind, LawHeading, Language, QualName, TypeKind};
+use catala_syntax::{Diagnostic, Span};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A scope variable as declared (all its states together).
+#[derive(Clone, Debug)]
+pub(crate) struct VarDecl {
+    pub name: String,
+    /// Content type (the result type for a function variable).
+    pub ty: Ty,
+    /// Span of the written content type (origin of "expected type" in typing errors).
+    pub ty_span: Span,
+    /// Parameters of a function variable (`depends on`).
+    pub params: Option<Vec<(String, Ty, Span)>>,
+    pub kind: InputKind,
+    pub output: bool,
+    pub is_condition: bool,
+    pub states: Vec<String>,
+    /// Index of its first state in [`ScopeSig::vars`].
+    pub first_var: usize,
+    /// Position among the items of the scope declaration (for evaluation order ties).
+    pub position: usize,
+    pub span: Span,
+}
+
+impl VarDecl {
+    /// The type of the variable's value (an arrow for a function variable).
+    pub fn value_ty(&self) -> Ty {
+        match &self.params {
+            Some(ps) => Ty::Arrow(
+                ps.iter().map(|(_, t, _)| t.clone()).collect(),
+                Box::new(self.ty.clone()),
+            ),
+            None => self.ty.clone(),
+        }
+    }
+
+    /// Index in [`ScopeSig::vars`] of the last state (the value seen from outside).
+    pub fn last_var(&self) -> usize {
+        self.first_var + self.states.len().max(1) - 1
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct SubScopeDecl {
+    pub name: String,
+    pub scope: ScopeId,
+    pub output: bool,
+    pub slot: Slot,
+    /// Position among the items of the scope declaration (for evaluation order ties).
+    pub position: usize,
+    pub span: Span,
+}
+
+/// Everything known about a scope before its rules are lowered.
+#[derive(Clone, Debug)]
+pub(crate) struct ScopeSig {
+    pub name: String,
+    pub language: Language,
+    pub span: Span,
+    pub headings: Rc<[LawHeading]>,
+    pub is_test: bool,
+    pub decls: Vec<VarDecl>,
+    pub decl_by_name: HashMap<String, usize>,
+    /// One entry per variable state, slots `0..vars.len()`.
+    pub vars: Vec<ScopeVar>,
+    /// For each entry of `vars`, the index of its declaration in `decls`.
+    pub var_decl: Vec<usize>,
+    pub subscopes: Vec<SubScopeDecl>,
+    pub sub_by_name: HashMap<String, usize>,
+    /// Declarations (indices in `decls`) of the input and context variables, in order.
+    pub inputs: Vec<usize>,
+    pub output_struct: StructId,
+    /// First free slot after the variables and sub-scopes.
+    pub first_local: u32,
+}
+
+impl ScopeSig {
+    /// Position of declaration `decl` among the scope's inputs.
+    pub fn input_index(&self, decl: usize) -> Option<usize> {
+        self.inputs.iter().position(|&d| d == decl)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct TopDefSig {
+    pub name: String,
+    pub ty: Ty,
+    pub ty_span: Span,
+    pub params: Vec<(String, Ty, Span)>,
+    pub span: Span,
+}
+
+impl TopDefSig {
+    pub fn value_ty(&self) -> Ty {
+        if self.params.is_empty() {
+            self.ty.clone()
+        } else {
+            Ty::Arrow(
+                self.params.iter().map(|(_, t, _)| t.clone()).collect(),
+                Box::new(self.ty.clone()),
+            )
+        }
+    }
+}
+
+/// The resolved declarations of a program.
+#[derive(Debug, Default)]
+pub(crate) struct Env {
+    pub structs: Vec<StructDef>,
+    /// Span of each field's written type, per structure.
+    pub field_type_spans: Vec<Vec<Span>>,
+    pub struct_by_name: HashMap<String, StructId>,
+    pub enums: Vec<EnumDef>,
+    pub enum_by_name: HashMap<String, EnumId>,
+    /// Constructor name → every (enum, case) carrying it.
+    pub ctors: HashMap<String, Vec<(EnumId, u32)>>,
+    pub scopes: Vec<ScopeSig>,
+    pub scope_by_name: HashMap<String, ScopeId>,
+    pub topdefs: Vec<TopDefSig>,
+    pub topdef_by_name: HashMap<String, TopDefId>,
+}
+
+impl Env {
+    pub fn scope(&self, id: ScopeId) -> &ScopeSig {
+        &self.scopes[id.0 as usize]
+    }
+
+    pub fn type_name(&self, ty: &Ty) -> String {
+        crate::dcalc::TyDisplay {
+            ty,
+            structs: &self.structs,
+            enums: &self.enums,
+        }
+        .to_string()
+    }
+
+    /// Resolves a (possibly qualified) enumeration constructor name.
+    pub fn resolve_ctor(&self, name: &QualName) -> Result<(EnumId, u32), Diagnostic> {
+        let ctor = &name.name.name;
+        if let Some(qual) = name.path.last() {
+            let Some(&eid) = self.enum_by_name.get(&qual.name) else {
+                return Err(name_error(
+                    format!("No enum named {} found", qual.name),
+                    qual.span,
+                ));
+            };
+            let e = &self.enums[eid.0 as usize];
+            return match e.cases.iter().position(|c| &c.name == ctor) {
+                Some(i) => Ok((eid, i as u32)),
+                None => Err(name_error(
+                    format!("Enum {} does not contain case {}.", e.name, ctor),
+                    name.name.span,
+                )),
+            };
+        }
+        match self.ctors.get(ctor).map(Vec::as_slice) {
+            Some([one]) => Ok(*one),
+            Some(many) if many.len() > 1 => {
+                let names: Vec<&str> = many
+                    .iter()
+                    .map(|(e, _)| self.enums[e.0 as usize].name.as_str())
+                    .collect();
+                Err(name_error(
+                    format!(
+                        "This constructor name is ambiguous, it can belong to {}. Disambiguate \
+                         it by prefixing it with the enum name.",
+                        names.join(" or ")
+                    ),
+                    name.name.span,
+                ))
+            }
+            _ => Err(name_error(
+                "The name of this constructor has not been defined before\n(it's probably a \
+                 typographical error).",
+                name.name.span,
+            )),
+        }
+    }
+
+    /// Resolves a written type.
+    pub fn resolve_type(&self, t: &ast::Type) -> Result<Ty, Diagnostic> {
+        Ok(match &t.kind {
+            TypeKind::Boolean => Ty::Bool,
+            TypeKind::Integer => Ty::Integer,
+            TypeKind::Decimal => Ty::Decimal,
+            TypeKind::Money => Ty::Money,
+            TypeKind::Date => Ty::Date,
+            TypeKind::Duration => Ty::Duration,
+            TypeKind::Named(q) => {
+                let n = &q.name.name;
+                if let Some(&s) = self.struct_by_name.get(n) {
+                    Ty::Struct(s)
+                } else if let Some(&e) = self.enum_by_name.get(n) {
+                    Ty::Enum(e)
+                } else {
+                    return Err(name_error(
+                        format!(
+                            "Unknown type \"{n}\", not a struct or enum previously declared"
+                        ),
+                        q.name.span,
+                    ));
+                }
+            }
+            TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(inner)?)),
+            TypeKind::Optional(inner) => Ty::Option(Box::new(self.resolve_type(inner)?)),
+            TypeKind::Tuple(ts) => Ty::Tuple(
+                ts.iter()
+                    .map(|t| self.resolve_type(t))
+                    .collect::<Result<_, _>>()?,
+            ),
+        })
+    }
+}
+
+fn check_unique(
+    seen: &mut HashMap<String, Span>,
+    ident: &ast::Ident,
+    what: &str,
+) -> Result<(), Diagnostic> {
+    if let Some(prev) = seen.get(&ident.name) {
+        return Err(name_error_at(
+            format!("{what} name \"{}\" already used", ident.name),
+            &[*prev, ident.span],
+        ));
+    }
+    seen.insert(ident.name.clone(), ident.span);
+    Ok(())
+}
+
+/// Collects and resolves all declarations of `program`.
+pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
+    let mut env = Env::default();
+    let mut errors = Vec::new();
+    let mut type_names: HashMap<String, Span> = HashMap::new();
+    let mut scope_names: HashMap<String, Span> = HashMap::new();
+    let mut topdef_names: HashMap<String, Span> = HashMap::new();
+
+    // Pass 1: names.
+    for item in &program.items {
+        let r = match &item.kind {
+            ItemKind::StructDecl(s) => check_unique(&mut type_names, &s.name, "Type").map(|()| {
+                let id = StructId(env.structs.len() as u32);
+                env.struct_by_name.insert(s.name.name.clone(), id);
+                env.structs.push(StructDef {
+                    name: s.name.name.clone(),
+                    fields: Vec::new(),
+                    span: s.name.span,
+                });
+                env.field_type_spans.push(Vec::new());
+            }),
+            ItemKind::EnumDecl(e) => check_unique(&mut type_names, &e.name, "Type").map(|()| {
+                let id = EnumId(env.enums.len() as u32);
+                env.enum_by_name.insert(e.name.name.clone(), id);
+                env.enums.push(EnumDef {
+                    name: e.name.name.clone(),
+                    cases: Vec::new(),
+                    span: e.name.span,
+                });
+            }),
+            ItemKind::ScopeDecl(s) => check_unique(&mut scope_names, &s.name, "Scope").map(|()| {
+                let id = ScopeId(env.scopes.len() as u32);
+                env.scope_by_name.insert(s.name.name.clone(), id);
+                env.scopes.push(ScopeSig {
+                    name: s.name.name.clone(),
+                    language: item.language,
+                    span: s.name.span,
+                    headings: item.headings.clone(),
+                    is_test: item
+                        .attributes
+                        .iter()
+                        .any(|a| a.path.len() == 1 && a.path[0] == "test"),
+                    decls: Vec::new(),
+                    decl_by_name: HashMap::new(),
+                    vars: Vec::new(),
+                    var_decl: Vec::new(),
+                    subscopes: Vec::new(),
+                    sub_by_name: HashMap::new(),
+                    inputs: Vec::new(),
+                    output_struct: StructId(0),
+                    first_local: 0,
+                });
+            }),
+            ItemKind::TopDef(t) => {
+                check_unique(&mut topdef_names, &t.name, "Variable").map(|()| {
+                    let id = TopDefId(env.topdefs.len() as u32);
+                    env.topdef_by_name.insert(t.name.name.clone(), id);
+                    env.topdefs.push(TopDefSig {
+                        name: t.name.name.clone(),
+                        ty: Ty::Bool,
+                        ty_span: t.typ.span,
+                        params: Vec::new(),
+                        span: t.name.span,
+                    });
+                })
+            }
+            ItemKind::ScopeUse(_) | ItemKind::ModuleDef { .. } | ItemKind::ModuleUse { .. } => {
+                Ok(())
+            }
+        };
+        if let Err(e) = r {
+            errors.push(e);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    // Pass 2: types of fields, cases, variables and top-level definitions.
+    for item in &program.items {
+        if let Err(e) = resolve_item(&mut env, item) {
+            errors.push(e);
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    if let Err(e) = check_type_cycles(&env) {
+        return Err(vec![e]);
+    }
+
+    // Pass 3: scope output structures and frame layout.
+    for i in 0..env.scopes.len() {
+        let sid = StructId(env.structs.len() as u32);
+        let sig = &mut env.scopes[i];
+        sig.output_struct = sid;
+        let mut fields = Vec::new();
+        let mut spans = Vec::new();
+        for d in &sig.decls {
+            if d.output {
+                fields.push(FieldDef {
+                    name: d.name.clone(),
+                    ty: d.value_ty(),
+                });
+                spans.push(d.ty_span);
+            }
+        }
+        for (j, s) in sig.subscopes.iter_mut().enumerate() {
+            s.slot = Slot((sig.vars.len() + j) as u32);
+        }
+        sig.first_local = (sig.vars.len() + sig.subscopes.len()) as u32;
+        let span = sig.span;
+        let name = sig.name.clone();
+        env.structs.push(StructDef { name, fields, span });
+        env.field_type_spans.push(spans);
+    }
+    // Output sub-scopes: their field comes after the variables.
+    for i in 0..env.scopes.len() {
+        let extra: Vec<FieldDef> = env.scopes[i]
+            .subscopes
+            .iter()
+            .filter(|s| s.output)
+            .map(|s| FieldDef {
+                name: s.name.clone(),
+                ty: Ty::Struct(env.scopes[s.scope.0 as usize].output_struct),
+            })
+            .collect();
+        let sid = env.scopes[i].output_struct.0 as usize;
+        let spans: Vec<Span> = env.scopes[i]
+            .subscopes
+            .iter()
+            .filter(|s| s.output)
+            .map(|s| s.span)
+            .collect();
+        env.structs[sid].fields.extend(extra);
+        env.field_type_spans[sid].extend(spans);
+    }
+    Ok(env)
+}
+
+fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
+    match &item.kind {
+        ItemKind::StructDecl(s) => {
+            let id = env.struct_by_name[&s.name.name];
+            if s.fields.is_empty() {
+                return Err(name_error(
+                    format!(
+                        "No fields defined for structure {}. Please define at least one.",
+                        s.name.name
+                    ),
+                    s.name.span,
+                ));
+            }
+            let mut seen = HashMap::new();
+            let mut fields = Vec::new();
+            let mut spans = Vec::new();
+            for f in &s.fields {
+                if seen.insert(f.name.name.clone(), f.name.span).is_some() {
+                    return Err(name_error(
+                        format!(
+                            "Duplicate field {} in enumeration {}",
+                            f.name.name, s.name.name
+                        ),
+                        f.name.span,
+                    ));
+                }
+                fields.push(FieldDef {
+                    name: f.name.name.clone(),
+                    ty: env.resolve_type(&f.typ)?,
+                });
+                spans.push(f.typ.span);
+            }
+            env.structs[id.0 as usize].fields = fields;
+            env.field_type_spans[id.0 as usize] = spans;
+        }
+        ItemKind::EnumDecl(e) => {
+            let id = env.enum_by_name[&e.name.name];
+            if e.cases.is_empty() {
+                return Err(name_error(
+                    format!(
+                        "No cases defined for enumeration {}. Please define at least one.",
+                        e.name.name
+                    ),
+                    e.name.span,
+                ));
+            }
+            let mut cases: Vec<EnumCaseDef> = Vec::new();
+            for c in &e.cases {
+                if cases.iter().any(|x| x.name == c.name.name) {
+                    return Err(name_error(
+                        format!(
+                            "Duplicate constructor {} in enumeration {}",
+                            c.name.name, e.name.name
+                        ),
+                        c.name.span,
+                    ));
+                }
+                let payload = match &c.payload {
+                    Some(t) => Some(env.resolve_type(t)?),
+                    None => None,
+                };
+                env.ctors
+                    .entry(c.name.name.clone())
+                    .or_default()
+                    .push((id, cases.len() as u32));
+                cases.push(EnumCaseDef {
+                    name: c.name.name.clone(),
+                    payload,
+                });
+            }
+            env.enums[id.0 as usize].cases = cases;
+        }
+        ItemKind::ScopeDecl(s) => resolve_scope_decl(env, s)?,
+        ItemKind::TopDef(t) => {
+            let id = env.topdef_by_name[&t.name.name];
+            let ty = env.resolve_type(&t.typ)?;
+            let params = resolve_params(env, &t.params)?;
+            let sig = &mut env.topdefs[id.0 as usize];
+            sig.ty = ty;
+            sig.params = params;
+        }
+        ItemKind::ScopeUse(_) | ItemKind::ModuleDef { .. } | ItemKind::ModuleUse { .. } => {}
+    }
+    Ok(())
+}
+
+fn resolve_params(
+    env: &Env,
+    params: &[ast::Param],
+) -> Result<Vec<(String, Ty, Span)>, Diagnostic> {
+    params
+        .iter()
+        .map(|p| Ok((p.name.name.clone(), env.resolve_type(&p.typ)?, p.name.span)))
+        .collect()
+}
+
+fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnostic> {
+    let id = env.scope_by_name[&s.name.name];
+    let mut decls: Vec<VarDecl> = Vec::new();
+    let mut decl_by_name: HashMap<String, usize> = HashMap::new();
+    let mut vars: Vec<ScopeVar> = Vec::new();
+    let mut var_decl = Vec::new();
+    let mut subscopes = Vec::new();
+    let mut sub_by_name: HashMap<String, usize> = HashMap::new();
+    let mut names: HashMap<String, Span> = HashMap::new();
+    for (position, item) in s.items.iter().enumerate() {
+        match item {
+            ast::ScopeDeclItem::Var(v) => {
+                check_unique(&mut names, &v.name, "Variable")?;
+                let ty = if v.is_condition {
+                    Ty::Bool
+                } else {
+                    env.resolve_type(&v.typ)?
+                };
+                let params = if v.params.is_empty() {
+                    None
+                } else {
+                    Some(resolve_params(env, &v.params)?)
+                };
+                let mut states: Vec<String> = Vec::new();
+                for st in &v.states {
+                    if states.contains(&st.name) {
+                        return Err(name_error(
+                            "There are two states with the same name for the same variable: \
+                             this is ambiguous. Please change the name of either states.",
+                            st.span,
+                        ));
+                    }
+                    states.push(st.name.clone());
+                }
+                let kind = match v.io.input {
+                    ast::InputKind::Input => InputKind::Input,
+                    ast::InputKind::Context => InputKind::Context,
+                    ast::InputKind::Internal => InputKind::Internal,
+                };
+                let decl = VarDecl {
+                    name: v.name.name.clone(),
+                    ty: ty.clone(),
+                    ty_span: v.typ.span,
+                    params,
+                    kind,
+                    output: v.io.output,
+                    is_condition: v.is_condition,
+                    states: states.clone(),
+                    first_var: vars.len(),
+                    position,
+                    span: v.name.span,
+                };
+                let value_ty = decl.value_ty();
+                let di = decls.len();
+                decl_by_name.insert(v.name.name.clone(), di);
+                let state_list: Vec<Option<String>> = if states.is_empty() {
+                    vec![None]
+                } else {
+                    states.into_iter().map(Some).collect()
+                };
+                for st in state_list {
+                    vars.push(ScopeVar {
+                        name: v.name.name.clone(),
+                        state: st,
+                        ty: value_ty.clone(),
+                        kind,
+                        output: v.io.output,
+                        is_condition: v.is_condition,
+                        slot: Slot(vars.len() as u32),
+                        span: v.name.span,
+                    });
+                    var_decl.push(di);
+                }
+                decls.push(decl);
+            }
+            ast::ScopeDeclItem::SubScope(sub) => {
+                check_unique(&mut names, &sub.name, "Subscope")?;
+                let Some(&callee) = env.scope_by_name.get(&sub.scope.name.name) else {
+                    return Err(name_error(
+                        format!("No scope named {} found", sub.scope.name.name),
+                        sub.scope.name.span,
+                    ));
+                };
+                sub_by_name.insert(sub.name.name.clone(), subscopes.len());
+                subscopes.push(SubScopeDecl {
+                    name: sub.name.name.clone(),
+                    scope: callee,
+                    output: sub.output,
+                    slot: Slot(0),
+                    position,
+                    span: sub.name.span,
+                });
+            }
+        }
+    }
+    let inputs = decls
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.kind != InputKind::Internal)
+        .map(|(i, _)| i)
+        .collect();
+    let sig = &mut env.scopes[id.0 as usize];
+    sig.decls = decls;
+    sig.decl_by_name = decl_by_name;
+    sig.vars = vars;
+    sig.var_decl = var_decl;
+    sig.subscopes = subscopes;
+    sig.sub_by_name = sub_by_name;
+    sig.inputs = inputs;
+    Ok(())
+}
+
+/// Rejects structures and enumerations that contain themselves (directly or not) other than
+/// through a list.
+fn check_type_cycles(env: &Env) -> Result<(), Diagnostic> {
+    fn direct(ty: &Ty, out: &mut Vec<Ty>) {
+        match ty {
+            Ty::Struct(_) | Ty::Enum(_) => out.push(ty.clone()),
+            Ty::Tuple(ts) => ts.iter().for_each(|t| direct(t, out)),
+            Ty::Option(t) => direct(t, out),
+            _ => {}
+        }
+    }
+    let node_deps = |ty: &Ty| -> Vec<Ty> {
+        let mut out = Vec::new();
+        match ty {
+            Ty::Struct(s) => {
+                for f in &env.structs[s.0 as usize].fields {
+                    direct(&f.ty, &mut out);
+                }
+            }
+            Ty::Enum(e) => {
+                for c in &env.enums[e.0 as usize].cases {
+                    if let Some(p) = &c.payload {
+                        direct(p, &mut out);
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    };
+    let roots: Vec<Ty> = (0..env.structs.len())
+        .map(|i| Ty::Struct(StructId(i as u32)))
+        .chain((0..env.enums.len()).map(|i| Ty::Enum(EnumId(i as u32))))
+        .collect();
+    for root in roots {
+        let mut stack = node_deps(&root);
+        let mut seen: Vec<Ty> = Vec::new();
+        while let Some(t) = stack.pop() {
+            if t == root {
+                let span = match &root {
+                    Ty::Struct(s) => env.structs[s.0 as usize].span,
+                    Ty::Enum(e) => env.enums[e.0 as usize].span,
+                    _ => Span::default(),
+                };
+                return Err(name_error(
+                    format!(
+                        "The type {} is defined using itself, which is not supported (Catala \
+                         does not allow recursive types)",
+                        env.type_name(&root)
+                    ),
+                    span,
+                ));
+            }
+            if !seen.contains(&t) {
+                seen.push(t.clone());
+                stack.extend(node_deps(&t));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,785 @@
+//! Translation of surface expressions into typed dcalc expressions: name resolution of variables
+//! (locals, scope variables and their states, sub-scope outputs, top-level definitions), bottom-up
+//! type checking with operator overload resolution (an expected type flows down only to type
+//! literals such as `[]`), and the record of which scope variables, sub-scopes, top-level
+//! definitions and scopes each expression depends on (for evaluation order and cycle checks).
+
+use crate::dcalc::{DateRounding, Expr, ExprKind, Literal, ScopeId, Slot, TopDefId, Ty};
+use crate::diag::{incompatible_types, name_error, name_error_at, type_error};
+use crate::env::{Env, ScopeSig};
+use crate::frame::Frames;
+use crate::literals::translate_literal;
+use crate::ops;
+use catala_syntax::ast::{self, ExprKind as S};
+use catala_syntax::{Diagnostic, Span};
+use std::rc::Rc;
+
+/// Something an expression reads, for dependency ordering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Dep {
+    /// A scope variable state (index in [`ScopeSig::vars`]).
+    Var(usize),
+    /// A sub-scope's outputs (index in [`ScopeSig::subscopes`]).
+    Sub(usize),
+    TopDef(TopDefId),
+    /// A direct scope call.
+    Scope(ScopeId),
+}
+
+#[derive(Debug)]
+struct Local {
+    name: String,
+    slot: Slot,
+    ty: Ty,
+    depth: usize,
+}
+
+pub(crate) type R<T> = Result<T, Diagnostic>;
+
+/// The translation context of one scope or one top-level definition.
+pub(crate) struct ExprCtx<'a> {
+    pub env: &'a Env,
+    /// The enclosing scope, if any.
+    pub scope: Option<(ScopeId, &'a ScopeSig)>,
+    pub rounding: DateRounding,
+    /// The declaration and state index being defined (for state references and recursion).
+    pub defining: Option<(usize, usize)>,
+    locals: Vec<Local>,
+    pub frames: Frames,
+    pub deps: Vec<(Dep, Span)>,
+}
+
+impl<'a> ExprCtx<'a> {
+    pub fn for_scope(env: &'a Env, id: ScopeId, rounding: DateRounding) -> ExprCtx<'a> {
+        let sig = env.scope(id);
+        ExprCtx {
+            env,
+            scope: Some((id, sig)),
+            rounding,
+            defining: None,
+            locals: Vec::new(),
+            frames: Frames::new(sig.first_local),
+            deps: Vec::new(),
+        }
+    }
+
+    pub fn for_topdef(env: &'a Env) -> ExprCtx<'a> {
+        ExprCtx {
+            env,
+            scope: None,
+            rounding: DateRounding::Abort,
+            defining: None,
+            locals: Vec::new(),
+            frames: Frames::new(0),
+            deps: Vec::new(),
+        }
+    }
+
+    /// Binds `name` to a fresh slot of the current frame.
+    pub fn bind(&mut self, name: &str, ty: Ty) -> Slot {
+        let slot = self.frames.alloc();
+        self.bind_slot(name, slot, ty);
+        slot
+    }
+
+    /// Binds `name` to an existing slot of the current frame.
+    pub fn bind_slot(&mut self, name: &str, slot: Slot, ty: Ty) {
+        self.locals.push(Local {
+            name: name.to_string(),
+            slot,
+            ty,
+            depth: self.frames.depth(),
+        });
+    }
+
+    /// Removes the `n` most recent bindings.
+    pub fn unbind(&mut self, n: usize) {
+        let len = self.locals.len().saturating_sub(n);
+        self.locals.truncate(len);
+    }
+
+    fn dep(&mut self, d: Dep, span: Span) {
+        if !self.deps.iter().any(|(x, _)| *x == d) {
+            self.deps.push((d, span));
+        }
+    }
+
+    fn tyname(&self, t: &Ty) -> String {
+        self.env.type_name(t)
+    }
+
+    /// Translates `e` and checks it has type `expected` (whose annotation is at `origin`).
+    pub fn check(&mut self, e: &ast::Expr, expected: &Ty, origin: Span) -> R<Expr> {
+        let (x, t) = self.translate(e, Some(expected))?;
+        self.unify(&t, e.span, expected, origin)?;
+        Ok(x)
+    }
+
+    fn unify(&self, got: &Ty, got_span: Span, expected: &Ty, origin: Span) -> R<()> {
+        if got == expected {
+            Ok(())
+        } else {
+            Err(incompatible_types(
+                &self.tyname(got),
+                got_span,
+                &self.tyname(expected),
+                origin,
+            ))
+        }
+    }
+
+    /// Translates `e`; `expect` is a hint used only to type empty lists and `impossible`.
+    pub fn translate(&mut self, e: &ast::Expr, expect: Option<&Ty>) -> R<(Expr, Ty)> {
+        let span = e.span;
+        let mk = |kind| Expr::new(kind, span);
+        match &e.kind {
+            S::Literal(l) => {
+                let (lit, ty) = translate_literal(l, span)?;
+                Ok((mk(ExprKind::Literal(lit)), ty))
+            }
+            S::Var(id) => self.variable(id),
+            S::QualVar(q) => Err(name_error(
+                format!(
+                    "\"{}\": unknown identifier for a local, scope-wide or global variable",
+                    q.name.name
+                ),
+                q.span(),
+            )),
+            S::StateAccess(id, state) => self.state_access(id, state, span),
+            S::Constructor { name, payload } => {
+                let (eid, case) = self.env.resolve_ctor(name)?;
+                let payload_ty = self.env.enums[eid.0 as usize].cases[case as usize]
+                    .payload
+                    .clone();
+                let payload = match (payload, payload_ty) {
+                    (Some(p), Some(t)) => {
+                        let origin = self.env.enums[eid.0 as usize].span;
+                        Some(Box::new(self.check(p, &t, origin)?))
+                    }
+                    (None, None) => None,
+                    (Some(p), None) => {
+                        return Err(type_error(
+                            format!("The constructor {} has no content", name.name.name),
+                            p.span,
+                        ))
+                    }
+                    (None, Some(t)) => {
+                        return Err(type_error(
+                            format!(
+                                "The constructor {} expects a content of type {}",
+                                name.name.name,
+                                self.tyname(&t)
+                            ),
+                            name.span(),
+                        ))
+                    }
+                };
+                Ok((
+                    mk(ExprKind::EnumInject {
+                        id: eid,
+                        case,
+                        payload,
+                    }),
+                    Ty::Enum(eid),
+                ))
+            }
+            S::Field(inner, field) => self.field(inner, field, span),
+            S::TupleIndex(inner, n) => {
+                let (x, t) = self.translate(inner, None)?;
+                let Ty::Tuple(ts) = &t else {
+                    return Err(type_error(
+                        format!("This expression has type {}, not a tuple", self.tyname(&t)),
+                        inner.span,
+                    ));
+                };
+                let index = n.checked_sub(1).filter(|&i| (i as usize) < ts.len());
+                let Some(index) = index else {
+                    return Err(type_error(
+                        format!("Tuple index {n} out of range (the tuple has {})", ts.len()),
+                        span,
+                    ));
+                };
+                let ty = ts[index as usize].clone();
+                Ok((
+                    mk(ExprKind::TupleGet {
+                        expr: Box::new(x),
+                        index,
+                    }),
+                    ty,
+                ))
+            }
+            S::Binop(op, a, b) => self.binop(*op, a, b, span),
+            S::Unop(op, a) => {
+                let (x, t) = self.translate(a, None)?;
+                let Some((op2, ty)) = ops::resolve_unary(*op, &t) else {
+                    let sym = match op {
+                        ast::UnOp::Not => "not",
+                        ast::UnOp::Minus => "-",
+                    };
+                    return Err(type_error(
+                        format!(
+                            "I don't know how to apply operator {sym} on type {}",
+                            self.tyname(&t)
+                        ),
+                        span,
+                    ));
+                };
+                Ok((
+                    mk(ExprKind::Unary {
+                        op: op2,
+                        arg: Box::new(x),
+                    }),
+                    ty,
+                ))
+            }
+            S::If(c, t, f) => {
+                let c = self.check(c, &Ty::Bool, c.span)?;
+                let (tx, tt) = self.translate(t, expect)?;
+                let fx = self.check(f, &tt, t.span)?;
+                Ok((
+                    mk(ExprKind::If {
+                        cond: Box::new(c),
+                        then_branch: Box::new(tx),
+                        else_branch: Box::new(fx),
+                    }),
+                    tt,
+                ))
+            }
+            S::Let(x, v, body) => {
+                let (vx, vt) = self.translate(v, None)?;
+                let slot = self.bind(&x.name, vt);
+                let r = self.translate(body, expect);
+                self.unbind(1);
+                let (bx, bt) = r?;
+                Ok((
+                    mk(ExprKind::Let {
+                        slot,
+                        value: Box::new(vx),
+                        body: Box::new(bx),
+                    }),
+                    bt,
+                ))
+            }
+            S::Match(scrutinee, arms) => self.matching(scrutinee, arms, expect, span),
+            S::TestCtor {
+                expr,
+                ctor,
+                binding,
+                and_cond,
+            } => self.test_ctor(expr, ctor, binding.as_ref(), and_cond.as_deref(), span),
+            S::StructLit(name, fields) => self.struct_lit(name, fields, span),
+            S::StructReplace(base, fields) => self.struct_replace(base, fields, span),
+            S::ScopeCall(name, args) => self.scope_call(name, args, span),
+            S::Call(f, args) => {
+                let (fx, ft) = self.translate(f, None)?;
+                let Ty::Arrow(params, ret) = ft else {
+                    return Err(type_error(
+                        format!(
+                            "This expression has type {}, it is not a function",
+                            self.tyname(&ft)
+                        ),
+                        f.span,
+                    ));
+                };
+                if params.len() != args.len() {
+                    return Err(type_error(
+                        format!(
+                            "This function expects {} argument(s), but {} were given",
+                            params.len(),
+                            args.len()
+                        ),
+                        span,
+                    ));
+                }
+                let mut xs = Vec::new();
+                for (a, p) in args.iter().zip(params.iter()) {
+                    xs.push(self.check(a, p, f.span)?);
+                }
+                Ok((
+                    mk(ExprKind::Apply {
+                        func: Box::new(fx),
+                        args: xs,
+                    }),
+                    *ret,
+                ))
+            }
+            S::Builtin(b, a) => {
+                let (x, t) = self.translate(a, None)?;
+                let Some((op, ty)) = ops::resolve_builtin(*b, &t) else {
+                    return Err(type_error(
+                        format!(
+                            "I don't know how to apply operator {} on type {}",
+                            ops::builtin_name(*b),
+                            self.tyname(&t)
+                        ),
+                        span,
+                    ));
+                };
+                Ok((
+                    mk(ExprKind::Unary {
+                        op,
+                        arg: Box::new(x),
+                    }),
+                    ty,
+                ))
+            }
+            S::Tuple(es) => {
+                let hints: Vec<Option<&Ty>> = match expect {
+                    Some(Ty::Tuple(ts)) if ts.len() == es.len() => ts.iter().map(Some).collect(),
+                    _ => vec![None; es.len()],
+                };
+                let mut xs = Vec::new();
+                let mut ts = Vec::new();
+                for (e, h) in es.iter().zip(hints) {
+                    let (x, t) = self.translate(e, h)?;
+                    xs.push(x);
+                    ts.push(t);
+                }
+                Ok((mk(ExprKind::Tuple(xs)), Ty::Tuple(ts)))
+            }
+            S::Impossible => match expect {
+                Some(t) => Ok((mk(ExprKind::Impossible), t.clone())),
+                None => Err(type_error(
+                    "The type of this \"impossible\" cannot be inferred here",
+                    span,
+                )),
+            },
+            _ => self.translate_list_expr(e, expect),
+        }
+    }
+
+    fn variable(&mut self, id: &ast::Ident) -> R<(Expr, Ty)> {
+        let span = id.span;
+        if let Some(l) = self.locals.iter().rev().find(|l| l.name == id.name) {
+            let (depth, slot, ty) = (l.depth, l.slot, l.ty.clone());
+            let s = self.frames.access(depth, slot);
+            return Ok((Expr::new(ExprKind::Local(s), span), ty));
+        }
+        if let Some((_, sig)) = self.scope {
+            if let Some(&di) = sig.decl_by_name.get(&id.name) {
+                let decl = &sig.decls[di];
+                let state = match self.defining {
+                    Some((d, k)) if d == di => {
+                        if decl.states.is_empty() {
+                            return Err(name_error(
+                                format!(
+                                    "The variable {} is used in one of its definitions (Catala \
+                                     doesn't support recursion).",
+                                    id.name
+                                ),
+                                span,
+                            ));
+                        }
+                        if k == 0 {
+                            return Err(name_error(
+                                "The definition of the initial state of this variable refers \
+                                 to itself.",
+                                span,
+                            ));
+                        }
+                        k - 1
+                    }
+                    _ => decl.states.len().max(1) - 1,
+                };
+                return Ok(self.scope_var(sig, di, state, span));
+            }
+            if sig.sub_by_name.contains_key(&id.name) {
+                return Err(name_error(
+                    format!(
+                        "The sub-scope {} can only be used to access its output variables \
+                         (`{}.x`)",
+                        id.name, id.name
+                    ),
+                    span,
+                ));
+            }
+        }
+        if let Some(&tid) = self.env.topdef_by_name.get(&id.name) {
+            self.dep(Dep::TopDef(tid), span);
+            let ty = self.env.topdefs[tid.0 as usize].value_ty();
+            return Ok((Expr::new(ExprKind::TopDef(tid), span), ty));
+        }
+        Err(name_error(
+            format!(
+                "\"{}\": unknown identifier for a local, scope-wide or global variable",
+                id.name
+            ),
+            span,
+        ))
+    }
+
+    fn scope_var(&mut self, sig: &ScopeSig, decl: usize, state: usize, span: Span) -> (Expr, Ty) {
+        let v = sig.decls[decl].first_var + state;
+        self.dep(Dep::Var(v), span);
+        let var = &sig.vars[v];
+        let s = self.frames.access(0, var.slot);
+        (Expr::new(ExprKind::Local(s), span), var.ty.clone())
+    }
+
+    fn state_access(&mut self, id: &ast::Ident, state: &ast::Ident, span: Span) -> R<(Expr, Ty)> {
+        let Some((_, sig)) = self.scope else {
+            return Err(name_error(
+                format!("\"{}\": not a scope variable", id.name),
+                id.span,
+            ));
+        };
+        let Some(&di) = sig.decl_by_name.get(&id.name) else {
+            return Err(name_error(
+                format!(
+                    "\"{}\": unknown identifier for a local, scope-wide or global variable",
+                    id.name
+                ),
+                id.span,
+            ));
+        };
+        let decl = &sig.decls[di];
+        if decl.states.is_empty() {
+            return Err(name_error(
+                format!("Variable {} does not define states.", id.name),
+                state.span,
+            ));
+        }
+        let Some(k) = decl.states.iter().position(|s| s == &state.name) else {
+            return Err(name_error(
+                format!(
+                    "This identifier is not a state declared for variable {}.",
+                    id.name
+                ),
+                state.span,
+            ));
+        };
+        if let Some((d, cur)) = self.defining {
+            if d == di && k >= cur {
+                return Err(name_error(
+                    format!(
+                        "The variable {} is used in one of its definitions (Catala doesn't \
+                         support recursion).",
+                        id.name
+                    ),
+                    span,
+                ));
+            }
+        }
+        Ok(self.scope_var(sig, di, k, span))
+    }
+
+    fn field(&mut self, inner: &ast::Expr, field: &ast::Ident, span: Span) -> R<(Expr, Ty)> {
+        // `sub.x`: an output of a sub-scope.
+        if let (S::Var(id), Some((_, sig))) = (&inner.kind, self.scope) {
+            let is_local = self.locals.iter().any(|l| l.name == id.name);
+            if let (false, Some(&si)) = (is_local, sig.sub_by_name.get(&id.name)) {
+                let sub = &sig.subscopes[si];
+                let callee = self.env.scope(sub.scope);
+                let out = &self.env.structs[callee.output_struct.0 as usize];
+                let Some(fi) = out.fields.iter().position(|f| f.name == field.name) else {
+                    return Err(name_error(
+                        format!(
+                            "Variable {} is not a declared output of scope {}.",
+                            field.name, callee.name
+                        ),
+                        field.span,
+                    ));
+                };
+                self.dep(Dep::Sub(si), span);
+                let s = self.frames.access(0, sub.slot);
+                let ty = out.fields[fi].ty.clone();
+                return Ok((
+                    Expr::new(
+                        ExprKind::StructField {
+                            expr: Box::new(Expr::new(ExprKind::Local(s), inner.span)),
+                            id: callee.output_struct,
+                            field: fi as u32,
+                        },
+                        span,
+                    ),
+                    ty,
+                ));
+            }
+        }
+        let (x, t) = self.translate(inner, None)?;
+        let Ty::Struct(sid) = t else {
+            return Err(type_error(
+                format!(
+                    "This expression has type {}, it has no field {}",
+                    self.tyname(&t),
+                    field.name
+                ),
+                inner.span,
+            ));
+        };
+        let def = &self.env.structs[sid.0 as usize];
+        let Some(fi) = def.fields.iter().position(|f| f.name == field.name) else {
+            return Err(name_error(
+                format!(
+                    "Field {} does not belong to structure {}",
+                    field.name, def.name
+                ),
+                field.span,
+            ));
+        };
+        Ok((
+            Expr::new(
+                ExprKind::StructField {
+                    expr: Box::new(x),
+                    id: sid,
+                    field: fi as u32,
+                },
+                span,
+            ),
+            def.fields[fi].ty.clone(),
+        ))
+    }
+
+    fn binop(&mut self, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> R<(Expr, Ty)> {
+        let (ax, at) = self.translate(a, None)?;
+        // The left operand's type types an empty list on the right (`l = []`).
+        let (bx, bt) = self.translate(b, Some(&at))?;
+        let Some(r) = ops::resolve_binary(op, &at, &bt, self.rounding) else {
+            let logical = matches!(op, ast::BinOp::And | ast::BinOp::Or | ast::BinOp::Xor);
+            if logical {
+                if at != Ty::Bool {
+                    return Err(incompatible_types(&self.tyname(&at), a.span, "bool", span));
+                }
+                return Err(incompatible_types(&self.tyname(&bt), b.span, "bool", span));
+            }
+            if at != bt && matches!(op, ast::BinOp::Eq | ast::BinOp::Neq) {
+                return Err(incompatible_types(
+                    &self.tyname(&bt),
+                    b.span,
+                    &self.tyname(&at),
+                    a.span,
+                ));
+            }
+            return Err(name_error_at(
+                format!(
+                    "I don't know how to apply operator {} on types {} and {}",
+                    ops::binop_symbol(op),
+                    self.tyname(&at),
+                    self.tyname(&bt)
+                ),
+                &[span, a.span, b.span],
+            )
+            .with_kind_typing());
+        };
+        let (lhs, rhs) = if r.swap { (bx, ax) } else { (ax, bx) };
+        Ok((
+            Expr::new(
+                ExprKind::Binary {
+                    op: r.op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            ),
+            r.result,
+        ))
+    }
+
+    fn struct_lit(
+        &mut self,
+        name: &ast::QualName,
+        fields: &[(ast::Ident, ast::Expr)],
+        span: Span,
+    ) -> R<(Expr, Ty)> {
+        let Some(&sid) = self.env.struct_by_name.get(&name.name.name) else {
+            return Err(name_error(
+                format!("No struct named {} found", name.name.name),
+                name.name.span,
+            ));
+        };
+        let def = &self.env.structs[sid.0 as usize];
+        let mut slots: Vec<Option<Expr>> = vec![None; def.fields.len()];
+        for (f, e) in fields {
+            let Some(fi) = def.fields.iter().position(|d| d.name == f.name) else {
+                return Err(name_error(
+                    format!("Field {} does not belong to structure {}", f.name, def.name),
+                    f.span,
+                ));
+            };
+            if slots[fi].is_some() {
+                return Err(name_error(
+                    format!("The field {} has been defined twice.", f.name),
+                    f.span,
+                ));
+            }
+            let origin = self.env.field_type_spans[sid.0 as usize][fi];
+            slots[fi] = Some(self.check(e, &def.fields[fi].ty, origin)?);
+        }
+        let missing: Vec<&str> = def
+            .fields
+            .iter()
+            .zip(slots.iter())
+            .filter(|(_, s)| s.is_none())
+            .map(|(f, _)| f.name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            return Err(name_error(
+                format!(
+                    "Missing field(s) for structure {}:\n{}.",
+                    def.name,
+                    missing.join(", ")
+                ),
+                span,
+            ));
+        }
+        let fields = slots.into_iter().flatten().collect();
+        Ok((
+            Expr::new(ExprKind::StructNew { id: sid, fields }, span),
+            Ty::Struct(sid),
+        ))
+    }
+
+    fn struct_replace(
+        &mut self,
+        base: &ast::Expr,
+        fields: &[(ast::Ident, ast::Expr)],
+        span: Span,
+    ) -> R<(Expr, Ty)> {
+        let (bx, bt) = self.translate(base, None)?;
+        let Ty::Struct(sid) = bt else {
+            return Err(type_error(
+                format!(
+                    "This expression has type {}, not a structure",
+                    self.tyname(&bt)
+                ),
+                base.span,
+            ));
+        };
+        let def = &self.env.structs[sid.0 as usize];
+        let tmp = self.frames.alloc();
+        let mut out: Vec<Option<Expr>> = vec![None; def.fields.len()];
+        for (f, e) in fields {
+            let Some(fi) = def.fields.iter().position(|d| d.name == f.name) else {
+                return Err(name_error(
+                    format!("Field {} does not belong to structure {}", f.name, def.name),
+                    f.span,
+                ));
+            };
+            if out[fi].is_some() {
+                return Err(name_error(
+                    format!("Duplicate redefinition of field {}.", f.name),
+                    f.span,
+                ));
+            }
+            let origin = self.env.field_type_spans[sid.0 as usize][fi];
+            out[fi] = Some(self.check(e, &def.fields[fi].ty, origin)?);
+        }
+        let fields = out
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| {
+                x.unwrap_or_else(|| {
+                    Expr::new(
+                        ExprKind::StructField {
+                            expr: Box::new(Expr::new(ExprKind::Local(tmp), base.span)),
+                            id: sid,
+                            field: i as u32,
+                        },
+                        base.span,
+                    )
+                })
+            })
+            .collect();
+        Ok((
+            Expr::new(
+                ExprKind::Let {
+                    slot: tmp,
+                    value: Box::new(bx),
+                    body: Box::new(Expr::new(ExprKind::StructNew { id: sid, fields }, span)),
+                },
+                span,
+            ),
+            Ty::Struct(sid),
+        ))
+    }
+
+    fn scope_call(
+        &mut self,
+        name: &ast::QualName,
+        args: &[(ast::Ident, ast::Expr)],
+        span: Span,
+    ) -> R<(Expr, Ty)> {
+        if self.scope.is_none() {
+            return Err(name_error(
+                "Scope calls are not allowed outside of a scope.",
+                span,
+            ));
+        }
+        let Some(&callee_id) = self.env.scope_by_name.get(&name.name.name) else {
+            return Err(name_error(
+                format!("No scope named {} found", name.name.name),
+                name.name.span,
+            ));
+        };
+        let callee = self.env.scope(callee_id);
+        let mut out: Vec<Option<Expr>> = vec![None; callee.inputs.len()];
+        for (arg, e) in args {
+            let pos = callee
+                .inputs
+                .iter()
+                .position(|&d| callee.decls[d].name == arg.name);
+            let Some(i) = pos else {
+                return Err(name_error_at(
+                    format!("Scope {} has no input variable {}.", callee.name, arg.name),
+                    &[arg.span, callee.span],
+                ));
+            };
+            if out[i].is_some() {
+                return Err(name_error(
+                    format!(
+                        "Duplicate definition of scope input variable '{}'.",
+                        arg.name
+                    ),
+                    arg.span,
+                ));
+            }
+            let decl = &callee.decls[callee.inputs[i]];
+            out[i] = Some(self.check(e, &decl.value_ty(), decl.ty_span)?);
+        }
+        for (i, &d) in callee.inputs.iter().enumerate() {
+            let decl = &callee.decls[d];
+            if out[i].is_none() && decl.kind == crate::dcalc::InputKind::Input {
+                return Err(name_error_at(
+                    format!(
+                        "Definition of input variable '{}' missing in this scope call",
+                        decl.name
+                    ),
+                    &[span, decl.span],
+                ));
+            }
+        }
+        self.dep(Dep::Scope(callee_id), span);
+        Ok((
+            Expr::new(
+                ExprKind::ScopeCall {
+                    scope: callee_id,
+                    args: out,
+                },
+                span,
+            ),
+            Ty::Struct(callee.output_struct),
+        ))
+    }
+
+    /// Makes an expression capture-free by wrapping: used for the `Rc` of lambdas.
+    pub fn lambda_expr(lambda: crate::dcalc::Lambda, span: Span) -> Expr {
+        Expr::new(ExprKind::Lambda(Rc::new(lambda)), span)
+    }
+}
+
+/// Small extension to retag a diagnostic built with a name-resolution constructor.
+trait WithKind {
+    fn with_kind_typing(self) -> Self;
+}
+
+impl WithKind for Diagnostic {
+    fn with_kind_typing(mut self) -> Self {
+        self.kind = catala_syntax::DiagnosticKind::Typing;
+        self
+    }
+}
+
+/// Literal helpers shared with the list and pattern modules.
+pub(crate) fn bool_lit(b: bool, span: Span) -> Expr {
+    Expr::new(ExprKind::Literal(Literal::Bool(b)), span)
+}

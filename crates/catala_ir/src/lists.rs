@@ -1,0 +1,251 @@
+//! List expressions: literals, `map each`, `list of ... such that`, `exists`, `for all`,
+//! aggregations (`sum T of`, `number of`, `maximum of`), arg-extremum, `combine all`, `contains`.
+//! Binders become slots of the current frame.
+
+use crate::dcalc::{AggregateOp, CmpType, Expr, ExprKind, Slot, SumType, Ty, UnaryOp};
+use crate::diag::type_error;
+use crate::expr::{ExprCtx, R};
+use crate::ops::cmp_type;
+use catala_syntax::ast::{self, Aggregate, ExprKind as S};
+use catala_syntax::Span;
+
+impl ExprCtx<'_> {
+    /// Translates `list` and checks it is a list, giving its element type.
+    fn list_operand(&mut self, list: &ast::Expr) -> R<(Expr, Ty)> {
+        let (x, t) = self.translate(list, None)?;
+        match t {
+            Ty::List(elem) => Ok((x, *elem)),
+            other => Err(type_error(
+                format!(
+                    "This expression has type {}, but a list was expected",
+                    self.env.type_name(&other)
+                ),
+                list.span,
+            )),
+        }
+    }
+
+    /// Translates `body` with `var` bound to an element.
+    fn with_binder(
+        &mut self,
+        var: &ast::Ident,
+        elem: Ty,
+        body: &ast::Expr,
+        expected: Option<(&Ty, Span)>,
+    ) -> R<(Slot, Expr, Ty)> {
+        let slot = self.bind(&var.name, elem);
+        let r = match expected {
+            Some((t, origin)) => self.check(body, t, origin).map(|x| (x, t.clone())),
+            None => self.translate(body, None),
+        };
+        self.unbind(1);
+        let (x, t) = r?;
+        Ok((slot, x, t))
+    }
+
+    fn comparable(&self, t: &Ty, span: Span) -> R<CmpType> {
+        cmp_type(t).ok_or_else(|| {
+            type_error(
+                format!(
+                    "Values of type {} cannot be compared",
+                    self.env.type_name(t)
+                ),
+                span,
+            )
+        })
+    }
+
+    pub(crate) fn translate_list_expr(
+        &mut self,
+        e: &ast::Expr,
+        expect: Option<&Ty>,
+    ) -> R<(Expr, Ty)> {
+        let span = e.span;
+        let mk = |kind| Expr::new(kind, span);
+        match &e.kind {
+            S::List(items) => {
+                let hint = match expect {
+                    Some(Ty::List(t)) => Some((**t).clone()),
+                    _ => None,
+                };
+                let mut xs = Vec::new();
+                let mut elem: Option<(Ty, Span)> = hint.map(|t| (t, span));
+                for it in items {
+                    match &elem {
+                        Some((t, origin)) => {
+                            let t = t.clone();
+                            xs.push(self.check(it, &t, *origin)?);
+                        }
+                        None => {
+                            let (x, t) = self.translate(it, None)?;
+                            xs.push(x);
+                            elem = Some((t, it.span));
+                        }
+                    }
+                }
+                let Some((t, _)) = elem else {
+                    return Err(type_error(
+                        "The type of the elements of this empty list cannot be inferred here",
+                        span,
+                    ));
+                };
+                Ok((mk(ExprKind::List(xs)), Ty::List(Box::new(t))))
+            }
+            S::ListMap { var, list, body } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (binder, bx, bt) = self.with_binder(var, elem, body, None)?;
+                Ok((
+                    mk(ExprKind::ListMap {
+                        binder,
+                        list: Box::new(lx),
+                        body: Box::new(bx),
+                    }),
+                    Ty::List(Box::new(bt)),
+                ))
+            }
+            S::ListFilter { var, list, cond } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (binder, cx, _) =
+                    self.with_binder(var, elem.clone(), cond, Some((&Ty::Bool, cond.span)))?;
+                Ok((
+                    mk(ExprKind::ListFilter {
+                        binder,
+                        list: Box::new(lx),
+                        cond: Box::new(cx),
+                    }),
+                    Ty::List(Box::new(elem)),
+                ))
+            }
+            S::ListExists { var, list, cond } | S::ListForAll { var, list, cond } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (binder, cx, _) =
+                    self.with_binder(var, elem, cond, Some((&Ty::Bool, cond.span)))?;
+                let (list, cond) = (Box::new(lx), Box::new(cx));
+                let kind = if matches!(e.kind, S::ListExists { .. }) {
+                    ExprKind::ListExists { binder, list, cond }
+                } else {
+                    ExprKind::ListForAll { binder, list, cond }
+                };
+                Ok((mk(kind), Ty::Bool))
+            }
+            S::ListAggregate { op, list, default } => {
+                let (lx, elem) = self.list_operand(list)?;
+                if let Aggregate::Count = op {
+                    return Ok((
+                        mk(ExprKind::Unary {
+                            op: UnaryOp::Length,
+                            arg: Box::new(lx),
+                        }),
+                        Ty::Integer,
+                    ));
+                }
+                let agg = match op {
+                    Aggregate::Sum(t) => {
+                        let st = self.env.resolve_type(t)?;
+                        if st != elem {
+                            return Err(crate::diag::incompatible_types(
+                                &self.env.type_name(&elem),
+                                list.span,
+                                &self.env.type_name(&st),
+                                t.span,
+                            ));
+                        }
+                        let sum = match st {
+                            Ty::Integer => SumType::Integer,
+                            Ty::Decimal => SumType::Decimal,
+                            Ty::Money => SumType::Money,
+                            Ty::Duration => SumType::Duration,
+                            _ => {
+                                return Err(type_error(
+                                    format!(
+                                        "It is impossible to sum values of type {} together.",
+                                        self.env.type_name(&st)
+                                    ),
+                                    t.span,
+                                ))
+                            }
+                        };
+                        AggregateOp::Sum(sum)
+                    }
+                    Aggregate::Maximum => AggregateOp::Maximum(self.comparable(&elem, list.span)?),
+                    Aggregate::Minimum => AggregateOp::Minimum(self.comparable(&elem, list.span)?),
+                    Aggregate::Count => AggregateOp::Sum(SumType::Integer),
+                };
+                let default = match default {
+                    Some(d) => Some(Box::new(self.check(d, &elem, list.span)?)),
+                    None => None,
+                };
+                Ok((
+                    mk(ExprKind::ListAggregate {
+                        op: agg,
+                        list: Box::new(lx),
+                        default,
+                    }),
+                    elem,
+                ))
+            }
+            S::ListArgExtremum {
+                maximum,
+                var,
+                list,
+                key,
+                default,
+            } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (binder, kx, kt) = self.with_binder(var, elem.clone(), key, None)?;
+                let key_type = self.comparable(&kt, key.span)?;
+                let default = match default {
+                    Some(d) => Some(Box::new(self.check(d, &elem, list.span)?)),
+                    None => None,
+                };
+                Ok((
+                    mk(ExprKind::ListArgExtremum {
+                        maximum: *maximum,
+                        key_type,
+                        binder,
+                        list: Box::new(lx),
+                        key: Box::new(kx),
+                        default,
+                    }),
+                    elem,
+                ))
+            }
+            S::ListFold {
+                var,
+                list,
+                acc,
+                init,
+                step,
+            } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (ix, it) = self.translate(init, None)?;
+                let acc_slot = self.bind(&acc.name, it.clone());
+                let r = self.with_binder(var, elem, step, Some((&it, init.span)));
+                self.unbind(1);
+                let (binder, sx, _) = r?;
+                Ok((
+                    mk(ExprKind::ListFold {
+                        binder,
+                        acc: acc_slot,
+                        list: Box::new(lx),
+                        init: Box::new(ix),
+                        step: Box::new(sx),
+                    }),
+                    it,
+                ))
+            }
+            S::ListContains(list, elem) => {
+                let (lx, et) = self.list_operand(list)?;
+                let ex = self.check(elem, &et, list.span)?;
+                Ok((
+                    mk(ExprKind::ListContains {
+                        list: Box::new(lx),
+                        elem: Box::new(ex),
+                    }),
+                    Ty::Bool,
+                ))
+            }
+            _ => Err(type_error("Unsupported expression", span)),
+        }
+    }
+}

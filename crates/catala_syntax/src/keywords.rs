@@ -1,0 +1,483 @@
+//! The keyword tables of the three surface languages. A keyword is one word or a phrase of
+//! several words separated by white space (`champ d'application`, `under condition`); the lexer
+//! recognises the longest phrase starting at a word. Built-in functions, primitive types and
+//! built-in constructors are not keywords: they are ordinary identifiers that the parser
+//! recognises by name (as Catala does), so that they remain usable as field names elsewhere.
+
+use crate::ast::{Builtin, Language};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// A language-independent keyword.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keyword {
+    Scope,
+    Consequence,
+    Data,
+    Depends,
+    Declaration,
+    Context,
+    Decreasing,
+    Increasing,
+    Of,
+    List,
+    Optional,
+    Contains,
+    Enumeration,
+    Date,
+    Sum,
+    Fulfilled,
+    Definition,
+    State,
+    Label,
+    Exception,
+    Equals,
+    Match,
+    Anything,
+    Type,
+    WithPattern,
+    UnderCondition,
+    If,
+    Then,
+    Else,
+    Condition,
+    Content,
+    Structure,
+    Assertion,
+    With,
+    For,
+    All,
+    WeHave,
+    Rule,
+    Let,
+    Exists,
+    In,
+    Among,
+    Combine,
+    MapEach,
+    To,
+    Such,
+    That,
+    Sort,
+    OrderAscending,
+    OrderDescending,
+    AndThen,
+    And,
+    Or,
+    Xor,
+    Not,
+    Maximum,
+    Minimum,
+    Is,
+    OrIfListEmpty,
+    ButReplace,
+    Initially,
+    Year,
+    Month,
+    Day,
+    True,
+    False,
+    Input,
+    Output,
+    Internal,
+    External,
+}
+
+use Keyword as K;
+
+const EN: &[(&str, Keyword)] = &[
+    ("scope", K::Scope),
+    ("consequence", K::Consequence),
+    ("data", K::Data),
+    ("depends on", K::Depends),
+    ("declaration", K::Declaration),
+    ("context", K::Context),
+    ("down", K::Decreasing),
+    ("decreasing", K::Decreasing),
+    ("up", K::Increasing),
+    ("increasing", K::Increasing),
+    ("of", K::Of),
+    ("list of", K::List),
+    ("optional of", K::Optional),
+    ("contains", K::Contains),
+    ("enumeration", K::Enumeration),
+    ("date", K::Date),
+    ("sum", K::Sum),
+    ("fulfilled", K::Fulfilled),
+    ("definition", K::Definition),
+    ("state", K::State),
+    ("label", K::Label),
+    ("exception", K::Exception),
+    ("equals", K::Equals),
+    ("match", K::Match),
+    ("anything", K::Anything),
+    ("type", K::Type),
+    ("with pattern", K::WithPattern),
+    ("under condition", K::UnderCondition),
+    ("if", K::If),
+    ("then", K::Then),
+    ("else", K::Else),
+    ("condition", K::Condition),
+    ("content", K::Content),
+    ("structure", K::Structure),
+    ("assertion", K::Assertion),
+    ("with", K::With),
+    ("for", K::For),
+    ("all", K::All),
+    ("we have", K::WeHave),
+    ("rule", K::Rule),
+    ("let", K::Let),
+    ("exists", K::Exists),
+    ("in", K::In),
+    ("among", K::Among),
+    ("combine", K::Combine),
+    ("map each", K::MapEach),
+    ("to", K::To),
+    ("such", K::Such),
+    ("that", K::That),
+    ("sort", K::Sort),
+    ("in increasing order", K::OrderAscending),
+    ("in decreasing order", K::OrderDescending),
+    ("and then", K::AndThen),
+    ("and", K::And),
+    ("or", K::Or),
+    ("xor", K::Xor),
+    ("not", K::Not),
+    ("maximum", K::Maximum),
+    ("minimum", K::Minimum),
+    ("is", K::Is),
+    ("or if list empty", K::OrIfListEmpty),
+    ("but replace", K::ButReplace),
+    ("initially", K::Initially),
+    ("year", K::Year),
+    ("month", K::Month),
+    ("day", K::Day),
+    ("true", K::True),
+    ("false", K::False),
+    ("input", K::Input),
+    ("output", K::Output),
+    ("internal", K::Internal),
+    ("external", K::External),
+];
+
+const FR: &[(&str, Keyword)] = &[
+    ("champ d'application", K::Scope),
+    ("conséquence", K::Consequence),
+    ("donnée", K::Data),
+    ("dépend de", K::Depends),
+    ("déclaration", K::Declaration),
+    ("contexte", K::Context),
+    ("inférieur", K::Decreasing),
+    ("décroissant", K::Decreasing),
+    ("supérieur", K::Increasing),
+    ("croissant", K::Increasing),
+    ("de", K::Of),
+    ("liste de", K::List),
+    ("optionnel de", K::Optional),
+    ("contient", K::Contains),
+    ("énumération", K::Enumeration),
+    ("date", K::Date),
+    ("somme", K::Sum),
+    ("rempli", K::Fulfilled),
+    ("définition", K::Definition),
+    ("état", K::State),
+    ("étiquette", K::Label),
+    ("exception", K::Exception),
+    ("égal à", K::Equals),
+    ("selon", K::Match),
+    ("n'importe quel", K::Anything),
+    ("type", K::Type),
+    ("sous forme", K::WithPattern),
+    ("sous condition", K::UnderCondition),
+    ("si", K::If),
+    ("alors", K::Then),
+    ("sinon", K::Else),
+    ("condition", K::Condition),
+    ("contenu", K::Content),
+    ("structure", K::Structure),
+    ("assertion", K::Assertion),
+    ("avec", K::With),
+    ("pour", K::For),
+    ("tout", K::All),
+    ("on a", K::WeHave),
+    ("règle", K::Rule),
+    ("soit", K::Let),
+    ("existe", K::Exists),
+    ("dans", K::In),
+    ("parmi", K::Among),
+    ("combine", K::Combine),
+    ("transforme chaque", K::MapEach),
+    ("en", K::To),
+    ("tel", K::Such),
+    ("que", K::That),
+    ("trie", K::Sort),
+    ("par ordre croissant", K::OrderAscending),
+    ("par ordre décroissant", K::OrderDescending),
+    ("puis", K::AndThen),
+    ("et", K::And),
+    ("ou", K::Or),
+    ("ou bien", K::Xor),
+    ("non", K::Not),
+    ("maximum", K::Maximum),
+    ("minimum", K::Minimum),
+    ("est", K::Is),
+    ("ou si liste vide", K::OrIfListEmpty),
+    ("mais en remplaçant", K::ButReplace),
+    ("initialement", K::Initially),
+    ("an", K::Year),
+    ("mois", K::Month),
+    ("jour", K::Day),
+    ("vrai", K::True),
+    ("faux", K::False),
+    ("entrée", K::Input),
+    ("résultat", K::Output),
+    ("interne", K::Internal),
+    ("externe", K::External),
+];
+
+const PL: &[(&str, Keyword)] = &[
+    ("zakres", K::Scope),
+    ("konsekwencja", K::Consequence),
+    ("dane", K::Data),
+    ("zależy od", K::Depends),
+    ("deklaracja", K::Declaration),
+    ("kontekst", K::Context),
+    ("dół", K::Decreasing),
+    ("malejący", K::Decreasing),
+    ("górę", K::Increasing),
+    ("rosnący", K::Increasing),
+    ("z", K::Of),
+    ("lista", K::List),
+    ("opcjonalny", K::Optional),
+    ("zawiera", K::Contains),
+    ("enumeracja", K::Enumeration),
+    ("czas", K::Date),
+    ("suma", K::Sum),
+    ("spełnione", K::Fulfilled),
+    ("definicja", K::Definition),
+    ("stan", K::State),
+    ("etykieta", K::Label),
+    ("wyjątek", K::Exception),
+    ("wynosi", K::Equals),
+    ("pasuje", K::Match),
+    ("cokolwiek", K::Anything),
+    ("rodzaj", K::Type),
+    ("ze wzorem", K::WithPattern),
+    ("pod warunkiem", K::UnderCondition),
+    ("jeżeli", K::If),
+    ("wtedy", K::Then),
+    ("inaczej", K::Else),
+    ("warunek", K::Condition),
+    ("typu", K::Content),
+    ("struktura", K::Structure),
+    ("asercja", K::Assertion),
+    ("wraz z", K::With),
+    ("dla", K::For),
+    ("wszystkie", K::All),
+    ("mamy", K::WeHave),
+    ("zasada", K::Rule),
+    ("niech", K::Let),
+    ("istnieje", K::Exists),
+    ("w", K::In),
+    ("wśród", K::Among),
+    ("połączyć", K::Combine),
+    ("plan każdy", K::MapEach),
+    ("do", K::To),
+    ("takie że", K::Such),
+    ("to", K::That),
+    ("sort", K::Sort),
+    ("by increasing order", K::OrderAscending),
+    ("by decreasing order", K::OrderDescending),
+    ("and then", K::AndThen),
+    ("i", K::And),
+    ("lub", K::Or),
+    ("albo", K::Xor),
+    ("nie", K::Not),
+    ("maksimum", K::Maximum),
+    ("minimum", K::Minimum),
+    ("jest", K::Is),
+    ("lub jeżeli lista pusta", K::OrIfListEmpty),
+    ("ale zastąpić", K::ButReplace),
+    ("początkowo", K::Initially),
+    ("rok", K::Year),
+    ("miesiąc", K::Month),
+    ("dzień", K::Day),
+    ("prawda", K::True),
+    ("fałsz", K::False),
+    ("wejście", K::Input),
+    ("wyjście", K::Output),
+    ("wewnętrzny", K::Internal),
+    ("external", K::External),
+];
+
+/// The keyword phrases of one language, indexed by their first word; phrases sharing a first
+/// word are sorted longest first so that the lexer tries them in that order.
+pub struct KeywordTable {
+    by_first_word: HashMap<&'static str, Vec<(Vec<&'static str>, Keyword)>>,
+}
+
+impl KeywordTable {
+    fn build(entries: &'static [(&'static str, Keyword)]) -> KeywordTable {
+        let mut by_first_word: HashMap<&'static str, Vec<(Vec<&'static str>, Keyword)>> =
+            HashMap::new();
+        for (phrase, kw) in entries {
+            let words: Vec<&'static str> = phrase.split(' ').collect();
+            if let Some(first) = words.first() {
+                by_first_word.entry(first).or_default().push((words, *kw));
+            }
+        }
+        for phrases in by_first_word.values_mut() {
+            phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        }
+        KeywordTable { by_first_word }
+    }
+
+    /// The phrases (as word lists, longest first) starting with `word`.
+    pub fn phrases(&self, word: &str) -> &[(Vec<&'static str>, Keyword)] {
+        self.by_first_word.get(word).map_or(&[], |v| v.as_slice())
+    }
+}
+
+/// The keyword table of a language (built once).
+pub fn table(lang: Language) -> &'static KeywordTable {
+    static TABLES: OnceLock<[KeywordTable; 3]> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        [
+            KeywordTable::build(EN),
+            KeywordTable::build(FR),
+            KeywordTable::build(PL),
+        ]
+    });
+    match lang {
+        Language::En => &tables[0],
+        Language::Fr => &tables[1],
+        Language::Pl => &tables[2],
+    }
+}
+
+/// What a lower-case identifier means when it names a built-in (`round`, `nombre`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuiltinName {
+    Function(Builtin),
+    /// `number of l` (`nombre de l`).
+    Cardinal,
+    Impossible,
+}
+
+/// Recognises the built-in function names of a language, including the late-2024 unqualified
+/// date accessors (`accès_année`, `get_year`).
+pub fn builtin(lang: Language, name: &str) -> Option<BuiltinName> {
+    use BuiltinName::{Cardinal, Function, Impossible};
+    let b = match (lang, name) {
+        (Language::En, "round") | (Language::Fr, "arrondi") | (Language::Pl, "zaokrąglony") => {
+            Function(Builtin::Round)
+        }
+        (Language::En, "decimal") | (Language::Fr, "décimal") | (Language::Pl, "dziesiętny") => {
+            Function(Builtin::ToDecimal)
+        }
+        (Language::En, "money") | (Language::Fr, "argent") | (Language::Pl, "pieniądze") => {
+            Function(Builtin::ToMoney)
+        }
+        (Language::En, "integer") | (Language::Fr, "entier") | (Language::Pl, "całkowita") => {
+            Function(Builtin::ToInteger)
+        }
+        (Language::En, "number") | (Language::Fr, "nombre") | (Language::Pl, "liczba") => {
+            Cardinal
+        }
+        (Language::En, "impossible")
+        | (Language::Fr, "impossible")
+        | (Language::Pl, "niemożliwe") => Impossible,
+        (Language::En, "get_day") | (Language::Fr, "accès_jour") | (Language::Pl, "dostęp_dzień") => {
+            Function(Builtin::GetDay)
+        }
+        (Language::En, "get_month")
+        | (Language::Fr, "accès_mois")
+        | (Language::Pl, "dostęp_miesiąc") => Function(Builtin::GetMonth),
+        (Language::En, "get_year") | (Language::Fr, "accès_année") | (Language::Pl, "dostęp_rok") => {
+            Function(Builtin::GetYear)
+        }
+        (Language::En, "first_day_of_month")
+        | (Language::Fr, "premier_jour_du_mois")
+        | (Language::Pl, "pierwszy_dzień_miesiąca") => Function(Builtin::FirstDayOfMonth),
+        (Language::En, "last_day_of_month")
+        | (Language::Fr, "dernier_jour_du_mois")
+        | (Language::Pl, "ostatni_dzień_miesiąca") => Function(Builtin::LastDayOfMonth),
+        _ => return None,
+    };
+    Some(b)
+}
+
+/// A primitive type written as a lower-case identifier (`date` is a keyword, handled apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrimitiveType {
+    Integer,
+    Decimal,
+    Boolean,
+    Money,
+    Duration,
+    /// `code_location`: not supported by lexprobe, reported by the parser.
+    Position,
+}
+
+pub fn primitive_type(lang: Language, name: &str) -> Option<PrimitiveType> {
+    use PrimitiveType as P;
+    let t = match (lang, name) {
+        (Language::En, "integer") | (Language::Fr, "entier") | (Language::Pl, "całkowita") => {
+            P::Integer
+        }
+        (Language::En, "decimal") | (Language::Fr, "décimal") | (Language::Pl, "dziesiętny") => {
+            P::Decimal
+        }
+        (Language::En, "boolean") | (Language::Fr, "booléen") | (Language::Pl, "zerojedynkowy") => {
+            P::Boolean
+        }
+        (Language::En, "money") | (Language::Fr, "argent") | (Language::Pl, "pieniądze") => {
+            P::Money
+        }
+        (Language::En, "duration") | (Language::Fr, "durée") | (Language::Pl, "czastrwania") => {
+            P::Duration
+        }
+        (Language::En, "code_location")
+        | (Language::Fr, "position_source")
+        | (Language::Pl, "code_location") => P::Position,
+        _ => return None,
+    };
+    Some(t)
+}
+
+/// The money operator suffix (`+$`, `+€`, `+PLN`) and the money literal symbol.
+pub fn money_symbol(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "$",
+        Language::Fr => "€",
+        Language::Pl => "PLN",
+    }
+}
+
+/// The decimal separator of number literals.
+pub fn decimal_separator(lang: Language) -> char {
+    match lang {
+        Language::Fr => ',',
+        Language::En | Language::Pl => '.',
+    }
+}
+
+/// The English spelling of a keyword, used in "expected ..." messages.
+pub fn english(kw: Keyword) -> &'static str {
+    EN.iter()
+        .find(|(_, k)| *k == kw)
+        .map_or("keyword", |(s, _)| s)
+}
+
+/// The spelling of a keyword in a language (first entry of the table).
+pub fn spelling(lang: Language, kw: Keyword) -> &'static str {
+    let entries = match lang {
+        Language::En => EN,
+        Language::Fr => FR,
+        Language::Pl => PL,
+    };
+    entries
+        .iter()
+        .find(|(_, k)| *k == kw)
+        .map_or("keyword", |(s, _)| s)
+}

@@ -1,0 +1,823 @@
+//! Expressions and types. Expressions are parsed by precedence climbing with the levels of
+//! Catala's `parser.mly` (lowest first): top-level binders (`map each`, `combine`, `list of`),
+//! `--` match arms, `if`/`let`/`exists`/`for all`, `and`/`or`/`xor` (one right-associative
+//! level), comparisons (non-associative), `+ - ++` (left), `* /` (left), application `of`,
+//! `contains`, `with pattern`, `but replace` (right), unary `not`/`-`, constructor payloads
+//! `content`, and field access `.` (left). The late-2024 forms `e for x among l`,
+//! `-- C of x:` and unqualified date built-ins are accepted too.
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::keywords::{self, BuiltinName, Keyword as K, PrimitiveType};
+use crate::lexer::TokenKind;
+use crate::source::Span;
+
+/// Precedence levels (higher binds tighter).
+pub(super) const TOP: u8 = 1;
+const LET: u8 = 3;
+const LOGIC: u8 = 4;
+const COMPARE: u8 = 5;
+const ADD: u8 = 6;
+const MULT: u8 = 7;
+const APPLY: u8 = 8;
+const UNOP: u8 = 11;
+const CONTENT: u8 = 12;
+const DOT: u8 = 14;
+
+fn binop_of(tok: &TokenKind) -> Option<(BinOp, u8)> {
+    let op = match tok {
+        TokenKind::Keyword(K::And) => (BinOp::And, LOGIC),
+        TokenKind::Keyword(K::Or) => (BinOp::Or, LOGIC),
+        TokenKind::Keyword(K::Xor) => (BinOp::Xor, LOGIC),
+        TokenKind::Less => (BinOp::Lt, COMPARE),
+        TokenKind::LessEqual => (BinOp::Le, COMPARE),
+        TokenKind::Greater => (BinOp::Gt, COMPARE),
+        TokenKind::GreaterEqual => (BinOp::Ge, COMPARE),
+        TokenKind::Equal => (BinOp::Eq, COMPARE),
+        TokenKind::NotEqual => (BinOp::Neq, COMPARE),
+        TokenKind::Plus => (BinOp::Add, ADD),
+        TokenKind::Minus => (BinOp::Sub, ADD),
+        TokenKind::PlusPlus => (BinOp::Concat, ADD),
+        TokenKind::Mult => (BinOp::Mul, MULT),
+        TokenKind::Div => (BinOp::Div, MULT),
+        _ => return None,
+    };
+    Some(op)
+}
+
+impl Parser<'_> {
+    /// An expression whose infix operators all have a level of at least `min`.
+    pub(super) fn expr(&mut self, min: u8) -> PResult<Expr> {
+        self.enter()?;
+        let result = self.expr_inner(min);
+        self.leave();
+        result
+    }
+
+    fn expr_inner(&mut self, min: u8) -> PResult<Expr> {
+        let mut lhs = self.prefix()?;
+        loop {
+            let tok = self.peek().clone();
+            if let Some((op, level)) = binop_of(&tok) {
+                if level < min {
+                    break;
+                }
+                self.bump();
+                let rhs_min = match level {
+                    LOGIC => LOGIC,
+                    _ => level + 1,
+                };
+                let rhs = self.expr(rhs_min)?;
+                if level == COMPARE {
+                    if let Some((_, COMPARE)) = binop_of(self.peek()) {
+                        return Err(self.error("an operator other than a comparison (comparisons do not associate; add parentheses)"));
+                    }
+                }
+                let span = lhs.span.to(rhs.span);
+                lhs = Expr {
+                    kind: ExprKind::Binop(op, Box::new(lhs), Box::new(rhs)),
+                    span,
+                };
+                continue;
+            }
+            match tok {
+                TokenKind::Dot if DOT >= min => {
+                    self.bump();
+                    lhs = self.field_access(lhs)?;
+                }
+                TokenKind::Keyword(K::Of) if APPLY >= min => {
+                    self.bump();
+                    let args = self.call_args()?;
+                    let span = args.last().map_or(lhs.span, |a| lhs.span.to(a.span));
+                    lhs = Expr {
+                        kind: ExprKind::Call(Box::new(lhs), args),
+                        span,
+                    };
+                }
+                TokenKind::Keyword(K::WithPattern)
+                    if APPLY >= min && !matches!(self.peek_at(1), TokenKind::Alt) =>
+                {
+                    self.bump();
+                    let (ctor, binding) = self.constructor_binding()?;
+                    let binding = binding.map(|b| b.var());
+                    let span = self.since(lhs.span);
+                    lhs = Expr {
+                        kind: ExprKind::TestCtor {
+                            expr: Box::new(lhs),
+                            ctor,
+                            binding,
+                            and_cond: None,
+                        },
+                        span,
+                    };
+                }
+                TokenKind::Keyword(K::ButReplace) if APPLY >= min => {
+                    self.bump();
+                    self.expect(TokenKind::LBrace)?;
+                    let fields = self.struct_fields(true)?;
+                    self.expect(TokenKind::RBrace)?;
+                    let span = self.since(lhs.span);
+                    lhs = Expr {
+                        kind: ExprKind::StructReplace(Box::new(lhs), fields),
+                        span,
+                    };
+                }
+                TokenKind::Keyword(K::Contains) if APPLY >= min => {
+                    self.bump();
+                    let rhs = self.expr(APPLY)?;
+                    let span = lhs.span.to(rhs.span);
+                    lhs = Expr {
+                        kind: ExprKind::ListContains(Box::new(lhs), Box::new(rhs)),
+                        span,
+                    };
+                }
+                TokenKind::Keyword(K::For)
+                    if APPLY >= min && self.at_lident(1) && self.at_kw_at(2, K::Among) =>
+                {
+                    // Late-2024 postfix map: `e for x among l [such that p]`.
+                    self.bump();
+                    let var = self.lident()?;
+                    self.expect_kw(K::Among)?;
+                    let mut list = self.expr(APPLY)?;
+                    if self.eat_kw(K::Such).is_some() {
+                        self.expect_kw(K::That)?;
+                        let cond = self.expr(TOP)?;
+                        let span = list.span.to(cond.span);
+                        list = Expr {
+                            kind: ExprKind::ListFilter {
+                                var: var.clone(),
+                                list: Box::new(list),
+                                cond: Box::new(cond),
+                            },
+                            span,
+                        };
+                    }
+                    let span = lhs.span.to(list.span);
+                    lhs = Expr {
+                        kind: ExprKind::ListMap {
+                            var,
+                            list: Box::new(list),
+                            body: Box::new(lhs),
+                        },
+                        span,
+                    };
+                }
+                _ => break,
+            }
+        }
+        Ok(lhs)
+    }
+
+    /// `e.field`, `e.1`, or `e.M.x` (the qualifier is dropped).
+    fn field_access(&mut self, lhs: Expr) -> PResult<Expr> {
+        if let TokenKind::Int(n) = self.peek().clone() {
+            let span = self.bump().span;
+            let index = n
+                .parse::<u32>()
+                .ok()
+                .filter(|i| *i >= 1)
+                .ok_or_else(|| self.error_at(span, "Tuple indices must be >= 1"))?;
+            return Ok(Expr {
+                span: lhs.span.to(span),
+                kind: ExprKind::TupleIndex(Box::new(lhs), index),
+            });
+        }
+        while matches!(self.peek(), TokenKind::UIdent(_))
+            && matches!(self.peek_at(1), TokenKind::Dot)
+        {
+            self.bump();
+            self.bump();
+        }
+        let field = self.lident()?;
+        Ok(Expr {
+            span: lhs.span.to(field.span),
+            kind: ExprKind::Field(Box::new(lhs), field),
+        })
+    }
+
+    /// Arguments of `f of a, b`: each at application level, separated by commas.
+    fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        let mut args = vec![self.expr(APPLY)?];
+        while self.eat(&TokenKind::Comma).is_some() {
+            args.push(self.expr(APPLY)?);
+        }
+        Ok(args)
+    }
+
+    /// `C`, `C content x`, or the late-2024 `C of x` (patterns and `with pattern` tests).
+    fn constructor_binding(&mut self) -> PResult<(QualName, Option<Binder>)> {
+        let ctor = self.quident()?;
+        let binds = (self.at_kw(K::Content) || self.at_kw(K::Of))
+            && (self.at_lident(1) || matches!(self.peek_at(1), TokenKind::LParen));
+        let binding = if binds {
+            self.bump();
+            Some(self.binder()?)
+        } else {
+            None
+        };
+        Ok((ctor, binding))
+    }
+
+    /// `-- f: e -- g: e` (at least one field when `nonempty`).
+    fn struct_fields(&mut self, nonempty: bool) -> PResult<Vec<(Ident, Expr)>> {
+        let mut fields = Vec::new();
+        while self.eat(&TokenKind::Alt).is_some() {
+            let name = self.lident()?;
+            self.expect(TokenKind::Colon)?;
+            let value = self.expr(0)?;
+            fields.push((name, value));
+        }
+        if nonempty && fields.is_empty() {
+            return Err(self.error("\"--\" followed by a field name"));
+        }
+        Ok(fields)
+    }
+
+    /// A binder: a name, or a tuple of names `(x, y)`.
+    fn binder(&mut self) -> PResult<Binder> {
+        self.attributes()?;
+        if matches!(self.peek(), TokenKind::LParen) {
+            let start = self.bump().span;
+            let mut vars = Vec::new();
+            loop {
+                self.attributes()?;
+                vars.push(self.lident()?);
+                if self.eat(&TokenKind::Comma).is_none() {
+                    break;
+                }
+            }
+            self.expect(TokenKind::RParen)?;
+            return Ok(Binder::Tuple(vars, self.since(start)));
+        }
+        Ok(Binder::Single(self.lident()?))
+    }
+
+    fn prefix(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        let tok = self.peek().clone();
+        let kind = match tok {
+            TokenKind::AttrStart => {
+                self.attributes()?;
+                return self.prefix();
+            }
+            TokenKind::LIdent(name) => return self.lident_expr(name),
+            TokenKind::Keyword(K::Sum) if !matches!(self.peek_at(1), TokenKind::Keyword(K::Of)) => {
+                self.bump();
+                let typ = self.typ()?;
+                self.expect_kw(K::Of)?;
+                let list = self.expr(APPLY)?;
+                ExprKind::ListAggregate {
+                    op: Aggregate::Sum(typ),
+                    list: Box::new(list),
+                    default: None,
+                }
+            }
+            TokenKind::UIdent(_) => return self.uident_expr(),
+            TokenKind::Int(_)
+            | TokenKind::Decimal { .. }
+            | TokenKind::Money { .. }
+            | TokenKind::Date { .. }
+            | TokenKind::Keyword(K::True | K::False) => ExprKind::Literal(self.literal()?),
+            TokenKind::LParen => {
+                self.bump();
+                let mut items = vec![self.expr(0)?];
+                while self.eat(&TokenKind::Comma).is_some() {
+                    items.push(self.expr(0)?);
+                }
+                self.expect(TokenKind::RParen)?;
+                if items.len() == 1 {
+                    let mut e = items.remove(0);
+                    e.span = self.since(start);
+                    return Ok(e);
+                }
+                ExprKind::Tuple(items)
+            }
+            TokenKind::LBracket => {
+                self.bump();
+                let mut items = Vec::new();
+                while !matches!(self.peek(), TokenKind::RBracket) {
+                    items.push(self.expr(0)?);
+                    if self.eat(&TokenKind::Semicolon).is_none() {
+                        break;
+                    }
+                }
+                self.expect(TokenKind::RBracket)?;
+                ExprKind::List(items)
+            }
+            TokenKind::Keyword(K::Output) => {
+                self.bump();
+                self.expect_kw(K::Of)?;
+                let scope = self.quident()?;
+                let args = if self.eat_kw(K::With).is_some() {
+                    self.expect(TokenKind::LBrace)?;
+                    let fields = self.struct_fields(false)?;
+                    self.expect(TokenKind::RBrace)?;
+                    fields
+                } else {
+                    Vec::new()
+                };
+                ExprKind::ScopeCall(scope, args)
+            }
+            TokenKind::Keyword(K::Not) => {
+                self.bump();
+                let e = self.expr(UNOP)?;
+                ExprKind::Unop(UnOp::Not, Box::new(e))
+            }
+            TokenKind::Minus => {
+                self.bump();
+                let e = self.expr(UNOP)?;
+                ExprKind::Unop(UnOp::Minus, Box::new(e))
+            }
+            TokenKind::Keyword(K::If) => {
+                self.bump();
+                let c = self.expr(0)?;
+                self.expect_kw(K::Then)?;
+                let t = self.expr(0)?;
+                self.expect_kw(K::Else)?;
+                let e = self.expr(LET)?;
+                ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
+            }
+            TokenKind::Keyword(K::Let) => {
+                self.bump();
+                let binder = self.binder()?;
+                self.expect_kw(K::Equals)?;
+                let value = self.expr(0)?;
+                self.expect_kw(K::In)?;
+                let body = self.expr(LET)?;
+                match binder {
+                    Binder::Single(var) => ExprKind::Let(var, Box::new(value), Box::new(body)),
+                    Binder::Tuple(vars, _) => {
+                        ExprKind::LetTuple(vars, Box::new(value), Box::new(body))
+                    }
+                }
+            }
+            TokenKind::Keyword(K::Match) => self.match_expr()?,
+            TokenKind::Keyword(K::Exists) => {
+                self.bump();
+                let b = self.binder()?;
+                self.expect_kw(K::Among)?;
+                let list = b.wrap_list(self.expr(0)?);
+                self.expect_kw(K::Such)?;
+                self.expect_kw(K::That)?;
+                let cond = b.wrap_body(self.expr(LET)?);
+                ExprKind::ListExists {
+                    var: b.var(),
+                    list: Box::new(list),
+                    cond: Box::new(cond),
+                }
+            }
+            TokenKind::Keyword(K::For) => {
+                self.bump();
+                self.expect_kw(K::All)?;
+                let b = self.binder()?;
+                self.expect_kw(K::Among)?;
+                let list = b.wrap_list(self.expr(0)?);
+                self.expect_kw(K::WeHave)?;
+                let cond = b.wrap_body(self.expr(LET)?);
+                ExprKind::ListForAll {
+                    var: b.var(),
+                    list: Box::new(list),
+                    cond: Box::new(cond),
+                }
+            }
+            TokenKind::Keyword(K::MapEach) => {
+                self.bump();
+                let b = self.binder()?;
+                self.expect_kw(K::Among)?;
+                let mut list = b.wrap_list(self.expr(0)?);
+                if self.eat_kw(K::Such).is_some() {
+                    self.expect_kw(K::That)?;
+                    let cond = b.wrap_body(self.expr(0)?);
+                    let span = list.span.to(cond.span);
+                    list = Expr {
+                        kind: ExprKind::ListFilter {
+                            var: b.var(),
+                            list: Box::new(list),
+                            cond: Box::new(cond),
+                        },
+                        span,
+                    };
+                }
+                self.expect_kw(K::To)?;
+                let body = b.wrap_body(self.expr(TOP)?);
+                ExprKind::ListMap {
+                    var: b.var(),
+                    list: Box::new(list),
+                    body: Box::new(body),
+                }
+            }
+            TokenKind::Keyword(K::List) => {
+                self.bump();
+                let b = self.binder()?;
+                self.expect_kw(K::Among)?;
+                let list = b.wrap_list(self.expr(0)?);
+                self.expect_kw(K::Such)?;
+                self.expect_kw(K::That)?;
+                let cond = b.wrap_body(self.expr(TOP)?);
+                ExprKind::ListFilter {
+                    var: b.var(),
+                    list: Box::new(list),
+                    cond: Box::new(cond),
+                }
+            }
+            TokenKind::Keyword(K::Combine) => {
+                self.bump();
+                self.expect_kw(K::All)?;
+                let b = self.binder()?;
+                self.expect_kw(K::Among)?;
+                let list = b.wrap_list(self.expr(0)?);
+                self.expect_kw(K::In)?;
+                let acc = self.binder()?;
+                self.expect_kw(K::Initially)?;
+                let init = self.expr(0)?;
+                self.expect_kw(K::With)?;
+                let step = acc.wrap_body(b.wrap_body(self.expr(TOP)?));
+                ExprKind::ListFold {
+                    var: b.var(),
+                    list: Box::new(list),
+                    acc: acc.var(),
+                    init: Box::new(init),
+                    step: Box::new(step),
+                }
+            }
+            TokenKind::Keyword(K::Content) => {
+                self.bump();
+                self.expect_kw(K::Of)?;
+                let b = self.binder()?;
+                let var = b.var();
+                self.expect_kw(K::Among)?;
+                let list = b.wrap_list(self.expr(0)?);
+                self.expect_kw(K::Such)?;
+                self.expect_kw(K::That)?;
+                let key = b.wrap_body(self.expr(0)?);
+                if self.eat_kw(K::Is).is_none() {
+                    return Err(self.error("\"is maximum\" or \"is minimum\""));
+                }
+                let maximum = if self.eat_kw(K::Maximum).is_some() {
+                    true
+                } else if self.eat_kw(K::Minimum).is_some() {
+                    false
+                } else {
+                    return Err(self.error("\"maximum\" or \"minimum\""));
+                };
+                let default = self.or_if_list_empty()?;
+                ExprKind::ListArgExtremum {
+                    maximum,
+                    var,
+                    list: Box::new(list),
+                    key: Box::new(key),
+                    default,
+                }
+            }
+            TokenKind::Keyword(kw @ (K::Maximum | K::Minimum)) => {
+                self.bump();
+                self.expect_kw(K::Of)?;
+                let list = self.expr(APPLY)?;
+                let default = self.or_if_list_empty()?;
+                ExprKind::ListAggregate {
+                    op: if kw == K::Maximum {
+                        Aggregate::Maximum
+                    } else {
+                        Aggregate::Minimum
+                    },
+                    list: Box::new(list),
+                    default,
+                }
+            }
+            TokenKind::Keyword(K::Sort) => {
+                return Err(self.error_at(start, "List sorting is not supported"));
+            }
+            _ => return Err(self.error("an expression")),
+        };
+        Ok(Expr {
+            kind,
+            span: self.since(start),
+        })
+    }
+
+    fn or_if_list_empty(&mut self) -> PResult<Option<Box<Expr>>> {
+        if self.eat_kw(K::OrIfListEmpty).is_none() {
+            return Ok(None);
+        }
+        self.expect_kw(K::Then)?;
+        Ok(Some(Box::new(self.expr(APPLY)?)))
+    }
+
+    /// A lower-case name: a variable, `x state s`, or a built-in (`round of e`, `number of l`,
+    /// `impossible`).
+    fn lident_expr(&mut self, name: String) -> PResult<Expr> {
+        let ident = self.lident()?;
+        let start = ident.span;
+        match keywords::builtin(self.lang, &name) {
+            Some(BuiltinName::Impossible) => Ok(Expr {
+                kind: ExprKind::Impossible,
+                span: start,
+            }),
+            Some(b) => {
+                if self.eat_kw(K::Of).is_none() {
+                    return Err(self.error_at(
+                        start,
+                        format!("Invalid use of built-in {name}: expected \"of\" after it"),
+                    ));
+                }
+                let arg = self.expr(APPLY)?;
+                let kind = match b {
+                    BuiltinName::Function(f) => ExprKind::Builtin(f, Box::new(arg)),
+                    _ => ExprKind::ListAggregate {
+                        op: Aggregate::Count,
+                        list: Box::new(arg),
+                        default: None,
+                    },
+                };
+                Ok(Expr {
+                    kind,
+                    span: self.since(start),
+                })
+            }
+            None => {
+                if self.at_kw(K::State) && self.at_lident(1) {
+                    self.bump();
+                    let state = self.lident()?;
+                    return Ok(Expr {
+                        span: start.to(state.span),
+                        kind: ExprKind::StateAccess(ident, state),
+                    });
+                }
+                Ok(Expr {
+                    kind: ExprKind::Var(ident),
+                    span: start,
+                })
+            }
+        }
+    }
+
+    /// `M.x`, `C`, `E.C content e`, `S { -- f: e }`.
+    fn uident_expr(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        let mut path = vec![self.uident()?];
+        while matches!(self.peek(), TokenKind::Dot) {
+            match self.peek_at(1) {
+                TokenKind::UIdent(_) => {
+                    self.bump();
+                    path.push(self.uident()?);
+                }
+                TokenKind::LIdent(_) => {
+                    self.bump();
+                    let name = self.lident()?;
+                    return Ok(Expr {
+                        span: start.to(name.span),
+                        kind: ExprKind::QualVar(QualName { path, name }),
+                    });
+                }
+                _ => break,
+            }
+        }
+        let name = path.pop().ok_or_else(|| self.error("a name"))?;
+        let qname = QualName { path, name };
+        if matches!(self.peek(), TokenKind::LBrace) {
+            self.bump();
+            let fields = self.struct_fields(true)?;
+            self.expect(TokenKind::RBrace)?;
+            return Ok(Expr {
+                kind: ExprKind::StructLit(qname, fields),
+                span: self.since(start),
+            });
+        }
+        let payload = if self.eat_kw(K::Content).is_some() {
+            Some(Box::new(self.expr(CONTENT)?))
+        } else {
+            None
+        };
+        Ok(Expr {
+            kind: ExprKind::Constructor {
+                name: qname,
+                payload,
+            },
+            span: self.since(start),
+        })
+    }
+
+    fn match_expr(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let scrutinee = self.expr(0)?;
+        self.expect_kw(K::WithPattern)?;
+        let mut arms = Vec::new();
+        while matches!(self.peek(), TokenKind::Alt)
+            && matches!(
+                self.peek_at(1),
+                TokenKind::UIdent(_) | TokenKind::Keyword(K::Anything)
+            )
+        {
+            let arm_start = self.bump().span;
+            let (pattern, binder) = if let Some(span) = self.eat_kw(K::Anything) {
+                (Pattern::Wildcard(span), None)
+            } else {
+                let (ctor, binder) = self.constructor_binding()?;
+                let binding = binder.as_ref().map(Binder::var);
+                (Pattern::Ctor { ctor, binding }, binder)
+            };
+            self.expect(TokenKind::Colon)?;
+            let mut body = self.expr(0)?;
+            if let Some(b) = &binder {
+                body = b.wrap_body(body);
+            }
+            arms.push(MatchArm {
+                pattern,
+                body,
+                span: self.since(arm_start),
+            });
+        }
+        if arms.is_empty() {
+            return Err(self.error("\"--\" followed by a pattern"));
+        }
+        Ok(ExprKind::Match(Box::new(scrutinee), arms))
+    }
+
+    /// Number, money, date and boolean literals, with `%` and duration units.
+    fn literal(&mut self) -> PResult<Literal> {
+        let tok = self.bump();
+        let lit = match tok.kind {
+            TokenKind::Int(digits) => {
+                if self.eat(&TokenKind::Percent).is_some() {
+                    Literal::Percent {
+                        int_part: digits,
+                        frac_part: String::new(),
+                    }
+                } else if let Some(unit) = self.duration_unit() {
+                    Literal::Duration {
+                        amount: digits,
+                        unit,
+                    }
+                } else {
+                    Literal::Integer(digits)
+                }
+            }
+            TokenKind::Decimal {
+                int_part,
+                frac_part,
+            } => {
+                if self.eat(&TokenKind::Percent).is_some() {
+                    Literal::Percent {
+                        int_part,
+                        frac_part,
+                    }
+                } else if self.duration_unit().is_some() {
+                    return Err(self.error_at(
+                        self.since(tok.span),
+                        "Durations must be written with an integer amount",
+                    ));
+                } else {
+                    Literal::Decimal {
+                        int_part,
+                        frac_part,
+                    }
+                }
+            }
+            TokenKind::Money { units, cents } => Literal::Money { units, cents },
+            TokenKind::Date { year, month, day } => Literal::Date { year, month, day },
+            TokenKind::Keyword(K::True) => Literal::Bool(true),
+            TokenKind::Keyword(K::False) => Literal::Bool(false),
+            _ => return Err(self.error_at(tok.span, "Expected a literal")),
+        };
+        Ok(lit)
+    }
+
+    fn duration_unit(&mut self) -> Option<DurationUnit> {
+        let unit = match self.peek() {
+            TokenKind::Keyword(K::Year) => DurationUnit::Year,
+            TokenKind::Keyword(K::Month) => DurationUnit::Month,
+            TokenKind::Keyword(K::Day) => DurationUnit::Day,
+            _ => return None,
+        };
+        self.bump();
+        Some(unit)
+    }
+
+    /// A type: primitive, structure/enumeration name, `list of T`, `optional of T`, `(T, U)`.
+    pub(super) fn typ(&mut self) -> PResult<Type> {
+        self.enter()?;
+        let result = self.typ_inner();
+        self.leave();
+        result
+    }
+
+    fn typ_inner(&mut self) -> PResult<Type> {
+        let start = self.span();
+        self.attributes()?;
+        let kind = match self.peek().clone() {
+            TokenKind::Keyword(K::Date) => {
+                self.bump();
+                TypeKind::Date
+            }
+            TokenKind::LIdent(name) => {
+                let span = self.bump().span;
+                match keywords::primitive_type(self.lang, &name) {
+                    Some(PrimitiveType::Integer) => TypeKind::Integer,
+                    Some(PrimitiveType::Decimal) => TypeKind::Decimal,
+                    Some(PrimitiveType::Boolean) => TypeKind::Boolean,
+                    Some(PrimitiveType::Money) => TypeKind::Money,
+                    Some(PrimitiveType::Duration) => TypeKind::Duration,
+                    Some(PrimitiveType::Position) => {
+                        return Err(self.error_at(span, "The code location type is not supported"))
+                    }
+                    None => return Err(self.error_at(span, "Unknown built-in type")),
+                }
+            }
+            TokenKind::UIdent(_) => TypeKind::Named(self.quident()?),
+            TokenKind::Keyword(K::List) => {
+                self.bump();
+                TypeKind::List(Box::new(self.typ()?))
+            }
+            TokenKind::Keyword(K::Optional) => {
+                self.bump();
+                TypeKind::Optional(Box::new(self.typ()?))
+            }
+            TokenKind::LParen => {
+                self.bump();
+                let mut items = vec![self.typ()?];
+                while self.eat(&TokenKind::Comma).is_some() {
+                    items.push(self.typ()?);
+                }
+                self.expect(TokenKind::RParen)?;
+                if items.len() == 1 {
+                    return Ok(items.remove(0));
+                }
+                TypeKind::Tuple(items)
+            }
+            TokenKind::Keyword(K::Anything) => {
+                self.bump();
+                if self.at_kw(K::Of) && self.at_kw_at(1, K::Type) {
+                    self.bump();
+                    self.bump();
+                    TypeKind::Any(Some(self.lident()?))
+                } else {
+                    TypeKind::Any(None)
+                }
+            }
+            _ => return Err(self.error("a type")),
+        };
+        Ok(Type {
+            kind,
+            span: self.since(start),
+        })
+    }
+}
+
+/// A binder of a list operator, `let` or pattern: one name or a tuple of names.
+#[derive(Clone, Debug)]
+enum Binder {
+    Single(Ident),
+    Tuple(Vec<Ident>, Span),
+}
+
+impl Binder {
+    /// The variable bound: the name itself, or for a tuple one fresh variable named after it.
+    fn var(&self) -> Ident {
+        match self {
+            Binder::Single(id) => id.clone(),
+            Binder::Tuple(vars, span) => Ident {
+                name: tuple_var_name(vars),
+                span: *span,
+            },
+        }
+    }
+
+    /// For a tuple, wraps `body` in the destructuring of the fresh variable.
+    fn wrap_body(&self, body: Expr) -> Expr {
+        match self {
+            Binder::Single(_) => body,
+            Binder::Tuple(vars, _) => {
+                let var = self.var();
+                let span = body.span;
+                let value = Expr {
+                    span: var.span,
+                    kind: ExprKind::Var(var),
+                };
+                Expr {
+                    kind: ExprKind::LetTuple(vars.clone(), Box::new(value), Box::new(body)),
+                    span,
+                }
+            }
+        }
+    }
+
+    /// For a tuple, the collection is a tuple of lists to zip.
+    fn wrap_list(&self, list: Expr) -> Expr {
+        match self {
+            Binder::Single(_) => list,
+            Binder::Tuple(..) => {
+                let span = list.span;
+                Expr {
+                    kind: ExprKind::ListZip(Box::new(list)),
+                    span,
+                }
+            }
+        }
+    }
+}
+
+/// The name of the fresh variable standing for a tuple binder: `(x, y)`.
+fn tuple_var_name(vars: &[Ident]) -> String {
+    let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+    format!("({})", names.join(", "))
+}

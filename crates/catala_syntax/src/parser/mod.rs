@@ -1,0 +1,242 @@
+//! The recursive-descent parser of one code block's tokens. This module holds the token cursor,
+//! error reporting, attributes and the top-level items (declarations and scope uses); the
+//! expressions (a Pratt parser with Catala's operator precedences) and types are in
+//! [`expr`].
+
+mod expr;
+mod items;
+
+use crate::ast::{Attribute, Ident, Item, Language, QualName};
+use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::keywords::Keyword;
+use crate::lexer::{Token, TokenKind};
+use crate::literate::CodeBlock;
+use crate::source::Span;
+
+pub(crate) type PResult<T> = Result<T, Diagnostic>;
+
+/// Deepest nesting of expressions accepted before reporting an error (protects the stack).
+const MAX_DEPTH: u32 = 200;
+
+/// Parses the tokens of one code block into items.
+pub fn parse_block(
+    tokens: Vec<Token>,
+    block: &CodeBlock,
+    text: &str,
+) -> Result<Vec<Item>, Diagnostic> {
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        lang: block.language,
+        text,
+        depth: 0,
+    };
+    parser.code_items(block)
+}
+
+pub(crate) struct Parser<'a> {
+    tokens: Vec<Token>,
+    pos: usize,
+    lang: Language,
+    /// The whole text of the file (for attribute values written as expressions).
+    text: &'a str,
+    depth: u32,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &TokenKind {
+        self.peek_at(0)
+    }
+
+    fn peek_at(&self, n: usize) -> &TokenKind {
+        self.tokens
+            .get(self.pos + n)
+            .or(self.tokens.last())
+            .map_or(&TokenKind::Eof, |t| &t.kind)
+    }
+
+    fn span(&self) -> Span {
+        self.tokens
+            .get(self.pos)
+            .or(self.tokens.last())
+            .map_or(Span::default(), |t| t.span)
+    }
+
+    /// End of the last consumed token (as an empty span there).
+    fn prev_span(&self) -> Span {
+        match self.pos.checked_sub(1).and_then(|i| self.tokens.get(i)) {
+            Some(t) => t.span,
+            None => self.span(),
+        }
+    }
+
+    /// The span from `start` to the end of the last consumed token.
+    fn since(&self, start: Span) -> Span {
+        start.to(self.prev_span())
+    }
+
+    fn bump(&mut self) -> Token {
+        let tok = self
+            .tokens
+            .get(self.pos)
+            .or(self.tokens.last())
+            .cloned()
+            .unwrap_or(Token {
+                kind: TokenKind::Eof,
+                span: Span::default(),
+            });
+        if self.pos < self.tokens.len().saturating_sub(1) {
+            self.pos += 1;
+        }
+        tok
+    }
+
+    fn at_kw(&self, kw: Keyword) -> bool {
+        matches!(self.peek(), TokenKind::Keyword(k) if *k == kw)
+    }
+
+    fn at_kw_at(&self, n: usize, kw: Keyword) -> bool {
+        matches!(self.peek_at(n), TokenKind::Keyword(k) if *k == kw)
+    }
+
+    fn eat_kw(&mut self, kw: Keyword) -> Option<Span> {
+        if self.at_kw(kw) {
+            Some(self.bump().span)
+        } else {
+            None
+        }
+    }
+
+    fn eat(&mut self, kind: &TokenKind) -> Option<Span> {
+        if self.peek() == kind {
+            Some(self.bump().span)
+        } else {
+            None
+        }
+    }
+
+    /// A syntax error at the current token.
+    fn error(&self, expected: &str) -> Diagnostic {
+        let tok = self.peek().describe();
+        Diagnostic::new(
+            DiagnosticKind::Parse,
+            format!("Syntax error at {tok}: expected {expected}."),
+        )
+        .at(self.span())
+    }
+
+    fn error_at(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(DiagnosticKind::Parse, message).at(span)
+    }
+
+    fn expect_kw(&mut self, kw: Keyword) -> PResult<Span> {
+        match self.eat_kw(kw) {
+            Some(s) => Ok(s),
+            None => Err(self.error(&format!(
+                "\"{}\"",
+                crate::keywords::spelling(self.lang, kw)
+            ))),
+        }
+    }
+
+    fn expect(&mut self, kind: TokenKind) -> PResult<Span> {
+        match self.eat(&kind) {
+            Some(s) => Ok(s),
+            None => Err(self.error(&kind.describe())),
+        }
+    }
+
+    /// A lower-case identifier. A few keywords that only matter in rare positions (`type`,
+    /// `sum`) are accepted as identifiers, as older Catala programs use them as names.
+    fn lident(&mut self) -> PResult<Ident> {
+        match self.peek().clone() {
+            TokenKind::LIdent(name) => {
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            TokenKind::Keyword(kw @ (Keyword::Type | Keyword::Sum)) => {
+                let span = self.bump().span;
+                Ok(Ident {
+                    name: crate::keywords::spelling(self.lang, kw).to_string(),
+                    span,
+                })
+            }
+            _ => Err(self.error("a lower-case identifier")),
+        }
+    }
+
+    fn at_lident(&self, n: usize) -> bool {
+        matches!(
+            self.peek_at(n),
+            TokenKind::LIdent(_) | TokenKind::Keyword(Keyword::Type)
+        )
+    }
+
+    fn uident(&mut self) -> PResult<Ident> {
+        match self.peek().clone() {
+            TokenKind::UIdent(name) => {
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            _ => Err(self.error("an upper-case identifier")),
+        }
+    }
+
+    /// `U1.U2.U3`: a possibly qualified upper-case name.
+    fn quident(&mut self) -> PResult<QualName> {
+        let mut path = Vec::new();
+        let mut name = self.uident()?;
+        while matches!(self.peek(), TokenKind::Dot) && matches!(self.peek_at(1), TokenKind::UIdent(_))
+        {
+            self.bump();
+            path.push(std::mem::replace(&mut name, self.uident()?));
+        }
+        Ok(QualName { path, name })
+    }
+
+    /// Zero or more `#[path.to.attr]` / `#[path = value]` attributes.
+    fn attributes(&mut self) -> PResult<Vec<Attribute>> {
+        let mut attrs = Vec::new();
+        while matches!(self.peek(), TokenKind::AttrStart) {
+            let start = self.bump().span;
+            let mut path = vec![self.lident()?.name];
+            while self.eat(&TokenKind::Dot).is_some() {
+                path.push(self.lident()?.name);
+            }
+            let value = if self.eat(&TokenKind::Equal).is_some() {
+                if let TokenKind::Str(s) = self.peek().clone() {
+                    self.bump();
+                    Some(s)
+                } else {
+                    let e = self.expr(0)?;
+                    let text = self
+                        .text
+                        .get(e.span.start as usize..e.span.end as usize)
+                        .unwrap_or("");
+                    Some(text.to_string())
+                }
+            } else {
+                None
+            };
+            self.expect(TokenKind::RBracket)?;
+            attrs.push(Attribute {
+                path,
+                value,
+                span: self.since(start),
+            });
+        }
+        Ok(attrs)
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error_at(self.span(), "Expression nested too deeply"));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}

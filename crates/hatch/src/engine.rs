@@ -1,0 +1,206 @@
+//! The falsifier: loads a benchmark method, builds its harness, and searches the symbolic
+//! states of the chosen semantics depth first (a [`Searcher`]: successors are explored in the
+//! order the semantics ranks them, so DistToDead-preferred prefixes come first) until a violation
+//! is found, the states run out, or the time limit passes.
+
+use crate::core::{harness, Harness, RESULT_VAR};
+use crate::derivative::{DerivEffects, DerivativeSemantics};
+use crate::exec::{finished, step, Control, EffectSemantics, ExecError, NameSupply, State, Step, Value, Violation};
+use crate::front::{load_method, FrontError, Library};
+use crate::naive::{NaiveEffects, NaiveSemantics};
+use smt::{Solver, SolverStats, Term};
+use sre::{Deriver, Sre};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// Which semantics runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Derivative,
+    Naive,
+}
+
+/// Bounds and switches of a run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub mode: Mode,
+    /// Function calls along one path.
+    pub exec_bound: usize,
+    /// Length of the traces sampled from an appended effect or required context.
+    pub append_bound: usize,
+    pub timeout: Duration,
+    /// Cut-off of DistToDead.
+    pub dead_cutoff: usize,
+    /// Most refinements kept per `admit`/`append`.
+    pub match_limit: usize,
+    /// Per-query solver timeout.
+    pub solver_timeout_ms: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mode: Mode::Derivative,
+            exec_bound: 20,
+            append_bound: 5,
+            timeout: Duration::from_secs(60),
+            dead_cutoff: 3,
+            match_limit: 64,
+            solver_timeout_ms: 5000,
+        }
+    }
+}
+
+/// Errors of a run.
+#[derive(Debug, thiserror::Error)]
+pub enum HatchError {
+    #[error(transparent)]
+    Input(#[from] FrontError),
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    #[error("{0}: cannot find the `predefined` folder of the benchmark suite")]
+    NoPredefined(String),
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub falsified: bool,
+    pub timed_out: bool,
+    pub elapsed: Duration,
+    pub violation: Option<Violation>,
+    pub states: usize,
+    pub paths: usize,
+    pub solver: SolverStats,
+    /// Arity of each effectful function (for printing traces).
+    pub arities: HashMap<String, usize>,
+}
+
+/// Depth-first exploration of states.
+pub struct Searcher<T: Clone> {
+    stack: Vec<State<T>>,
+}
+
+impl<T: Clone> Searcher<T> {
+    pub fn new(initial: State<T>) -> Self {
+        Searcher { stack: vec![initial] }
+    }
+    pub fn pop(&mut self) -> Option<State<T>> {
+        self.stack.pop()
+    }
+    /// Adds successors, the first one to be explored first.
+    pub fn push_all(&mut self, states: Vec<State<T>>) {
+        self.stack.extend(states.into_iter().rev());
+    }
+}
+
+fn run<S: EffectSemantics>(
+    sem: &mut S,
+    solver: &mut Solver,
+    h: &Harness,
+    init: S::Effects,
+    opts: &Options,
+    start: Instant,
+) -> Result<(Option<Violation>, bool, usize, usize), ExecError> {
+    let initial = State {
+        phi: Vec::new(),
+        effects: init,
+        control: Control::Eval(Rc::new(h.program()), Rc::new(HashMap::new())),
+        stack: Vec::new(),
+        calls: 0,
+    };
+    let mut searcher = Searcher::new(initial);
+    let mut names = NameSupply::default();
+    let (mut states, mut paths) = (0usize, 0usize);
+    while let Some(st) = searcher.pop() {
+        if start.elapsed() > opts.timeout {
+            return Ok((None, true, states, paths));
+        }
+        states += 1;
+        if let Some(v) = finished(&st) {
+            paths += 1;
+            let result = match v {
+                Value::Term(t) => h.result.subst(&|n: &str| if n == RESULT_VAR { Some(t.clone()) } else { None }),
+                Value::Fun(..) => Term::tt(),
+            };
+            if let Some(viol) = sem.finish(solver, &st, &result)? {
+                return Ok((Some(viol), false, states, paths));
+            }
+            continue;
+        }
+        match step(sem, solver, &mut names, opts.exec_bound, st)? {
+            Step::Continue(next) => searcher.push_all(next),
+            Step::Falsified(v) => return Ok((Some(v), false, states, paths)),
+        }
+    }
+    Ok((None, false, states, paths))
+}
+
+/// Runs the falsifier on a loaded method.
+pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, HatchError> {
+    let start = Instant::now();
+    let mut solver = Solver::new(opts.solver_timeout_ms);
+    for a in &lib.axioms {
+        solver.add_axiom(a.clone());
+    }
+    let (violation, timed_out, states, paths) = match opts.mode {
+        Mode::Derivative => {
+            let mut sem = DerivativeSemantics {
+                deriver: Deriver::new(),
+                post: h.post.clone(),
+                post_after_pre: h.post_after_pre.clone(),
+                append_bound: opts.append_bound,
+                dead_cutoff: opts.dead_cutoff,
+                match_limit: opts.match_limit,
+            };
+            let init = DerivEffects { trace: Vec::new(), cont: Sre::all() };
+            run(&mut sem, &mut solver, h, init, opts, start)?
+        }
+        Mode::Naive => {
+            let mut sem = NaiveSemantics {
+                deriver: Deriver::new(),
+                post: h.post.clone(),
+                max_trace_len: opts.append_bound + opts.exec_bound,
+                deadline: start + opts.timeout,
+            };
+            let init = NaiveEffects { curr: Sre::eps(), post: None };
+            let r = run(&mut sem, &mut solver, h, init, opts, start)?;
+            (r.0, r.1 || start.elapsed() > opts.timeout, r.2, r.3)
+        }
+    };
+    Ok(Report {
+        falsified: violation.is_some(),
+        timed_out: timed_out && violation.is_none(),
+        elapsed: start.elapsed(),
+        violation,
+        states,
+        paths,
+        solver: solver.stats(),
+        arities: lib.ops.iter().map(|(k, s)| (k.clone(), s.args.len())).collect(),
+    })
+}
+
+/// Finds `predefined/` next to the benchmark folder's parent (`…/ri/<Bench>/m.ml`).
+pub fn predefined_dir(method: &Path) -> Option<PathBuf> {
+    let mut dir = method.parent();
+    while let Some(d) = dir {
+        let p = d.join("predefined");
+        if p.is_dir() {
+            return Some(p);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// Loads and falsifies `BENCH_DIR/METHOD.ml`.
+pub fn falsify_file(method: &Path, opts: &Options) -> Result<Report, HatchError> {
+    let pre = predefined_dir(method).ok_or_else(|| HatchError::NoPredefined(method.display().to_string()))?;
+    let bench = method.parent().unwrap_or(Path::new("."));
+    let lib = Library::load(&pre, bench)?;
+    let m = load_method(method)?;
+    let h = harness(&lib, &m)?;
+    falsify(&lib, &h, opts)
+}

@@ -1,0 +1,286 @@
+//! The executor: symbolic states and the reduction rules of the core language shared by both
+//! semantics (Fig. 5): `let`, calls, `if`/choice, `?τ`, `assume`. How `admit` and `append`
+//! act on the trace part of a state is the business of an [`EffectSemantics`]: the naive
+//! semantics of Fig. 5 (`naive`) or the derivative-based one of Fig. 6 (`derivative`). The order
+//! in which states are explored is the business of the searcher (`engine`), and satisfiability
+//! of the business of the solver layer (`smt`): executor, searcher and solver stay apart.
+
+use crate::core::{Comp, FunDef};
+use smt::{Solver, Sort, Term};
+use sre::Sre;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+/// A runtime value.
+#[derive(Clone, Debug)]
+pub enum Value {
+    Term(Term),
+    Fun(Rc<FunDef>, Env),
+}
+
+/// An environment of program variables.
+pub type Env = Rc<HashMap<Rc<str>, Value>>;
+
+/// A pending `let x = [] in body`.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    pub var: Rc<str>,
+    pub body: Rc<Comp>,
+    pub env: Env,
+}
+
+/// What the state does next.
+#[derive(Clone, Debug)]
+pub enum Control {
+    Eval(Rc<Comp>, Env),
+    Return(Value),
+}
+
+/// A symbolic state (Φ, trace part, e) with the continuation stack of `e`.
+#[derive(Clone, Debug)]
+pub struct State<T: Clone> {
+    pub phi: Vec<Term>,
+    pub effects: T,
+    pub control: Control,
+    pub stack: Vec<Frame>,
+    /// Function calls made on this path (bounded by the execution bound).
+    pub calls: usize,
+}
+
+/// Errors during execution.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("unbound program variable `{0}`")]
+    Unbound(String),
+    #[error("`{0}` is not a function")]
+    NotAFunction(String),
+    #[error("solver: {0}")]
+    Solver(#[from] smt::SmtError),
+}
+
+/// A falsification found by a semantics.
+#[derive(Clone, Debug)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    pub phi: Vec<Term>,
+    /// The symbolic trace (derivative semantics) or current context (naive semantics).
+    pub trace: Vec<sre::Event>,
+    pub context: Option<Sre>,
+    pub cont: Option<Sre>,
+    pub model: BTreeMap<String, String>,
+}
+
+/// How a violation was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    /// R_cont became ∅ before the method returned.
+    Preemptive,
+    /// The method returned with a non-nullable R_cont (or a violating context).
+    Terminated,
+    /// The result refinement fails.
+    Result,
+}
+
+/// The outcome of one `admit`/`append` or of a finished path.
+pub enum Step<T: Clone> {
+    Continue(Vec<State<T>>),
+    Falsified(Violation),
+}
+
+/// The effect part of a semantics.
+pub trait EffectSemantics {
+    type Effects: Clone;
+    fn admit(&mut self, solver: &mut Solver, st: State<Self::Effects>, r: Sre) -> Result<Step<Self::Effects>, ExecError>;
+    /// `context` carries the harness's variables when this is the required context of the method.
+    fn append(
+        &mut self,
+        solver: &mut Solver,
+        st: State<Self::Effects>,
+        r: Sre,
+        context: Option<&BTreeMap<Rc<str>, Term>>,
+    ) -> Result<Step<Self::Effects>, ExecError>;
+    /// The constraints the effects add to the path condition (for pruning `assume`).
+    fn constraints(&self, effects: &Self::Effects) -> Vec<Term>;
+    /// Checks a finished path; `result` is the result refinement instantiated with the value.
+    fn finish(&mut self, solver: &mut Solver, st: &State<Self::Effects>, result: &Term) -> Result<Option<Violation>, ExecError>;
+}
+
+/// Fresh symbolic variable names.
+#[derive(Default)]
+pub struct NameSupply {
+    counter: usize,
+}
+
+impl NameSupply {
+    pub fn fresh(&mut self, base: &str) -> String {
+        self.counter += 1;
+        let base = base.split('#').next().unwrap_or("x");
+        let base = if base.is_empty() || base == "_" { "x" } else { base };
+        format!("{base}_{}", self.counter)
+    }
+}
+
+fn lookup_term(env: &Env, t: &Term) -> Result<Term, ExecError> {
+    Ok(t.subst(&|n: &str| match env.get(n) {
+        Some(Value::Term(v)) => Some(v.clone()),
+        _ => None,
+    }))
+}
+
+/// The first-order part of an environment as a substitution.
+pub fn env_map(env: &Env) -> BTreeMap<Rc<str>, Term> {
+    let mut map = BTreeMap::new();
+    for (k, v) in env.iter() {
+        if let Value::Term(t) = v {
+            map.insert(k.clone(), t.clone());
+        }
+    }
+    map
+}
+
+fn subst_sre(env: &Env, r: &Sre) -> Sre {
+    r.subst(&env_map(env))
+}
+
+fn extend(env: &Env, x: Rc<str>, v: Value) -> Env {
+    let mut m = (**env).clone();
+    m.insert(x, v);
+    Rc::new(m)
+}
+
+/// One reduction step of a state (all successors), or a violation.
+pub fn step<S: EffectSemantics>(
+    sem: &mut S,
+    solver: &mut Solver,
+    names: &mut NameSupply,
+    exec_bound: usize,
+    mut st: State<S::Effects>,
+) -> Result<Step<S::Effects>, ExecError> {
+    let control = std::mem::replace(&mut st.control, Control::Return(Value::Term(Term::Unit)));
+    match control {
+        Control::Return(v) => {
+            let Some(frame) = st.stack.pop() else {
+                st.control = Control::Return(v);
+                return Ok(Step::Continue(vec![st]));
+            };
+            let env = extend(&frame.env, frame.var, v);
+            st.control = Control::Eval(frame.body, env);
+            Ok(Step::Continue(vec![st]))
+        }
+        Control::Eval(comp, env) => match &*comp {
+            Comp::Ret(t) => {
+                st.control = Control::Return(Value::Term(lookup_term(&env, t)?));
+                Ok(Step::Continue(vec![st]))
+            }
+            Comp::Let(x, a, b) => {
+                st.stack.push(Frame { var: x.clone(), body: b.clone(), env: env.clone() });
+                st.control = Control::Eval(a.clone(), env);
+                Ok(Step::Continue(vec![st]))
+            }
+            Comp::LetFun(def, rest) => {
+                let env2 = extend(&env, def.name.clone(), Value::Fun(def.clone(), env.clone()));
+                st.control = Control::Eval(rest.clone(), env2);
+                Ok(Step::Continue(vec![st]))
+            }
+            Comp::Call(f, args) => {
+                let Some(v) = env.get(&**f) else { return Err(ExecError::Unbound(f.to_string())) };
+                let Value::Fun(def, cenv) = v else { return Err(ExecError::NotAFunction(f.to_string())) };
+                st.calls += 1;
+                if st.calls > exec_bound {
+                    return Ok(Step::Continue(Vec::new()));
+                }
+                let mut m = (**cenv).clone();
+                m.insert(def.name.clone(), Value::Fun(def.clone(), cenv.clone()));
+                for (p, a) in def.params.iter().zip(args) {
+                    m.insert(p.clone(), Value::Term(lookup_term(&env, a)?));
+                }
+                st.control = Control::Eval(def.body.clone(), Rc::new(m));
+                Ok(Step::Continue(vec![st]))
+            }
+            Comp::If(c, a, b) => {
+                let c = lookup_term(&env, c)?;
+                let mut out = Vec::new();
+                for (guard, branch) in [(c.clone(), a), (Term::not(c), b)] {
+                    if guard.is_false() {
+                        continue;
+                    }
+                    let mut s2 = st.clone();
+                    if !guard.is_true() {
+                        s2.phi.push(guard);
+                        if !feasible(sem, solver, &s2)? {
+                            continue;
+                        }
+                    }
+                    s2.control = Control::Eval(branch.clone(), env.clone());
+                    out.push(s2);
+                }
+                Ok(Step::Continue(out))
+            }
+            Comp::Choice(xs) => Ok(Step::Continue(
+                xs.iter()
+                    .map(|x| {
+                        let mut s2 = st.clone();
+                        s2.control = Control::Eval(x.clone(), env.clone());
+                        s2
+                    })
+                    .collect(),
+            )),
+            Comp::Fresh(sort) => {
+                let base = st.stack.last().map(|f| f.var.to_string()).unwrap_or_else(|| "x".into());
+                let name = names.fresh(&base);
+                let t = if *sort == Sort::Unit { Term::Unit } else { Term::var(&name, sort.clone()) };
+                st.control = Control::Return(Value::Term(t));
+                Ok(Step::Continue(vec![st]))
+            }
+            Comp::Assume(phi) => {
+                let phi = lookup_term(&env, phi)?;
+                if phi.is_false() {
+                    return Ok(Step::Continue(Vec::new()));
+                }
+                if !phi.is_true() {
+                    st.phi.push(phi);
+                    if !feasible(sem, solver, &st)? {
+                        return Ok(Step::Continue(Vec::new()));
+                    }
+                }
+                st.control = Control::Return(Value::Term(Term::Unit));
+                Ok(Step::Continue(vec![st]))
+            }
+            Comp::Admit(r) => {
+                let r = subst_sre(&env, r);
+                st.control = Control::Return(Value::Term(Term::Unit));
+                sem.admit(solver, st, r)
+            }
+            Comp::Append(r) | Comp::AppendContext(r) => {
+                let r = subst_sre(&env, r);
+                st.control = Control::Return(Value::Term(Term::Unit));
+                if matches!(&*comp, Comp::AppendContext(_)) {
+                    let map = env_map(&env);
+                    sem.append(solver, st, r, Some(&map))
+                } else {
+                    sem.append(solver, st, r, None)
+                }
+            }
+        },
+    }
+}
+
+/// Φ together with the constraints of the effects is not known to be unsatisfiable.
+pub fn feasible<S: EffectSemantics>(sem: &S, solver: &mut Solver, st: &State<S::Effects>) -> Result<bool, ExecError> {
+    let mut all = st.phi.clone();
+    all.extend(sem.constraints(&st.effects));
+    Ok(solver.maybe_sat(&all)?)
+}
+
+/// The state finished: its value and an empty stack.
+pub fn finished<T: Clone>(st: &State<T>) -> Option<&Value> {
+    match (&st.control, st.stack.is_empty()) {
+        (Control::Return(v), true) => Some(v),
+        _ => None,
+    }
+}
+
+/// Conjunction of the constraints of a symbolic trace (Section 6), locals renamed per position.
+pub fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
+    trace.iter().enumerate().map(|(i, e)| sre::event_formula(e, &format!("e{i}:"))).collect()
+}

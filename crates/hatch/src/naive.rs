@@ -1,0 +1,147 @@
+//! The naive trace-based semantics (Fig. 5, Definition 4.7): a state carries the current context
+//! R_curr; `admit R` conjoins it, `append R` concatenates. A finished path is falsified when
+//! Φ ∧ (R_curr ∧ ¬R_post) is satisfiable, decided by mintermization: the literals of the
+//! expression are split into a finite alphabet of satisfiable minterms, and a breadth-first
+//! search over derivatives by minterms looks for an accepted trace whose events, renamed apart
+//! per position, are consistent with Φ.
+
+use crate::exec::{trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
+use smt::{SatOutcome, Solver, Term};
+use sre::{Deriver, Event, EventOracle, SmtOracle, Sre};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// The trace part of a naive state.
+#[derive(Clone, Debug)]
+pub struct NaiveEffects {
+    pub curr: Sre,
+    pub post: Option<Sre>,
+}
+
+/// Settings of the naive semantics.
+pub struct NaiveSemantics {
+    pub deriver: Deriver,
+    pub post: Sre,
+    /// Longest witness trace the emptiness check looks for.
+    pub max_trace_len: usize,
+    pub deadline: Instant,
+}
+
+/// Splits the event space along each literal, keeping satisfiable minterms.
+pub fn minterms(oracle: &mut dyn EventOracle, literals: &[Event]) -> Vec<Event> {
+    let mut out = vec![Event::top()];
+    for l in literals {
+        let mut next = Vec::new();
+        for m in &out {
+            for part in [m.and(l), m.and(&l.negate())] {
+                if !part.is_bottom() && oracle.satisfiable(&part) && !next.contains(&part) {
+                    next.push(part);
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+impl NaiveSemantics {
+    /// Looks for a trace of `r` consistent with Φ; gives it when found.
+    fn nonempty(&mut self, solver: &mut Solver, phi: &[Term], r: &Sre) -> Result<Option<Vec<Event>>, ExecError> {
+        let mut lits = Vec::new();
+        r.literals(&mut lits);
+        lits.sort();
+        lits.dedup();
+        let alphabet = {
+            let mut oracle = SmtOracle::new(solver);
+            minterms(&mut oracle, &lits)
+        };
+        let mut frontier: Vec<(Sre, Vec<Event>)> = vec![(r.clone(), Vec::new())];
+        for _ in 0..=self.max_trace_len {
+            let mut next = Vec::new();
+            for (d, trace) in frontier {
+                if Instant::now() > self.deadline {
+                    return Ok(None);
+                }
+                if d.nullable() {
+                    let mut all = phi.to_vec();
+                    all.extend(trace_constraint(&trace));
+                    if solver.check(&all)? != SatOutcome::Unsat {
+                        return Ok(Some(trace));
+                    }
+                }
+                if d.is_empty() {
+                    continue;
+                }
+                for m in &alphabet {
+                    let d2 = {
+                        let mut oracle = SmtOracle::new(solver);
+                        self.deriver.derivative(&mut oracle, m, &d)
+                    };
+                    let Some(d2) = d2 else { continue };
+                    if d2.is_empty() {
+                        continue;
+                    }
+                    let mut t2 = trace.clone();
+                    t2.push(m.clone());
+                    let mut all = phi.to_vec();
+                    all.extend(trace_constraint(&t2));
+                    if solver.check(&all)? == SatOutcome::Unsat {
+                        continue;
+                    }
+                    next.push((d2, t2));
+                }
+            }
+            frontier = next;
+            if frontier.is_empty() {
+                break;
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl EffectSemantics for NaiveSemantics {
+    type Effects = NaiveEffects;
+
+    fn constraints(&self, _effects: &NaiveEffects) -> Vec<Term> {
+        Vec::new()
+    }
+
+    fn admit(&mut self, _solver: &mut Solver, mut st: State<NaiveEffects>, r: Sre) -> Result<Step<NaiveEffects>, ExecError> {
+        st.effects.curr = Sre::and([st.effects.curr.clone(), r]);
+        Ok(Step::Continue(vec![st]))
+    }
+
+    fn append(
+        &mut self,
+        _solver: &mut Solver,
+        mut st: State<NaiveEffects>,
+        r: Sre,
+        context: Option<&BTreeMap<Rc<str>, Term>>,
+    ) -> Result<Step<NaiveEffects>, ExecError> {
+        if let Some(subst) = context {
+            st.effects.post = Some(self.post.subst(subst));
+        }
+        st.effects.curr = Sre::concat(st.effects.curr.clone(), r);
+        Ok(Step::Continue(vec![st]))
+    }
+
+    fn finish(&mut self, solver: &mut Solver, st: &State<NaiveEffects>, result: &Term) -> Result<Option<Violation>, ExecError> {
+        let post = st.effects.post.clone().unwrap_or_else(Sre::all);
+        let bad = Sre::and([st.effects.curr.clone(), Sre::not(post)]);
+        let mut phi = st.phi.clone();
+        let mut found = self.nonempty(solver, &phi, &bad)?;
+        let mut kind = ViolationKind::Terminated;
+        if found.is_none() && !result.is_true() {
+            phi.push(Term::not(result.clone()));
+            found = self.nonempty(solver, &phi, &st.effects.curr)?;
+            kind = ViolationKind::Result;
+        }
+        let Some(trace) = found else { return Ok(None) };
+        let mut all = phi.clone();
+        all.extend(trace_constraint(&trace));
+        let (_, model) = solver.check_with_model(&all)?;
+        Ok(Some(Violation { kind, phi, trace, context: Some(st.effects.curr.clone()), cont: None, model: model.unwrap_or_default() }))
+    }
+}

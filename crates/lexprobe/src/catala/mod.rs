@@ -1,0 +1,42 @@
+//! Loading Catala programs for the subcommands (`run`, `test`, `typecheck`): parsing, compiling
+//! to the default calculus, and turning every kind of failure into an [`ErrorReport`] that can be
+//! printed in Catala's box layout or as JSON.
+
+pub mod report;
+
+use catala_ir::dcalc::Program;
+use catala_syntax::SourceMap;
+pub use report::ErrorReport;
+use std::path::Path;
+
+/// A compiled program with the sources its positions refer to.
+pub struct Loaded {
+    pub sources: SourceMap,
+    pub program: Program,
+}
+
+/// Parses and compiles `path`; on failure returns the sources read so far (to render the
+/// errors' source lines) and the errors.
+pub fn load(path: &Path) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
+    if !path.is_file() {
+        return Err((
+            SourceMap::default(),
+            vec![ErrorReport::plain(
+                "io",
+                format!("cannot read {}: no such file", path.display()),
+            )],
+        ));
+    }
+    let (sources, parsed) = catala_syntax::parse_file_with_sources(path);
+    let ast = match parsed {
+        Ok(ast) => ast,
+        Err(d) => return Err((sources, vec![ErrorReport::from_diagnostic(&d)])),
+    };
+    match catala_ir::compile(&sources, &ast) {
+        Ok(program) => Ok(Loaded { sources, program }),
+        Err(ds) => {
+            let reports = ds.iter().map(ErrorReport::from_diagnostic).collect();
+            Err((sources, reports))
+        }
+    }
+}

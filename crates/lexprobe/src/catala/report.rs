@@ -1,0 +1,107 @@
+//! Errors as the user sees them: Catala's `┌─[ERROR]─` boxes on a terminal, or
+//! `{"error": {"kind", "message", "positions"}}` for machines.
+
+use catala_eval::{AssertionFailure, RuntimeError};
+use catala_syntax::{Diagnostic, Label, SourceMap};
+use serde_json::{json, Value as Json};
+
+/// One error: a machine-readable kind, Catala's English message and the places it points at.
+#[derive(Clone, Debug)]
+pub struct ErrorReport {
+    pub kind: String,
+    pub message: String,
+    pub labels: Vec<Label>,
+}
+
+impl ErrorReport {
+    pub fn plain(kind: &str, message: impl Into<String>) -> ErrorReport {
+        ErrorReport {
+            kind: kind.to_string(),
+            message: message.into(),
+            labels: Vec::new(),
+        }
+    }
+
+    pub fn from_diagnostic(d: &Diagnostic) -> ErrorReport {
+        ErrorReport {
+            kind: d.kind.as_str().to_string(),
+            message: d.message.clone(),
+            labels: d.labels.clone(),
+        }
+    }
+
+    pub fn from_runtime(e: &RuntimeError) -> ErrorReport {
+        ErrorReport {
+            kind: e.kind.as_str().to_string(),
+            message: format!("During evaluation: {}", e.message),
+            labels: e.labels.clone(),
+        }
+    }
+
+    pub fn from_assertion(a: &AssertionFailure) -> ErrorReport {
+        let mut label = Label::new(a.span);
+        label.headings = a.headings.clone();
+        ErrorReport {
+            kind: "assertion".to_string(),
+            message: a.message.clone(),
+            labels: vec![label],
+        }
+    }
+
+    /// Catala's box; `numbering` is `Some((i, n))` for the `i/n` title of collected errors.
+    pub fn render(&self, sources: &SourceMap, numbering: Option<(usize, usize)>) -> String {
+        let suffix = numbering.map(|(i, n)| format!("{i}/{n}"));
+        catala_syntax::render_error(sources, suffix.as_deref(), &self.message, &self.labels)
+    }
+
+    pub fn to_json(&self, sources: &SourceMap) -> Json {
+        let positions: Vec<Json> = self
+            .labels
+            .iter()
+            .filter(|l| (l.span.file.0 as usize) < sources.files.len())
+            .map(|l| {
+                let p = sources.position(l.span);
+                json!({
+                    "file": p.file,
+                    "line": p.start_line,
+                    "col": p.start_col,
+                    "end_line": p.end_line,
+                    "end_col": p.end_col,
+                })
+            })
+            .collect();
+        json!({
+            "kind": self.kind,
+            "message": self.message,
+            "positions": positions,
+        })
+    }
+}
+
+/// Prints errors in the chosen format (boxes on stderr, or one JSON object on stdout).
+pub fn print_errors(sources: &SourceMap, errors: &[ErrorReport], json: bool) {
+    if json {
+        let first = errors
+            .first()
+            .map(|e| e.to_json(sources))
+            .unwrap_or(Json::Null);
+        let mut obj = json!({ "error": first });
+        if errors.len() > 1 {
+            obj["errors"] = Json::Array(errors.iter().map(|e| e.to_json(sources)).collect());
+        }
+        println!("{obj}");
+        return;
+    }
+    let n = errors.len();
+    for (i, e) in errors.iter().enumerate() {
+        let numbering = (n > 1).then_some((i + 1, n));
+        eprint!("{}", ensure_newline(e.render(sources, numbering)));
+    }
+}
+
+fn ensure_newline(mut s: String) -> String {
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}

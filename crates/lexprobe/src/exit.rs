@@ -1,0 +1,7 @@
+//! Exit codes shared by the subcommands.
+
+pub const SUCCESS: i32 = 0;
+/// A Catala error (parse, typing, runtime), as the Catala compiler exits.
+pub const CATALA_ERROR: i32 = 123;
+/// Bad command-line usage or an unreadable auxiliary file.
+pub const USAGE: i32 = 2;

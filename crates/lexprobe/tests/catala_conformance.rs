@@ -1,0 +1,344 @@
+//! Conformance against the Catala compiler's own test suite (`catala-tests/` in the shared
+//! corpus). Every ```catala-test-cli block whose command is `test-scope X`, `interpret -s X` or
+//! `typecheck` is replayed with `lexprobe`, and our answer is compared with the expected output
+//! written in the block:
+//! - results: the `┌─[RESULT]─` boxes must be identical line for line (warning boxes, which
+//!   lexprobe does not print, are ignored);
+//! - errors: same kind (conflict, no applicable rule, division by zero, ambiguous date, assertion,
+//!   or compile-time) and same first position (`line.col-col`);
+//! - `typecheck`: same success or failure.
+//!
+//! Files using constructs of the second part of the Catala implementation (modules, most list
+//! operations, tuples, optionals, polymorphism, the standard library, external code) are counted
+//! as skipped. The test fails if fewer blocks match than the floor recorded below, so a
+//! regression is caught; the counts are printed for the README.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The number of matched blocks at the last measurement; raise it as conformance improves.
+const MATCHED_FLOOR: usize = 0;
+
+fn corpus_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/catala-tests");
+    dir.is_dir().then_some(dir)
+}
+
+#[derive(Debug)]
+struct CliBlock {
+    command: String,
+    expected: Vec<String>,
+}
+
+fn cli_blocks(text: &str) -> Vec<CliBlock> {
+    let mut blocks = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.trim_end() != "```catala-test-cli" {
+            continue;
+        }
+        let mut command = String::new();
+        let mut expected = Vec::new();
+        for l in lines.by_ref() {
+            if l.trim_end() == "```" {
+                break;
+            }
+            if command.is_empty() && l.starts_with("$ catala ") {
+                command = l["$ catala ".len()..].to_string();
+            } else {
+                expected.push(l.to_string());
+            }
+        }
+        blocks.push(CliBlock { command, expected });
+    }
+    blocks
+}
+
+/// Constructs that belong to part 2 of the Catala implementation.
+const PART2_MARKERS: &[&str] = &[
+    "> Module",
+    "> Using",
+    "> Usage",
+    "such that",
+    "combine",
+    "number of",
+    "maximum of",
+    "minimum of",
+    "is maximum",
+    "is minimum",
+    "contains",
+    "exists",
+    "for all",
+    "optional",
+    "Present",
+    "Absent",
+    "anything of type",
+    "++",
+    "Stdlib",
+    "List.",
+    "Date.",
+    "Money.",
+    "Decimal.",
+    "Integer.",
+    "Duration.",
+    "Period.",
+    "#[debug",
+    "#[implicit",
+    "external",
+    "impossible",
+];
+
+fn uses_part2(text: &str) -> bool {
+    let code = text
+        .split("```catala")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    PART2_MARKERS.iter().any(|m| code.contains(m))
+}
+
+fn result_boxes(lines: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for l in lines {
+        if l.starts_with("┌─[RESULT]─") {
+            inside = true;
+        }
+        if inside {
+            out.push(l.clone());
+            if l.starts_with("└─") {
+                inside = false;
+            }
+        }
+    }
+    out
+}
+
+fn error_signature(lines: &[String]) -> Option<(String, String)> {
+    let start = lines.iter().position(|l| l.starts_with("┌─[ERROR]─"))?;
+    let rest = &lines[start..];
+    let text: String = rest
+        .iter()
+        .take_while(|l| !l.starts_with("├─➤"))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let kind = if text.contains("conflict between multiple valid consequences") {
+        "conflict"
+    } else if text.contains("no applicable rule") {
+        "no_value"
+    } else if text.contains("denominator") {
+        "division_by_zero"
+    } else if text.contains("ambiguous date") {
+        "ambiguous_date"
+    } else if text.contains("Assertion failed") {
+        "assertion"
+    } else if text.contains("During evaluation") {
+        "runtime"
+    } else {
+        "compile"
+    };
+    let pos = rest
+        .iter()
+        .find_map(|l| l.strip_prefix("├─➤ "))
+        .map(|p| {
+            let p = p.trim_end_matches(':');
+            p.rsplit(':').next().unwrap_or(p).to_string()
+        })
+        .unwrap_or_default();
+    Some((kind.to_string(), pos))
+}
+
+enum Verdict {
+    Matched,
+    Mismatched(String),
+    NotAttempted,
+}
+
+fn run_block(bin: &Path, file: &Path, block: &CliBlock) -> Verdict {
+    let words: Vec<&str> = block.command.split_whitespace().collect();
+    let Some(&cmd) = words.first() else {
+        return Verdict::NotAttempted;
+    };
+    let mut args: Vec<String> = Vec::new();
+    let mut scope = None;
+    let mut i = 1;
+    let mut typecheck = false;
+    match cmd.to_lowercase().as_str() {
+        "test-scope" => {
+            scope = words.get(1).map(|s| s.to_string());
+            i = 2;
+        }
+        "interpret" => {}
+        "typecheck" => typecheck = true,
+        _ => return Verdict::NotAttempted,
+    }
+    while i < words.len() {
+        let w = words[i];
+        if w == "-s" || w == "--scope" {
+            scope = words.get(i + 1).map(|s| s.to_string());
+            i += 2;
+        } else if let Some(s) = w.strip_prefix("--scope=") {
+            scope = Some(s.to_string());
+            i += 1;
+        } else if w == "--input" {
+            args.push("--input".into());
+            args.push(words.get(i + 1).unwrap_or(&"").to_string());
+            i += 2;
+        } else if w == "-F" {
+            args.push("--format".into());
+            args.push(words.get(i + 1).unwrap_or(&"").to_string());
+            i += 2;
+        } else if w == "--check-invariants" || w == "--disable-warnings" || w == "-O" {
+            i += 1;
+        } else {
+            // Tracing, backends and other flags are outside what lexprobe reproduces.
+            return Verdict::NotAttempted;
+        }
+    }
+    let mut command = Command::new(bin);
+    if typecheck {
+        command.arg("typecheck").arg(file);
+    } else {
+        let Some(scope) = scope else {
+            return Verdict::NotAttempted;
+        };
+        command.arg("run").arg(file).arg("--scope").arg(scope);
+        command.args(&args);
+    }
+    let output = match command.output() {
+        Ok(o) => o,
+        Err(e) => return Verdict::Mismatched(format!("could not start lexprobe: {e}")),
+    };
+    let ours: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .chain(String::from_utf8_lossy(&output.stderr).lines())
+        .map(str::to_string)
+        .collect();
+    let expected_failure = block.expected.iter().any(|l| l.starts_with("#return code"));
+    let we_failed = !output.status.success();
+    if typecheck {
+        return if expected_failure == we_failed {
+            Verdict::Matched
+        } else {
+            Verdict::Mismatched(format!(
+                "typecheck: expected {}, lexprobe {}",
+                if expected_failure { "failure" } else { "success" },
+                if we_failed { "failed" } else { "succeeded" }
+            ))
+        };
+    }
+    if expected_failure != we_failed {
+        return Verdict::Mismatched(format!(
+            "expected {}, lexprobe {}:\n{}",
+            if expected_failure { "an error" } else { "success" },
+            if we_failed { "failed" } else { "succeeded" },
+            ours.join("\n")
+        ));
+    }
+    if expected_failure {
+        let exp = error_signature(&block.expected);
+        let got = error_signature(&ours);
+        return if exp.is_some() && exp == got {
+            Verdict::Matched
+        } else {
+            Verdict::Mismatched(format!("error: expected {exp:?}, got {got:?}"))
+        };
+    }
+    let is_json = args.iter().any(|a| a == "json");
+    if is_json {
+        let exp: Option<serde_json::Value> = serde_json::from_str(&block.expected.join("\n")).ok();
+        let got: Option<serde_json::Value> =
+            serde_json::from_slice::<serde_json::Value>(&output.stdout).ok();
+        return if exp.is_some() && exp == got {
+            Verdict::Matched
+        } else {
+            Verdict::Mismatched(format!("json: expected {exp:?}, got {got:?}"))
+        };
+    }
+    let exp = result_boxes(&block.expected);
+    let got = result_boxes(&ours);
+    if exp == got {
+        Verdict::Matched
+    } else {
+        Verdict::Mismatched(format!(
+            "expected:\n{}\ngot:\n{}",
+            exp.join("\n"),
+            got.join("\n")
+        ))
+    }
+}
+
+fn catala_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            catala_files(&p, out);
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.starts_with("catala_"))
+        {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn catala_test_suite_blocks() {
+    let Some(dir) = corpus_dir() else {
+        println!("notice: ../shared/corpus/catala-tests is absent; conformance suite skipped");
+        return;
+    };
+    let bin = Path::new(env!("CARGO_BIN_EXE_lexprobe"));
+    let mut files = Vec::new();
+    catala_files(&dir, &mut files);
+    let (mut matched, mut attempted, mut skipped_part2, mut not_attempted) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    for file in &files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let blocks = cli_blocks(&text);
+        if blocks.is_empty() {
+            continue;
+        }
+        let part2 = uses_part2(&text);
+        for block in &blocks {
+            if part2 {
+                skipped_part2 += 1;
+                continue;
+            }
+            match run_block(bin, file, block) {
+                Verdict::Matched => {
+                    matched += 1;
+                    attempted += 1;
+                }
+                Verdict::Mismatched(why) => {
+                    attempted += 1;
+                    failures.push(format!(
+                        "{} `{}`: {why}",
+                        file.strip_prefix(&dir).unwrap_or(file).display(),
+                        block.command
+                    ));
+                }
+                Verdict::NotAttempted => not_attempted += 1,
+            }
+        }
+    }
+    for f in &failures {
+        println!("MISMATCH {f}\n");
+    }
+    println!(
+        "catala-tests: {matched} matched / {attempted} attempted; {skipped_part2} skipped as part 2; {not_attempted} other commands not attempted"
+    );
+    assert!(
+        matched >= MATCHED_FLOOR,
+        "conformance regressed: {matched} < {MATCHED_FLOOR}"
+    );
+}

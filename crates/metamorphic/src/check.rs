@@ -1,0 +1,126 @@
+//! Checking a set of relations on one system: runs the search on each relation and explains
+//! each outcome. A relation whose tests all fail (or all pass) needs no tree: the premise is
+//! the explanation. Otherwise a lexicographic tree and a plain CART tree are trained on the
+//! kept tests.
+
+use crate::domain::Domain;
+use crate::relation::Relation;
+use crate::search::{search_relation, SearchConfig, SearchOutcome};
+use crate::system::SystemUnderTest;
+use crate::tree::{Dataset, DecisionTree, TreeOptions};
+
+/// How the failures of a relation are explained.
+#[derive(Debug, Clone)]
+pub enum Explanation {
+    /// No test completed.
+    NoTests,
+    /// No test failed.
+    NoFailure,
+    /// Every test failed: the premise itself describes the failures.
+    AllFailed,
+    /// Trees separating failed from passed tests.
+    Trees {
+        lexicographic: DecisionTree,
+        lexicographic_accuracy: f64,
+        cart: DecisionTree,
+        cart_accuracy: f64,
+    },
+}
+
+impl Explanation {
+    /// A one-paragraph text form (used in JSON and the terminal).
+    pub fn to_text(&self, outcome: &SearchOutcome) -> String {
+        match self {
+            Explanation::NoTests => "no test completed".to_string(),
+            Explanation::NoFailure => format!(
+                "no failure in {} tests ({} bases accepted with {} consecutive passes each)",
+                outcome.tests, outcome.accepted_bases, outcome.consecutive_passes_needed
+            ),
+            Explanation::AllFailed => format!(
+                "all {} tests failed: the premise itself characterizes the failures",
+                outcome.tests
+            ),
+            Explanation::Trees {
+                lexicographic,
+                lexicographic_accuracy,
+                ..
+            } => format!(
+                "lexicographic decision tree, {:.1}% accuracy, {} leaves:\n{}",
+                lexicographic_accuracy * 100.0,
+                lexicographic.leaves(),
+                lexicographic.to_text()
+            ),
+        }
+    }
+}
+
+/// The outcome and explanation of one relation.
+#[derive(Debug, Clone)]
+pub struct RelationReport {
+    pub relation: Relation,
+    pub outcome: SearchOutcome,
+    pub explanation: Explanation,
+}
+
+/// Explains a search outcome.
+pub fn explain(relation: &Relation, outcome: &SearchOutcome, options: &TreeOptions) -> Explanation {
+    if outcome.tests == 0 {
+        return Explanation::NoTests;
+    }
+    if outcome.failed == 0 {
+        return Explanation::NoFailure;
+    }
+    let kept_failed = outcome.kept.iter().filter(|t| t.failed).count();
+    if outcome.passed == 0 || kept_failed == outcome.kept.len() {
+        return Explanation::AllFailed;
+    }
+    let data = Dataset::from_tests(
+        &relation.all_vars(),
+        relation.base_vars.len(),
+        &outcome.kept,
+    );
+    let lexicographic = DecisionTree::train(
+        &data,
+        &TreeOptions {
+            lexicographic: true,
+            ..*options
+        },
+    );
+    let cart = DecisionTree::train(
+        &data,
+        &TreeOptions {
+            lexicographic: false,
+            ..*options
+        },
+    );
+    Explanation::Trees {
+        lexicographic_accuracy: lexicographic.accuracy(&data),
+        cart_accuracy: cart.accuracy(&data),
+        lexicographic,
+        cart,
+    }
+}
+
+/// Searches and explains every relation, calling `progress` after each.
+pub fn check_relations(
+    relations: &[Relation],
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    config: &SearchConfig,
+    tree_options: &TreeOptions,
+    progress: &mut dyn FnMut(&RelationReport),
+) -> Vec<RelationReport> {
+    let mut reports = Vec::new();
+    for relation in relations {
+        let outcome = search_relation(relation, domain, system, config);
+        let explanation = explain(relation, &outcome, tree_options);
+        let report = RelationReport {
+            relation: relation.clone(),
+            outcome,
+            explanation,
+        };
+        progress(&report);
+        reports.push(report);
+    }
+    reports
+}

@@ -1,0 +1,442 @@
+//! The input domain of a system under test, read from TOML: one entry per input field with
+//! its type and range or choices, constraints every input must satisfy, and the definition
+//! of the main output `F` over the system's named outputs. One domain is shared by all
+//! relations checked on one system.
+//!
+//! ```toml
+//! output = "refund"            # F: an expression over output names
+//! constraints = ["MDE <= AGI"] # over bare input field names
+//!
+//! [fields.sts]
+//! type = "enum"
+//! choices = ["single", "MFJ", "MFS", "HOH"]
+//!
+//! [fields.AGI]
+//! type = "money"    # boolean | integer | money | decimal | enum
+//! min = 0
+//! max = 500000
+//! step = 1          # money defaults to cents
+//! ```
+
+use crate::relation::eval::{holds, value, EvalError, RecordEnvironment};
+use crate::relation::{parse_expression, Expr, ParseError};
+use crate::rng::SeededRng;
+use crate::value::{Record, Value};
+use thiserror::Error;
+
+/// An error in a domain file.
+#[derive(Debug, Error)]
+pub enum DomainError {
+    #[error("domain file is not valid TOML: {0}")]
+    Toml(String),
+    #[error("field `{field}`: {message}")]
+    Field { field: String, message: String },
+    #[error("constraint `{text}`: {error}")]
+    Constraint { text: String, error: ParseError },
+    #[error("output definition `{text}`: {error}")]
+    Output { text: String, error: ParseError },
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The type and range of one input field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldKind {
+    Boolean,
+    Integer { min: i64, max: i64 },
+    /// Money and decimals: multiples of `step` in [min, max] (step 0 = continuous).
+    Number { min: f64, max: f64, step: f64 },
+    Enum { choices: Vec<String> },
+}
+
+/// One input field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSpec {
+    pub name: String,
+    pub kind: FieldKind,
+}
+
+/// A numeric interval with optional strict ends, used to sample under premise bounds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Interval {
+    pub lo: f64,
+    pub lo_strict: bool,
+    pub hi: f64,
+    pub hi_strict: bool,
+}
+
+impl Interval {
+    pub fn unbounded() -> Interval {
+        Interval {
+            lo: f64::NEG_INFINITY,
+            lo_strict: false,
+            hi: f64::INFINITY,
+            hi_strict: false,
+        }
+    }
+
+    /// Narrows the lower end to `lo` (strict when `strict`).
+    pub fn raise_lo(&mut self, lo: f64, strict: bool) {
+        if lo > self.lo || (lo == self.lo && strict) {
+            self.lo = lo;
+            self.lo_strict = strict;
+        }
+    }
+
+    /// Narrows the upper end to `hi` (strict when `strict`).
+    pub fn lower_hi(&mut self, hi: f64, strict: bool) {
+        if hi < self.hi || (hi == self.hi && strict) {
+            self.hi = hi;
+            self.hi_strict = strict;
+        }
+    }
+
+    pub fn contains(&self, x: f64) -> bool {
+        let above = if self.lo_strict {
+            x > self.lo
+        } else {
+            x >= self.lo
+        };
+        let below = if self.hi_strict {
+            x < self.hi
+        } else {
+            x <= self.hi
+        };
+        above && below
+    }
+}
+
+impl FieldSpec {
+    /// A uniform draw from the whole range of the field.
+    pub fn sample(&self, rng: &mut SeededRng) -> Value {
+        self.sample_within(&Interval::unbounded(), rng)
+            .unwrap_or(Value::Bool(false))
+    }
+
+    /// A uniform draw from the field's range intersected with `bounds`; `None` when empty.
+    pub fn sample_within(&self, bounds: &Interval, rng: &mut SeededRng) -> Option<Value> {
+        match &self.kind {
+            FieldKind::Boolean => {
+                let options: Vec<bool> = [false, true]
+                    .into_iter()
+                    .filter(|b| bounds.contains(if *b { 1.0 } else { 0.0 }))
+                    .collect();
+                (!options.is_empty()).then(|| Value::Bool(options[rng.below(options.len())]))
+            }
+            FieldKind::Integer { min, max } => {
+                let mut lo = (*min as f64).max(bounds.lo.ceil());
+                if bounds.lo_strict && lo <= bounds.lo {
+                    lo = bounds.lo.floor() + 1.0;
+                }
+                let mut hi = (*max as f64).min(bounds.hi.floor());
+                if bounds.hi_strict && hi >= bounds.hi {
+                    hi = bounds.hi.ceil() - 1.0;
+                }
+                (lo <= hi).then(|| Value::Integer(rng.int_in(lo as i64, hi as i64)))
+            }
+            FieldKind::Number { min, max, step } => {
+                let lo = min.max(bounds.lo);
+                let hi = max.min(bounds.hi);
+                if *step > 0.0 {
+                    let mut k_lo = (lo / step).ceil();
+                    if bounds.lo_strict && k_lo * step <= bounds.lo {
+                        k_lo = (bounds.lo / step).floor() + 1.0;
+                    }
+                    let mut k_hi = (hi / step).floor();
+                    if bounds.hi_strict && k_hi * step >= bounds.hi {
+                        k_hi = (bounds.hi / step).ceil() - 1.0;
+                    }
+                    if k_lo > k_hi || !k_lo.is_finite() || !k_hi.is_finite() {
+                        return None;
+                    }
+                    let k = rng.int_in(k_lo as i64, k_hi as i64);
+                    Some(Value::Number(round_to_step(k as f64 * step, *step)))
+                } else {
+                    if lo > hi || !lo.is_finite() || !hi.is_finite() {
+                        return None;
+                    }
+                    let x = lo + rng.unit() * (hi - lo);
+                    bounds.contains(x).then_some(Value::Number(x))
+                }
+            }
+            FieldKind::Enum { choices } => {
+                (!choices.is_empty()).then(|| Value::Enum(choices[rng.below(choices.len())].clone()))
+            }
+        }
+    }
+
+    /// Whether `value` has this field's type and lies in its range.
+    pub fn admits(&self, value: &Value) -> bool {
+        match (&self.kind, value) {
+            (FieldKind::Boolean, Value::Bool(_)) => true,
+            (FieldKind::Integer { min, max }, Value::Integer(i)) => (*min..=*max).contains(i),
+            (FieldKind::Number { min, max, .. }, v) => {
+                v.as_f64().is_some_and(|x| *min <= x && x <= *max) && !matches!(v, Value::Bool(_))
+            }
+            (FieldKind::Enum { choices }, Value::Enum(s)) => choices.contains(s),
+            _ => false,
+        }
+    }
+}
+
+/// Rounds away binary noise so that money values print and compare as written.
+fn round_to_step(x: f64, step: f64) -> f64 {
+    let decimals = (-step.log10()).ceil().clamp(0.0, 9.0) as i32;
+    let scale = 10f64.powi(decimals);
+    (x * scale).round() / scale
+}
+
+/// The input domain of one system.
+#[derive(Debug, Clone)]
+pub struct Domain {
+    pub fields: Vec<FieldSpec>,
+    /// Constraints with their source text.
+    pub constraints: Vec<(String, Expr)>,
+    /// The definition of `F` over output names, with its source text.
+    pub main_output: (String, Expr),
+}
+
+impl Domain {
+    /// Reads a domain from TOML text.
+    pub fn from_toml(text: &str) -> Result<Domain, DomainError> {
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| DomainError::Toml(e.to_string()))?;
+        let output_text = match table.get("output") {
+            Some(toml::Value::String(s)) => s.clone(),
+            Some(_) => return Err(DomainError::Other("`output` must be a string".into())),
+            None => "F".to_string(),
+        };
+        let output_expr = parse_expression(&output_text, &[]).map_err(|error| {
+            DomainError::Output {
+                text: output_text.clone(),
+                error,
+            }
+        })?;
+        let mut constraints = Vec::new();
+        if let Some(list) = table.get("constraints") {
+            let items = list
+                .as_array()
+                .ok_or_else(|| DomainError::Other("`constraints` must be a list".into()))?;
+            for item in items {
+                let text = item
+                    .as_str()
+                    .ok_or_else(|| DomainError::Other("constraints must be strings".into()))?;
+                let expr = parse_expression(text, &[]).map_err(|error| DomainError::Constraint {
+                    text: text.to_string(),
+                    error,
+                })?;
+                constraints.push((text.to_string(), expr));
+            }
+        }
+        let field_table = table
+            .get("fields")
+            .and_then(|f| f.as_table())
+            .ok_or_else(|| DomainError::Other("missing `[fields.NAME]` tables".into()))?;
+        let mut fields = Vec::new();
+        for (name, spec) in field_table {
+            fields.push(parse_field(name, spec)?);
+        }
+        Ok(Domain {
+            fields,
+            constraints,
+            main_output: (output_text, output_expr),
+        })
+    }
+
+    pub fn field(&self, name: &str) -> Option<&FieldSpec> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// A uniform draw of every field (constraints not enforced).
+    pub fn sample(&self, rng: &mut SeededRng) -> Record {
+        self.fields
+            .iter()
+            .map(|f| (f.name.clone(), f.sample(rng)))
+            .collect()
+    }
+
+    /// Whether a record has every field in range and meets every constraint.
+    pub fn admits(&self, record: &Record) -> Result<bool, EvalError> {
+        for field in &self.fields {
+            match record.get(&field.name) {
+                Some(v) if field.admits(v) => {}
+                _ => return Ok(false),
+            }
+        }
+        for (_, constraint) in &self.constraints {
+            if !holds(constraint, &RecordEnvironment(record))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The value of `F` for an output record.
+    pub fn main_output_value(&self, outputs: &Record) -> Result<Value, EvalError> {
+        value(&self.main_output.1, &RecordEnvironment(outputs))
+    }
+}
+
+fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError> {
+    let error = |message: &str| DomainError::Field {
+        field: name.to_string(),
+        message: message.to_string(),
+    };
+    let table = spec.as_table().ok_or_else(|| error("must be a table"))?;
+    let kind_name = table
+        .get("type")
+        .and_then(|t| t.as_str())
+        .ok_or_else(|| error("missing `type`"))?;
+    let number = |key: &str| -> Result<Option<f64>, DomainError> {
+        match table.get(key) {
+            None => Ok(None),
+            Some(toml::Value::Integer(i)) => Ok(Some(*i as f64)),
+            Some(toml::Value::Float(x)) => Ok(Some(*x)),
+            Some(_) => Err(error(&format!("`{key}` must be a number"))),
+        }
+    };
+    let kind = match kind_name {
+        "boolean" | "bool" => FieldKind::Boolean,
+        "integer" | "int" => {
+            let min = number("min")?.ok_or_else(|| error("integer fields need `min`"))?;
+            let max = number("max")?.ok_or_else(|| error("integer fields need `max`"))?;
+            if min > max {
+                return Err(error("`min` exceeds `max`"));
+            }
+            FieldKind::Integer {
+                min: min as i64,
+                max: max as i64,
+            }
+        }
+        "money" | "decimal" => {
+            let min = number("min")?.ok_or_else(|| error("numeric fields need `min`"))?;
+            let max = number("max")?.ok_or_else(|| error("numeric fields need `max`"))?;
+            let default_step = if kind_name == "money" { 0.01 } else { 0.0 };
+            let step = number("step")?.unwrap_or(default_step);
+            if min > max || step < 0.0 {
+                return Err(error("needs min <= max and step >= 0"));
+            }
+            FieldKind::Number { min, max, step }
+        }
+        "enum" => {
+            let choices: Vec<String> = table
+                .get("choices")
+                .and_then(|c| c.as_array())
+                .ok_or_else(|| error("enum fields need `choices`"))?
+                .iter()
+                .filter_map(|c| c.as_str().map(str::to_string))
+                .collect();
+            if choices.is_empty() {
+                return Err(error("`choices` must be a non-empty list of strings"));
+            }
+            FieldKind::Enum { choices }
+        }
+        other => return Err(error(&format!("unknown type `{other}`"))),
+    };
+    Ok(FieldSpec {
+        name: name.to_string(),
+        kind,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DOMAIN: &str = r#"
+output = "refund - owed"
+constraints = ["MDE <= AGI"]
+[fields.sts]
+type = "enum"
+choices = ["single", "MFJ"]
+[fields.AGI]
+type = "money"
+min = 0
+max = 1000
+step = 1
+[fields.MDE]
+type = "money"
+min = 0
+max = 1000
+[fields.kids]
+type = "integer"
+min = 0
+max = 3
+[fields.blind]
+type = "boolean"
+"#;
+
+    #[test]
+    fn reads_fields_constraints_and_output() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        assert_eq!(domain.fields.len(), 5);
+        assert_eq!(
+            domain.field("AGI").unwrap().kind,
+            FieldKind::Number {
+                min: 0.0,
+                max: 1000.0,
+                step: 1.0
+            }
+        );
+        let mut rng = SeededRng::new(1);
+        let mut admitted = 0;
+        for _ in 0..200 {
+            let r = domain.sample(&mut rng);
+            let agi = r["AGI"].as_f64().unwrap();
+            assert_eq!(agi.fract(), 0.0);
+            if domain.admits(&r).unwrap() {
+                admitted += 1;
+                assert!(r["MDE"].as_f64().unwrap() <= agi);
+            }
+        }
+        assert!(admitted > 50 && admitted < 150, "{admitted}");
+        let outputs: Record = [
+            ("refund".to_string(), Value::Number(10.0)),
+            ("owed".to_string(), Value::Number(4.0)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(domain.main_output_value(&outputs).unwrap(), Value::Number(6.0));
+    }
+
+    #[test]
+    fn bounded_sampling_respects_strict_ends() {
+        let money = FieldSpec {
+            name: "m".into(),
+            kind: FieldKind::Number {
+                min: 0.0,
+                max: 100.0,
+                step: 1.0,
+            },
+        };
+        let mut bounds = Interval::unbounded();
+        bounds.raise_lo(98.0, true);
+        let mut rng = SeededRng::new(3);
+        for _ in 0..50 {
+            let v = money.sample_within(&bounds, &mut rng).unwrap();
+            assert!(matches!(v, Value::Number(x) if x == 99.0 || x == 100.0));
+        }
+        bounds.raise_lo(100.0, true);
+        assert_eq!(money.sample_within(&bounds, &mut rng), None);
+        let int = FieldSpec {
+            name: "i".into(),
+            kind: FieldKind::Integer { min: 18, max: 90 },
+        };
+        let mut under = Interval::unbounded();
+        under.lower_hi(65.0, true);
+        for _ in 0..50 {
+            let v = int.sample_within(&under, &mut rng).unwrap();
+            assert!(matches!(v, Value::Integer(i) if (18..65).contains(&i)));
+        }
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let err = Domain::from_toml("[fields.a]\ntype = \"integer\"\nmin = 1").unwrap_err();
+        assert!(err.to_string().contains("field `a`"), "{err}");
+        let err = Domain::from_toml("constraints = [\"a >=\"]\n[fields.a]\ntype = \"boolean\"")
+            .unwrap_err();
+        assert!(err.to_string().contains("1:5"), "{err}");
+    }
+}

@@ -1,0 +1,465 @@
+//! The randomized search of Algorithm 1 (Tizpaz-Niari et al.): draw a base, draw follow-ups
+//! satisfying the premise, run the system on all of them, and label the test failed when
+//! the conclusion is violated by more than the tolerance δ. The most deviating base seen so
+//! far is the seed that later bases perturb. From one base, follow-ups are drawn until a
+//! failure or until K consecutive passes, K = ⌈−log₂B / log₂θ⌉ (Jeffreys' Bayes-factor
+//! test with a uniform prior: H0 "a follow-up passes with probability ≥ θ" is then accepted
+//! with Bayes factor B); then a new base is drawn, until the time budget or test cap runs
+//! out. Runs of the system are batched and executed on `jobs` threads; the random stream is
+//! seeded, so a search with a given seed and test cap is reproducible.
+
+use crate::domain::Domain;
+use crate::generate::CaseGenerator;
+use crate::relation::eval::{judge, CaseEnvironment};
+use crate::relation::Relation;
+use crate::rng::SeededRng;
+use crate::system::{run_batch, RunResult, SystemUnderTest};
+use crate::value::{Record, Value};
+use std::time::{Duration, Instant};
+
+/// Name under which the value of `F` is stored in output records.
+pub const MAIN_OUTPUT_KEY: &str = "F";
+
+/// How many consecutive passes from one base accept H0 with Bayes factor `b` at
+/// confidence `theta`: ⌈−log₂ b / log₂ θ⌉ (90 for b = 100, θ = 0.95).
+pub fn consecutive_passes_needed(bayes_factor: f64, theta: f64) -> usize {
+    if bayes_factor <= 1.0 || theta <= 0.0 || theta >= 1.0 {
+        return 1;
+    }
+    (-(bayes_factor.log2()) / theta.log2()).ceil() as usize
+}
+
+/// Search parameters.
+#[derive(Debug, Clone)]
+pub struct SearchConfig {
+    pub seed: u64,
+    /// Time budget per relation.
+    pub budget: Duration,
+    /// Optional cap on completed tests per relation.
+    pub max_tests: Option<usize>,
+    /// Threads running the system.
+    pub jobs: usize,
+    /// Bayes factor B of the stopping test.
+    pub bayes_factor: f64,
+    /// Lower bound θ on the pass probability in H0.
+    pub theta: f64,
+    /// Default tolerance δ (a relation's own `tolerance` overrides it).
+    pub tolerance: f64,
+    /// Follow-ups generated and run together.
+    pub batch_size: usize,
+    /// Probability that a base is drawn afresh rather than perturbed from the seed.
+    pub fresh_base_probability: f64,
+    /// Stop a relation after this many bases accepted H0 without any failure.
+    pub stop_after_accepted_bases: Option<usize>,
+    /// Tests kept for explanations (the first ones).
+    pub keep_tests: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            seed: 0,
+            budget: Duration::from_secs(60),
+            max_tests: None,
+            jobs: 1,
+            bayes_factor: 100.0,
+            theta: 0.95,
+            tolerance: 0.0,
+            batch_size: 32,
+            fresh_base_probability: 0.5,
+            stop_after_accepted_bases: None,
+            keep_tests: 20_000,
+        }
+    }
+}
+
+/// One completed test: the cases (bases then follow-ups), their `F` values, the label.
+#[derive(Debug, Clone)]
+pub struct TestRecord {
+    pub cases: Vec<Record>,
+    pub outputs: Vec<Record>,
+    pub failed: bool,
+    pub deviation: f64,
+    /// Seconds since the relation's search started.
+    pub at_s: f64,
+}
+
+/// The verdict on one relation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Passed,
+    Failed,
+    /// No test could be completed (premise unsatisfiable in the domain, or every run failed).
+    Inconclusive,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::Failed => "failed",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+/// Everything the search learned about one relation.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    pub relation: String,
+    pub verdict: Verdict,
+    pub tests: usize,
+    pub passed: usize,
+    pub failed: usize,
+    /// Tests whose runs failed (timeout, crash, malformed reply, reported error).
+    pub run_errors: usize,
+    /// A few run-error messages.
+    pub run_error_examples: Vec<String>,
+    /// Draws for which no premise-satisfying case was found.
+    pub generation_failures: usize,
+    pub first_failure_s: Option<f64>,
+    pub max_deviation: f64,
+    /// Bases from which K consecutive passes were seen (H0 accepted).
+    pub accepted_bases: usize,
+    pub consecutive_passes_needed: usize,
+    pub elapsed_s: f64,
+    /// Kept tests (for explanations and examples).
+    pub kept: Vec<TestRecord>,
+    /// The most deviating failures (largest first).
+    pub worst_failures: Vec<TestRecord>,
+}
+
+impl SearchOutcome {
+    /// Tests per second over the whole search.
+    pub fn throughput(&self) -> f64 {
+        if self.elapsed_s > 0.0 {
+            self.tests as f64 / self.elapsed_s
+        } else {
+            0.0
+        }
+    }
+}
+
+const WORST_KEPT: usize = 10;
+const ERROR_EXAMPLES: usize = 5;
+
+/// Adds `F` to an output record.
+fn with_main_output(domain: &Domain, outputs: Record) -> Result<Record, String> {
+    let f = domain
+        .main_output_value(&outputs)
+        .map_err(|e| format!("cannot compute F = {}: {e}", domain.main_output.0))?;
+    let mut outputs = outputs;
+    if let Value::Bool(b) = f {
+        outputs.insert(MAIN_OUTPUT_KEY.to_string(), Value::Number(f64::from(u8::from(b))));
+    } else {
+        outputs.insert(MAIN_OUTPUT_KEY.to_string(), f);
+    }
+    Ok(outputs)
+}
+
+/// Runs Algorithm 1 on one relation.
+pub fn search_relation(
+    relation: &Relation,
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    config: &SearchConfig,
+) -> SearchOutcome {
+    let start = Instant::now();
+    let generator = CaseGenerator::new(relation, domain);
+    let mut rng = SeededRng::for_stream(config.seed, &relation.name);
+    let needed = consecutive_passes_needed(config.bayes_factor, config.theta);
+    let tolerance = relation.tolerance.unwrap_or(config.tolerance);
+    let vars = relation.all_vars();
+    let base_count = relation.base_vars.len();
+    let mut outcome = SearchOutcome {
+        relation: relation.name.clone(),
+        verdict: Verdict::Inconclusive,
+        tests: 0,
+        passed: 0,
+        failed: 0,
+        run_errors: 0,
+        run_error_examples: Vec::new(),
+        generation_failures: 0,
+        first_failure_s: None,
+        max_deviation: 0.0,
+        accepted_bases: 0,
+        consecutive_passes_needed: needed,
+        elapsed_s: 0.0,
+        kept: Vec::new(),
+        worst_failures: Vec::new(),
+    };
+    let mut seed: Option<Vec<Record>> = None;
+    let mut seed_deviation = 0.0;
+    let out_of_budget = |outcome: &SearchOutcome| {
+        start.elapsed() >= config.budget
+            || config.max_tests.is_some_and(|m| outcome.tests >= m)
+            || config
+                .stop_after_accepted_bases
+                .is_some_and(|n| outcome.failed == 0 && outcome.accepted_bases >= n)
+    };
+    let mut consecutive_draw_failures = 0usize;
+    while !out_of_budget(&outcome) {
+        let from_seed = seed.is_some() && !rng.chance(config.fresh_base_probability);
+        let bases = match generator.base_cases(seed.as_deref().filter(|_| from_seed), &mut rng) {
+            Some(b) => b,
+            None => {
+                outcome.generation_failures += 1;
+                consecutive_draw_failures += 1;
+                if consecutive_draw_failures >= 50 && outcome.tests == 0 {
+                    break;
+                }
+                continue;
+            }
+        };
+        if seed.is_none() {
+            seed = Some(bases.clone());
+        }
+        let base_results = run_batch(system, &bases, config.jobs);
+        let base_outputs: Result<Vec<Record>, String> = base_results
+            .into_iter()
+            .map(|r| r.map_err(|e| e.to_string()).and_then(|o| with_main_output(domain, o)))
+            .collect();
+        let base_outputs = match base_outputs {
+            Ok(o) => o,
+            Err(message) => {
+                outcome.run_errors += 1;
+                if outcome.run_error_examples.len() < ERROR_EXAMPLES {
+                    outcome.run_error_examples.push(message);
+                }
+                consecutive_draw_failures += 1;
+                if consecutive_draw_failures >= 50 && outcome.tests == 0 {
+                    break;
+                }
+                continue;
+            }
+        };
+        let mut consecutive = 0usize;
+        let mut base_done = false;
+        while !base_done && !out_of_budget(&outcome) {
+            let wanted = needed.saturating_sub(consecutive).clamp(1, config.batch_size.max(1));
+            let mut follow_sets = Vec::with_capacity(wanted);
+            for _ in 0..wanted {
+                match generator.follow_ups(&bases, &mut rng) {
+                    Some(f) => follow_sets.push(f),
+                    None => outcome.generation_failures += 1,
+                }
+            }
+            if follow_sets.is_empty() {
+                consecutive_draw_failures += 1;
+                if consecutive_draw_failures >= 50 && outcome.tests == 0 {
+                    return finish(outcome, start);
+                }
+                break;
+            }
+            consecutive_draw_failures = 0;
+            let flat: Vec<Record> = follow_sets.iter().flatten().cloned().collect();
+            let results: Vec<RunResult> = run_batch(system, &flat, config.jobs);
+            let per_test = relation.follow_vars.len();
+            for (t, follow) in follow_sets.into_iter().enumerate() {
+                let runs = &results[t * per_test..(t + 1) * per_test];
+                let mut outputs = base_outputs.clone();
+                let mut error = None;
+                for run in runs {
+                    match run {
+                        Ok(o) => match with_main_output(domain, o.clone()) {
+                            Ok(o) => outputs.push(o),
+                            Err(e) => error = Some(e),
+                        },
+                        Err(e) => error = Some(e.to_string()),
+                    }
+                }
+                let mut cases = bases.clone();
+                cases.extend(follow);
+                let judged = match error {
+                    Some(e) => Err(e),
+                    None => {
+                        let env = CaseEnvironment {
+                            vars: &vars,
+                            inputs: &cases,
+                            outputs: Some(&outputs),
+                            main_output: MAIN_OUTPUT_KEY,
+                        };
+                        judge(&relation.conclusion, &env, false).map_err(|e| e.to_string())
+                    }
+                };
+                let judgement = match judged {
+                    Ok(j) => j,
+                    Err(message) => {
+                        outcome.run_errors += 1;
+                        if outcome.run_error_examples.len() < ERROR_EXAMPLES {
+                            outcome.run_error_examples.push(message);
+                        }
+                        continue;
+                    }
+                };
+                let failed = !judgement.holds && judgement.deviation > tolerance;
+                let at_s = start.elapsed().as_secs_f64();
+                outcome.tests += 1;
+                let record = TestRecord {
+                    cases,
+                    outputs: outputs.clone(),
+                    failed,
+                    deviation: if judgement.holds { 0.0 } else { judgement.deviation },
+                    at_s,
+                };
+                if failed {
+                    outcome.failed += 1;
+                    outcome.first_failure_s.get_or_insert(at_s);
+                    outcome.max_deviation = outcome.max_deviation.max(judgement.deviation);
+                    if judgement.deviation > seed_deviation {
+                        seed_deviation = judgement.deviation;
+                        seed = Some(record.cases[..base_count].to_vec());
+                    }
+                    keep_worst(&mut outcome.worst_failures, &record);
+                    base_done = true;
+                } else {
+                    outcome.passed += 1;
+                    if !base_done {
+                        consecutive += 1;
+                        if consecutive >= needed {
+                            outcome.accepted_bases += 1;
+                            base_done = true;
+                        }
+                    }
+                }
+                if outcome.kept.len() < config.keep_tests {
+                    outcome.kept.push(record);
+                }
+            }
+        }
+    }
+    finish(outcome, start)
+}
+
+fn keep_worst(worst: &mut Vec<TestRecord>, record: &TestRecord) {
+    if worst.len() < WORST_KEPT || record.deviation > worst[worst.len() - 1].deviation {
+        worst.push(record.clone());
+        worst.sort_by(|a, b| b.deviation.total_cmp(&a.deviation));
+        worst.truncate(WORST_KEPT);
+    }
+}
+
+fn finish(mut outcome: SearchOutcome, start: Instant) -> SearchOutcome {
+    outcome.elapsed_s = start.elapsed().as_secs_f64();
+    outcome.verdict = if outcome.failed > 0 {
+        Verdict::Failed
+    } else if outcome.tests > 0 {
+        Verdict::Passed
+    } else {
+        Verdict::Inconclusive
+    };
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relation::parse_relations;
+    use crate::system::{FunctionSystem, RunFailure};
+
+    #[test]
+    fn bayes_factor_bound_matches_the_paper() {
+        // The paper: B = 100, θ = 0.95 requires K ≥ 90.
+        assert_eq!(consecutive_passes_needed(100.0, 0.95), 90);
+        // ⌈log₂ 10 / −log₂ 0.9⌉ = ⌈3.3219 / 0.1520⌉ = 22.
+        assert_eq!(consecutive_passes_needed(10.0, 0.9), 22);
+        // θ^K ≤ 1/B must hold at K and fail at K − 1.
+        for (b, theta) in [(100.0, 0.95), (1000.0, 0.99), (3.0, 0.5)] {
+            let k = consecutive_passes_needed(b, theta) as i32;
+            assert!(f64::powi(theta, k) <= 1.0 / b);
+            assert!(f64::powi(theta, k - 1) > 1.0 / b);
+        }
+    }
+
+    const DOMAIN: &str = r#"
+output = "tax"
+[fields.income]
+type = "money"
+min = 0
+max = 1000
+step = 1
+[fields.senior]
+type = "boolean"
+"#;
+
+    fn taxer(bug: bool) -> impl Fn(&Record) -> RunResult + Send + Sync {
+        move |input: &Record| {
+            let income = input["income"].as_f64().unwrap_or(0.0);
+            let senior = input["senior"] == Value::Bool(true);
+            if income == 13.0 {
+                return Err(RunFailure::Reported {
+                    message: "unlucky".into(),
+                });
+            }
+            let mut tax = income * 0.1;
+            if senior {
+                // The planted bug charges seniors above 800 instead of relieving them.
+                tax += if bug && income > 800.0 { 5.0 } else { -5.0 };
+            }
+            let mut out = Record::new();
+            out.insert("tax".into(), Value::Number(tax));
+            Ok(out)
+        }
+    }
+
+    const RELATION: &str =
+        "relation senior forall x, y. x ==[senior] y and x.senior and not y.senior => F(x) <= F(y)";
+
+    #[test]
+    fn finds_planted_failure_and_passes_correct_system() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let config = SearchConfig {
+            seed: 5,
+            max_tests: Some(3000),
+            budget: Duration::from_secs(30),
+            jobs: 2,
+            ..SearchConfig::default()
+        };
+        let correct = FunctionSystem {
+            name: "correct".into(),
+            function: taxer(false),
+        };
+        let good = search_relation(relation, &domain, &correct, &config);
+        assert_eq!(good.verdict, Verdict::Passed);
+        assert_eq!(good.failed, 0);
+        assert!(good.accepted_bases >= 1);
+        assert!(good.tests >= 3000);
+        let buggy = FunctionSystem {
+            name: "buggy".into(),
+            function: taxer(true),
+        };
+        let bad = search_relation(relation, &domain, &buggy, &config);
+        assert_eq!(bad.verdict, Verdict::Failed);
+        // Failing tests are exactly those with income above 800; F differs by 5.
+        assert!((bad.max_deviation - 5.0).abs() < 1e-9);
+        for t in &bad.kept {
+            let income = t.cases[0]["income"].as_f64().unwrap();
+            assert_eq!(t.failed, income > 800.0, "{:?}", t.cases[0]);
+        }
+    }
+
+    #[test]
+    fn same_seed_same_tests() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let config = SearchConfig {
+            seed: 11,
+            max_tests: Some(500),
+            jobs: 2,
+            ..SearchConfig::default()
+        };
+        let system = FunctionSystem {
+            name: "buggy".into(),
+            function: taxer(true),
+        };
+        let a = search_relation(relation, &domain, &system, &config);
+        let b = search_relation(relation, &domain, &system, &config);
+        assert_eq!(a.tests, b.tests);
+        assert_eq!(a.failed, b.failed);
+        let firsts = |o: &SearchOutcome| -> Vec<Record> {
+            o.kept.iter().take(50).map(|t| t.cases[1].clone()).collect()
+        };
+        assert_eq!(firsts(&a), firsts(&b));
+    }
+}

@@ -1,0 +1,131 @@
+//! Systems under test: anything that maps an input record to an output record. The search
+//! only sees the [`SystemUnderTest`] trait; a failed run (timeout, crash, malformed reply, an
+//! error reported by the system) is a per-test [`RunFailure`], never a reason to stop.
+
+use crate::value::Record;
+use std::fmt;
+
+/// Why one run of the system produced no outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunFailure {
+    /// The system did not answer within the time limit (it was stopped).
+    Timeout { seconds: f64 },
+    /// The system exited or closed its output without answering.
+    Crashed { detail: String },
+    /// The reply was not a JSON object.
+    Malformed { reply: String },
+    /// The system answered with an error of its own (e.g. `{"error": "..."}`).
+    Reported { message: String },
+}
+
+impl fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunFailure::Timeout { seconds } => write!(f, "timeout after {seconds:.1}s"),
+            RunFailure::Crashed { detail } => write!(f, "crash: {detail}"),
+            RunFailure::Malformed { reply } => {
+                let shown: String = reply.chars().take(120).collect();
+                write!(f, "malformed reply: {shown}")
+            }
+            RunFailure::Reported { message } => write!(f, "error: {message}"),
+        }
+    }
+}
+
+/// The outcome of one run.
+pub type RunResult = Result<Record, RunFailure>;
+
+/// A program whose inputs and outputs are named-field records. Implementations must be
+/// usable from several threads at once (the search evaluates batches in parallel).
+pub trait SystemUnderTest: Send + Sync {
+    /// A short description for reports (e.g. the command line).
+    fn describe(&self) -> String;
+
+    /// Runs the system on one input.
+    fn run(&self, input: &Record) -> RunResult;
+}
+
+/// A system given by a Rust function (tests, benchmarks and in-process models).
+pub struct FunctionSystem<F: Fn(&Record) -> RunResult + Send + Sync> {
+    pub name: String,
+    pub function: F,
+}
+
+impl<F: Fn(&Record) -> RunResult + Send + Sync> SystemUnderTest for FunctionSystem<F> {
+    fn describe(&self) -> String {
+        self.name.clone()
+    }
+
+    fn run(&self, input: &Record) -> RunResult {
+        (self.function)(input)
+    }
+}
+
+/// Runs a batch of inputs on `jobs` threads; results are in input order.
+pub fn run_batch(system: &dyn SystemUnderTest, inputs: &[Record], jobs: usize) -> Vec<RunResult> {
+    let jobs = jobs.max(1).min(inputs.len().max(1));
+    if jobs == 1 {
+        return inputs.iter().map(|i| system.run(i)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<RunResult>> = vec![None; inputs.len()];
+    let slots = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= inputs.len() {
+                    break;
+                }
+                let result = system.run(&inputs[i]);
+                if let Ok(mut guard) = slots.lock() {
+                    guard[i] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.unwrap_or(Err(RunFailure::Crashed {
+                detail: "worker thread lost its result".to_string(),
+            }))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    #[test]
+    fn batches_keep_input_order_across_threads() {
+        let system = FunctionSystem {
+            name: "double".into(),
+            function: |input: &Record| {
+                let x = input.get("x").and_then(Value::as_f64).unwrap_or(0.0);
+                if x == 3.0 {
+                    return Err(RunFailure::Reported {
+                        message: "three".into(),
+                    });
+                }
+                let mut out = Record::new();
+                out.insert("y".into(), Value::Number(2.0 * x));
+                Ok(out)
+            },
+        };
+        let inputs: Vec<Record> = (0..40)
+            .map(|i| [("x".to_string(), Value::Integer(i))].into_iter().collect())
+            .collect();
+        let results = run_batch(&system, &inputs, 4);
+        assert_eq!(results.len(), 40);
+        for (i, r) in results.iter().enumerate() {
+            if i == 3 {
+                assert!(matches!(r, Err(RunFailure::Reported { .. })));
+            } else {
+                assert_eq!(r.as_ref().unwrap()["y"], Value::Number(2.0 * i as f64));
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Field values and records: the JSON-like currency between the search, the relation
+//! evaluator and the systems under test. A [`Record`] maps field names to [`Value`]s; inputs
+//! and outputs of a system are both records. Conversion to and from JSON objects lives here
+//! (nested JSON objects are flattened into dotted names on the way in).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One field value. Money and decimals are both carried as `Number` (the relation language
+/// compares and computes on them as reals); integers keep their exactness.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Bool(bool),
+    Integer(i64),
+    Number(f64),
+    /// An enumeration constructor, e.g. a filing status `MFJ`.
+    Enum(String),
+}
+
+/// A named-field record: the inputs or the outputs of one run.
+pub type Record = BTreeMap<String, Value>;
+
+impl Value {
+    /// The numeric view of a value, if it has one (booleans count as 0 and 1).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+            Value::Integer(i) => Some(*i as f64),
+            Value::Number(n) => Some(*n),
+            Value::Enum(_) => None,
+        }
+    }
+
+    /// Converts to a JSON value (integers stay integers, numbers become JSON floats).
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Integer(i) => serde_json::Value::from(*i),
+            Value::Number(n) => {
+                if n.fract() == 0.0 && n.abs() < 9.0e15 {
+                    serde_json::Value::from(*n as i64)
+                } else {
+                    serde_json::Number::from_f64(*n)
+                        .map(serde_json::Value::Number)
+                        .unwrap_or(serde_json::Value::Null)
+                }
+            }
+            Value::Enum(s) => serde_json::Value::String(s.clone()),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Integer(i) => write!(f, "{i}"),
+            Value::Number(n) => {
+                if n.fract() == 0.0 {
+                    write!(f, "{n:.0}")
+                } else {
+                    write!(f, "{n:.2}")
+                }
+            }
+            Value::Enum(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// Converts a record to a JSON object, in field-name order.
+pub fn record_to_json(record: &Record) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for (name, value) in record {
+        map.insert(name.clone(), value.to_json());
+    }
+    serde_json::Value::Object(map)
+}
+
+/// Converts a JSON object to a record: numbers become `Number` (or `Integer` when written
+/// without a fraction), strings become `Enum`, nested objects are flattened as `a.b`.
+/// Arrays and nulls are skipped; a string holding a number (as some tools print money) is
+/// read as a number.
+pub fn record_from_json(object: &serde_json::Map<String, serde_json::Value>) -> Record {
+    let mut record = Record::new();
+    flatten_into(&mut record, "", object);
+    record
+}
+
+fn flatten_into(
+    record: &mut Record,
+    prefix: &str,
+    object: &serde_json::Map<String, serde_json::Value>,
+) {
+    for (key, value) in object {
+        let name = if prefix.is_empty() {
+            key.clone()
+        } else {
+            format!("{prefix}.{key}")
+        };
+        match value {
+            serde_json::Value::Bool(b) => {
+                record.insert(name, Value::Bool(*b));
+            }
+            serde_json::Value::Number(n) => {
+                let converted = match n.as_i64() {
+                    Some(i) => Value::Integer(i),
+                    None => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+                };
+                record.insert(name, converted);
+            }
+            serde_json::Value::String(s) => {
+                let converted = match s.trim().trim_start_matches('$').replace(',', "").parse() {
+                    Ok(n) => Value::Number(n),
+                    Err(_) => Value::Enum(s.clone()),
+                };
+                record.insert(name, converted);
+            }
+            serde_json::Value::Object(inner) => flatten_into(record, &name, inner),
+            serde_json::Value::Array(_) | serde_json::Value::Null => {}
+        }
+    }
+}
+
+/// A canonical text key for a record (used to cache evaluations).
+pub fn record_key(record: &Record) -> String {
+    record_to_json(record).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_keeps_kinds_and_flattens_objects() {
+        let json: serde_json::Value = serde_json::from_str(
+            r#"{"a": 3, "b": 2.5, "c": true, "d": "MFJ", "e": {"f": 1}, "g": "$1,200.50"}"#,
+        )
+        .unwrap();
+        let record = record_from_json(json.as_object().unwrap());
+        assert_eq!(record["a"], Value::Integer(3));
+        assert_eq!(record["b"], Value::Number(2.5));
+        assert_eq!(record["c"], Value::Bool(true));
+        assert_eq!(record["d"], Value::Enum("MFJ".into()));
+        assert_eq!(record["e.f"], Value::Integer(1));
+        assert_eq!(record["g"], Value::Number(1200.5));
+        let back = record_to_json(&record);
+        assert_eq!(back["b"], serde_json::json!(2.5));
+        assert_eq!(back["d"], serde_json::json!("MFJ"));
+    }
+}

@@ -1,0 +1,385 @@
+//! Symbolic derivatives (Lemma 6.4), admissible next events (Definition 6.3), prefix
+//! enumeration in increasing length (Fig. 7), DistToDead with a cut-off (Section 5.2), and the
+//! interleaved matching of a symbolic trace against an expression (the second optimization of
+//! Section 7: prefixes are only enumerated along events compatible with the trace).
+//!
+//! Questions about events (is ℓ satisfiable for some interpretation, is ℓ' ⊑ ℓ for every
+//! interpretation of the symbolic variables) go to an [`EventOracle`]; [`SmtOracle`] discharges
+//! them to Z3 through the `smt` crate. Everything is memoised.
+
+use crate::event::Event;
+use crate::regex::{Node, Sre};
+use smt::{SatOutcome, Solver, Term};
+use std::collections::HashMap;
+
+/// Decides questions about symbolic events.
+pub trait EventOracle {
+    /// Some interpretation of the symbolic variables makes some call belong to `e`.
+    fn satisfiable(&mut self, e: &Event) -> bool;
+    /// `a ⊑ b` under every interpretation: `a ⊓ ~b` is unsatisfiable.
+    fn included(&mut self, a: &Event, b: &Event) -> bool {
+        !self.satisfiable(&a.and(&b.negate()))
+    }
+}
+
+/// The constraint of a single event with locals renamed apart per function.
+pub fn event_constraint(e: &Event, tag: &str) -> Term {
+    e.constraint(&|op: &str, local: &str| {
+        if local.starts_with('#') {
+            Some(Term::var(&format!("{tag}{op}{local}"), smt::Sort::Bool))
+        } else {
+            None
+        }
+    })
+}
+
+/// An oracle answering with Z3.
+pub struct SmtOracle<'s> {
+    pub solver: &'s mut Solver,
+    cache: HashMap<Event, bool>,
+}
+
+impl<'s> SmtOracle<'s> {
+    pub fn new(solver: &'s mut Solver) -> Self {
+        SmtOracle { solver, cache: HashMap::new() }
+    }
+}
+
+/// Renames the locals of an event for a solver query, preserving sorts.
+pub fn event_formula(e: &Event, tag: &str) -> Term {
+    let parts = e.ops.iter().map(|(op, q)| {
+        q.rename(&|n: &str| if n.starts_with('#') { Some(format!("{tag}{op}{n}")) } else { None })
+    });
+    Term::or(parts.chain(std::iter::once(e.others.clone())))
+}
+
+impl EventOracle for SmtOracle<'_> {
+    fn satisfiable(&mut self, e: &Event) -> bool {
+        if e.is_bottom() {
+            return false;
+        }
+        if let Some(r) = self.cache.get(e) {
+            return *r;
+        }
+        let f = event_formula(e, "");
+        // unknown counts as satisfiable: the event is kept
+        let r = !matches!(self.solver.check(&[f]), Ok(SatOutcome::Unsat));
+        self.cache.insert(e.clone(), r);
+        r
+    }
+}
+
+/// Derivatives, next events and prefix enumeration with memo tables.
+#[derive(Default)]
+pub struct Deriver {
+    next_cache: HashMap<Sre, Vec<Event>>,
+    deriv_cache: HashMap<(Sre, Event), Option<Sre>>,
+    dist_cache: HashMap<Sre, usize>,
+    /// Number of derivative computations that could not decide an inclusion.
+    pub undecided: u64,
+}
+
+/// The dual of a set of events: `~⊔L`.
+pub fn dual(events: &[Event]) -> Event {
+    events.iter().fold(Event::bottom(), |acc, e| acc.or(e)).negate()
+}
+
+impl Deriver {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn join(&self, oracle: &mut dyn EventOracle, l1: &[Event], l2: &[Event]) -> Vec<Event> {
+        let d1 = dual(l1);
+        let d2 = dual(l2);
+        let mut out: Vec<Event> = Vec::new();
+        let mut push = |e: Event, out: &mut Vec<Event>| {
+            if !e.is_bottom() && !out.contains(&e) && oracle.satisfiable(&e) {
+                out.push(e)
+            }
+        };
+        for a in l1 {
+            for b in l2 {
+                push(a.and(b), &mut out);
+            }
+            push(a.and(&d2), &mut out);
+        }
+        for b in l2 {
+            push(d1.and(b), &mut out);
+        }
+        out
+    }
+
+    /// next(R) of Definition 6.3, without the dual event; unsatisfiable events are dropped.
+    pub fn next(&mut self, oracle: &mut dyn EventOracle, r: &Sre) -> Vec<Event> {
+        if let Some(v) = self.next_cache.get(r) {
+            return v.clone();
+        }
+        let v = match r.node() {
+            Node::Empty | Node::Eps => Vec::new(),
+            Node::Lit(e) => {
+                if oracle.satisfiable(e) {
+                    vec![e.clone()]
+                } else {
+                    Vec::new()
+                }
+            }
+            Node::Star(inner) => self.next(oracle, inner),
+            Node::Concat(a, b) => {
+                let na = self.next(oracle, a);
+                if a.nullable() {
+                    let nb = self.next(oracle, b);
+                    self.join(oracle, &na, &nb)
+                } else {
+                    na
+                }
+            }
+            Node::Not(inner) => {
+                let mut n = self.next(oracle, inner);
+                let d = dual(&n);
+                if !d.is_bottom() && oracle.satisfiable(&d) {
+                    n.push(d);
+                }
+                n
+            }
+            Node::And(xs) => {
+                let mut acc: Option<Vec<Event>> = None;
+                for x in xs {
+                    let nx = self.next(oracle, x);
+                    acc = Some(match acc {
+                        None => nx,
+                        Some(prev) => {
+                            let mut out = Vec::new();
+                            for a in &prev {
+                                for b in &nx {
+                                    let e = a.and(b);
+                                    if !e.is_bottom() && !out.contains(&e) && oracle.satisfiable(&e) {
+                                        out.push(e);
+                                    }
+                                }
+                            }
+                            out
+                        }
+                    });
+                }
+                acc.unwrap_or_default()
+            }
+            Node::Or(xs) => {
+                let mut acc: Option<Vec<Event>> = None;
+                for x in xs {
+                    let nx = self.next(oracle, x);
+                    acc = Some(match acc {
+                        None => nx,
+                        Some(prev) => self.join(oracle, &prev, &nx),
+                    });
+                }
+                acc.unwrap_or_default()
+            }
+        };
+        self.next_cache.insert(r.clone(), v.clone());
+        v
+    }
+
+    /// next(R) ∪ {next(R)ᶜ}: a partition of the event space (up to unsatisfiable parts).
+    pub fn next_with_dual(&mut self, oracle: &mut dyn EventOracle, r: &Sre) -> Vec<Event> {
+        let mut n = self.next(oracle, r);
+        let d = dual(&n);
+        if !d.is_bottom() && oracle.satisfiable(&d) {
+            n.push(d);
+        }
+        n
+    }
+
+    /// D_ℓ R (Lemma 6.4) for a next event ℓ of R; `None` when an inclusion is undecided.
+    pub fn derivative(&mut self, oracle: &mut dyn EventOracle, e: &Event, r: &Sre) -> Option<Sre> {
+        let key = (r.clone(), e.clone());
+        if let Some(v) = self.deriv_cache.get(&key) {
+            return v.clone();
+        }
+        let v = self.derivative_uncached(oracle, e, r);
+        if v.is_none() {
+            self.undecided += 1;
+        }
+        self.deriv_cache.insert(key, v.clone());
+        v
+    }
+
+    fn derivative_uncached(&mut self, oracle: &mut dyn EventOracle, e: &Event, r: &Sre) -> Option<Sre> {
+        Some(match r.node() {
+            Node::Empty | Node::Eps => Sre::empty(),
+            Node::Lit(l) => {
+                if !e.compatible(l) || !oracle.satisfiable(&e.and(l)) {
+                    Sre::empty()
+                } else if oracle.included(e, l) {
+                    Sre::eps()
+                } else {
+                    return None;
+                }
+            }
+            Node::Star(inner) => Sre::concat(self.derivative(oracle, e, inner)?, r.clone()),
+            Node::Concat(a, b) => {
+                let first = Sre::concat(self.derivative(oracle, e, a)?, b.clone());
+                if a.nullable() {
+                    Sre::or([first, self.derivative(oracle, e, b)?])
+                } else {
+                    first
+                }
+            }
+            Node::Not(inner) => Sre::not(self.derivative(oracle, e, inner)?),
+            Node::And(xs) => {
+                let mut parts = Vec::new();
+                for x in xs {
+                    parts.push(self.derivative(oracle, e, x)?);
+                }
+                Sre::and(parts)
+            }
+            Node::Or(xs) => {
+                let mut parts = Vec::new();
+                for x in xs {
+                    parts.push(self.derivative(oracle, e, x)?);
+                }
+                Sre::or(parts)
+            }
+        })
+    }
+
+    /// D_Π R along a whole symbolic trace of next events.
+    pub fn derivative_trace(&mut self, oracle: &mut dyn EventOracle, trace: &[Event], r: &Sre) -> Option<Sre> {
+        let mut cur = r.clone();
+        for e in trace {
+            cur = self.derivative(oracle, e, &cur)?;
+        }
+        Some(cur)
+    }
+
+    /// Prefixes (Fig. 7) of length at most `max_len`, in increasing length, with derivatives.
+    /// With `accepting_only`, only prefixes whose derivative is nullable (traces of R) are kept and
+    /// dead branches are not followed.
+    pub fn prefixes(
+        &mut self,
+        oracle: &mut dyn EventOracle,
+        r: &Sre,
+        max_len: usize,
+        accepting_only: bool,
+    ) -> Vec<(Vec<Event>, Sre)> {
+        let mut out = Vec::new();
+        let mut frontier = vec![(Vec::new(), r.clone())];
+        for len in 0..=max_len {
+            let mut next_frontier = Vec::new();
+            for (pfx, d) in frontier {
+                if !accepting_only || d.nullable() {
+                    out.push((pfx.clone(), d.clone()));
+                }
+                if len == max_len || (accepting_only && d.is_empty()) {
+                    continue;
+                }
+                let events = if accepting_only { self.next(oracle, &d) } else { self.next_with_dual(oracle, &d) };
+                for e in events {
+                    if let Some(d2) = self.derivative(oracle, &e, &d) {
+                        if accepting_only && d2.is_empty() {
+                            continue;
+                        }
+                        let mut p = pfx.clone();
+                        p.push(e);
+                        next_frontier.push((p, d2));
+                    }
+                }
+            }
+            frontier = next_frontier;
+        }
+        out
+    }
+
+    /// DistToDead(R) = min |Π| with D_Π R = ∅, or `cutoff + 1` when no dead state is that close.
+    pub fn dist_to_dead(&mut self, oracle: &mut dyn EventOracle, r: &Sre, cutoff: usize) -> usize {
+        if let Some(d) = self.dist_cache.get(r) {
+            return *d;
+        }
+        let mut frontier = vec![r.clone()];
+        let mut seen: Vec<Sre> = vec![r.clone()];
+        let mut result = cutoff + 1;
+        'outer: for dist in 0..=cutoff {
+            let mut next_frontier = Vec::new();
+            for d in &frontier {
+                if d.is_empty() {
+                    result = dist;
+                    break 'outer;
+                }
+            }
+            if dist == cutoff {
+                break;
+            }
+            for d in frontier {
+                for e in self.next_with_dual(oracle, &d) {
+                    if let Some(d2) = self.derivative(oracle, &e, &d) {
+                        if !seen.contains(&d2) {
+                            seen.push(d2.clone());
+                            next_frontier.push(d2);
+                        }
+                    }
+                }
+            }
+            frontier = next_frontier;
+        }
+        self.dist_cache.insert(r.clone(), result);
+        result
+    }
+
+    /// Matches a symbolic trace against `r` event by event (DAdmit/DAppend): each trace event is
+    /// conjoined with a compatible next event of the current derivative. Returns up to `limit`
+    /// refined traces with the derivative reached, those closest to a dead state first when
+    /// `toward_dead` (a cut-off of `dead_cutoff`), and only nullable ends when `accepting_only`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn match_trace(
+        &mut self,
+        oracle: &mut dyn EventOracle,
+        trace: &[Event],
+        r: &Sre,
+        accepting_only: bool,
+        toward_dead: bool,
+        dead_cutoff: usize,
+        limit: usize,
+    ) -> Vec<(Vec<Event>, Sre)> {
+        let mut out = Vec::new();
+        let mut stack: Vec<(Vec<Event>, Sre)> = vec![(Vec::new(), r.clone())];
+        while let Some((done, d)) = stack.pop() {
+            if out.len() >= limit {
+                break;
+            }
+            if done.len() == trace.len() {
+                if !accepting_only || d.nullable() {
+                    out.push((done, d));
+                }
+                continue;
+            }
+            if accepting_only && d.is_empty() {
+                continue;
+            }
+            let ev = &trace[done.len()];
+            let mut choices: Vec<(usize, Event, Sre)> = Vec::new();
+            let candidates = if accepting_only { self.next(oracle, &d) } else { self.next_with_dual(oracle, &d) };
+            for l in candidates {
+                if !l.compatible(ev) {
+                    continue;
+                }
+                let refined = ev.and(&l);
+                if refined.is_bottom() || !oracle.satisfiable(&refined) {
+                    continue;
+                }
+                let Some(d2) = self.derivative(oracle, &l, &d) else { continue };
+                if accepting_only && d2.is_empty() {
+                    continue;
+                }
+                let rank = if toward_dead { self.dist_to_dead(oracle, &d2, dead_cutoff) } else { 0 };
+                choices.push((rank, refined, d2));
+            }
+            choices.sort_by_key(|c| std::cmp::Reverse(c.0)); // stack: best popped first
+            for (_, refined, d2) in choices {
+                let mut p = done.clone();
+                p.push(refined);
+                stack.push((p, d2));
+            }
+        }
+        out
+    }
+}

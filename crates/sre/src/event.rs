@@ -1,0 +1,267 @@
+//! Symbolic events ⟨x_ret ← f x̄_arg | φ⟩ and their boolean algebra (Definition 6.2 of the
+//! derivative-guided symbolic execution paper). An [`Event`] is stored in the stratified form of
+//! Section 6: one qualifier per effectful function it mentions (the disjuncts are over disjoint
+//! functions), plus one qualifier for *every other* function. That second part is the first
+//! optimization of Section 7: negation never has to enumerate the library's functions.
+//!
+//! Qualifiers are [`Term`]s whose event-local variables have canonical names: the i-th argument is
+//! [`arg_var`]`(i)` and the result is [`RET_VAR`]. Every other free variable is a symbolic
+//! variable shared with the path condition.
+
+use smt::{Sort, Term};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// Canonical name of the result variable of an event.
+pub const RET_VAR: &str = "#r";
+
+/// Canonical name of the i-th argument of an event.
+pub fn arg_var(i: usize) -> String {
+    format!("#{i}")
+}
+
+/// The signature of an effectful function: argument sorts and result sort.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OpSig {
+    pub args: Vec<Sort>,
+    pub ret: Sort,
+}
+
+/// A symbolic event in stratified form.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Event {
+    /// Qualifier of each explicitly mentioned function.
+    pub ops: BTreeMap<Rc<str>, Term>,
+    /// Qualifier of every function not in `ops`; it cannot mention event-local variables.
+    pub others: Term,
+}
+
+impl Event {
+    /// The event of one function with a qualifier over canonical local names.
+    pub fn atom(op: &str, qualifier: Term) -> Event {
+        let mut ops = BTreeMap::new();
+        ops.insert(Rc::from(op), qualifier);
+        Event { ops, others: Term::ff() }.normalized()
+    }
+
+    /// `•`: every event.
+    pub fn top() -> Event {
+        Event { ops: BTreeMap::new(), others: Term::tt() }
+    }
+
+    /// `⊥`: no event.
+    pub fn bottom() -> Event {
+        Event { ops: BTreeMap::new(), others: Term::ff() }
+    }
+
+    /// A guard event ⟨φ⟩: every call, whenever φ holds.
+    pub fn guard(phi: Term) -> Event {
+        Event { ops: BTreeMap::new(), others: phi }
+    }
+
+    fn normalized(mut self) -> Event {
+        let others = self.others.clone();
+        self.ops.retain(|_, q| *q != others);
+        self
+    }
+
+    /// The qualifier of function `op` in this event.
+    pub fn qualifier(&self, op: &str) -> Term {
+        self.ops.get(op).cloned().unwrap_or_else(|| self.others.clone())
+    }
+
+    /// Syntactically empty.
+    pub fn is_bottom(&self) -> bool {
+        self.others.is_false() && self.ops.values().all(Term::is_false)
+    }
+
+    /// Syntactically full.
+    pub fn is_top(&self) -> bool {
+        self.others.is_true() && self.ops.values().all(Term::is_true)
+    }
+
+    /// Functions this event may be a call of, or `None` when it also covers unlisted functions.
+    pub fn possible_ops(&self) -> Option<Vec<Rc<str>>> {
+        if !self.others.is_false() {
+            return None;
+        }
+        Some(self.ops.iter().filter(|(_, q)| !q.is_false()).map(|(o, _)| o.clone()).collect())
+    }
+
+    /// Compatibility of Section 5.2: the two events can be calls of a common function.
+    pub fn compatible(&self, other: &Event) -> bool {
+        match (self.possible_ops(), other.possible_ops()) {
+            (Some(a), Some(b)) => a.iter().any(|o| b.contains(o)),
+            (Some(a), None) => a.iter().any(|o| !other.qualifier(o).is_false()),
+            (None, Some(b)) => b.iter().any(|o| !self.qualifier(o).is_false()),
+            (None, None) => true,
+        }
+    }
+
+    /// `~ℓ`.
+    pub fn negate(&self) -> Event {
+        Event {
+            ops: self.ops.iter().map(|(o, q)| (o.clone(), Term::not(q.clone()))).collect(),
+            others: Term::not(self.others.clone()),
+        }
+        .normalized()
+    }
+
+    fn combine(&self, other: &Event, f: impl Fn(Term, Term) -> Term) -> Event {
+        let mut ops = BTreeMap::new();
+        for o in self.ops.keys().chain(other.ops.keys()) {
+            if !ops.contains_key(o) {
+                ops.insert(o.clone(), f(self.qualifier(o), other.qualifier(o)));
+            }
+        }
+        Event { ops, others: f(self.others.clone(), other.others.clone()) }.normalized()
+    }
+
+    /// `ℓ₁ ⊓ ℓ₂`.
+    pub fn and(&self, other: &Event) -> Event {
+        self.combine(other, |a, b| Term::and([a, b]))
+    }
+
+    /// `ℓ₁ ⊔ ℓ₂`.
+    pub fn or(&self, other: &Event) -> Event {
+        self.combine(other, |a, b| Term::or([a, b]))
+    }
+
+    /// Substitutes symbolic variables (never the event-local ones).
+    pub fn subst(&self, map: &BTreeMap<Rc<str>, Term>) -> Event {
+        if map.is_empty() {
+            return self.clone();
+        }
+        Event {
+            ops: self.ops.iter().map(|(o, q)| (o.clone(), q.subst_map(map))).collect(),
+            others: self.others.subst_map(map),
+        }
+        .normalized()
+    }
+
+    /// The constraint of this event (Section 6) with its local variables renamed apart by
+    /// `rename(op, local)`: the disjunction of the qualifiers of the functions it may be.
+    pub fn constraint(&self, rename: &dyn Fn(&str, &str) -> Option<Term>) -> Term {
+        if !self.others.is_false() {
+            // some unlisted function is possible (given the guard)
+            let listed = self.ops.iter().map(|(o, q)| q.subst(&|n: &str| rename(o, n)));
+            return Term::or(listed.chain(std::iter::once(self.others.clone())));
+        }
+        Term::or(self.ops.iter().map(|(o, q)| q.subst(&|n: &str| rename(o, n))))
+    }
+
+    /// Free symbolic variables (locals excluded).
+    pub fn symbolic_vars(&self) -> BTreeMap<Rc<str>, Sort> {
+        let mut out = BTreeMap::new();
+        for q in self.ops.values().chain(std::iter::once(&self.others)) {
+            for (n, s) in q.free_vars() {
+                if !n.starts_with('#') {
+                    out.insert(n, s);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn show_qualifier(q: &Term) -> String {
+    q.subst(&|n: &str| {
+        if n == RET_VAR {
+            Some(Term::var("vret", Sort::Bool))
+        } else {
+            n.strip_prefix('#').map(|i| Term::var(&format!("x_{i}"), Sort::Bool))
+        }
+    })
+    .to_string()
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_top() {
+            return write!(f, "•");
+        }
+        if self.is_bottom() {
+            return write!(f, "⊥");
+        }
+        let mut first = true;
+        for (o, q) in &self.ops {
+            if q.is_false() {
+                continue;
+            }
+            if !first {
+                write!(f, " ⊔ ")?;
+            }
+            first = false;
+            write!(f, "⟨{o} = vret | {}⟩", show_qualifier(q))?;
+        }
+        if !self.others.is_false() {
+            if !first {
+                write!(f, " ⊔ ")?;
+            }
+            let excluded: Vec<&str> = self.ops.keys().map(|k| &**k).collect();
+            if excluded.is_empty() {
+                write!(f, "⟨{}⟩", self.others)?;
+            } else {
+                write!(f, "⟨{} | not {}⟩", self.others, excluded.join(", "))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Prints an event with its argument names, given the arities of its functions.
+pub fn show_event(e: &Event, arity: &dyn Fn(&str) -> usize) -> String {
+    let mut parts = Vec::new();
+    for (o, q) in &e.ops {
+        if q.is_false() {
+            continue;
+        }
+        let args: Vec<String> = (0..arity(o)).map(|i| format!("x_{i}")).collect();
+        let args = if args.is_empty() { String::new() } else { format!(" {}", args.join(" ")) };
+        parts.push(format!("⟨{o}{args} = vret | {}⟩", show_qualifier(q)));
+    }
+    if !e.others.is_false() || parts.is_empty() {
+        let mut single = e.clone();
+        single.ops.clear();
+        if e.ops.is_empty() {
+            parts.push(format!("{single}"));
+        } else {
+            let excluded: Vec<&str> = e.ops.keys().map(|k| &**k).collect();
+            parts.push(format!("⟨{} | not {}⟩", e.others, excluded.join(", ")));
+        }
+    }
+    parts.join(" ⊔ ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn put(phi: Term) -> Event {
+        Event::atom("put", phi)
+    }
+
+    #[test]
+    fn negation_keeps_other_functions_without_enumerating_them() {
+        let k = Term::var("#0", Sort::Int);
+        let e = put(Term::eq(k.clone(), Term::Int(1)));
+        let n = e.negate();
+        assert_eq!(n.qualifier("put"), Term::not(Term::eq(k, Term::Int(1))));
+        assert!(n.qualifier("get").is_true());
+        assert_eq!(n.negate(), e);
+    }
+
+    #[test]
+    fn conjunction_is_pointwise_over_functions() {
+        let k = Term::var("#0", Sort::Int);
+        let a = put(Term::eq(k.clone(), Term::Int(1)));
+        let b = Event::atom("get", Term::tt());
+        assert!(a.and(&b).is_bottom());
+        assert!(!a.compatible(&b));
+        let c = a.and(&Event::top());
+        assert_eq!(c, a);
+        let d = a.or(&b);
+        assert_eq!(d.possible_ops().map(|v| v.len()), Some(2));
+    }
+}
