@@ -6,12 +6,12 @@ Protocol: one JSON object of input fields per line on stdin, one JSON object of 
 per line on stdout (JSON Lines). The program keeps running until stdin closes, so it also
 works one call per process. A line that cannot be computed gets {"error": "..."}.
 
-Inputs: sts (single | MFJ | MFS | HOH), age, blind, s_age, s_blind, AGI (wages; the model
-has no adjustments), L19 (nonrefundable child tax credit / credit for other dependents
-claimed on line 19), L27 (earned income credit claimed on line 27), L29 (refundable
-American opportunity credit claimed on line 29), QC (qualifying children), OD (other
-dependents), MDE (medical and dental expenses), iz (elects to itemize), L12 (Schedule A
-total carried to line 12; this simplified Schedule A only holds medical expenses, so the
+Inputs (the names of form1040.catala_en): sts (Single | MFJ | MFS | HOH), age, blind,
+s_age, s_blind, agi (wages; the model has no adjustments), l19 (nonrefundable child tax
+credit / credit for other dependents claimed on line 19), l27 (earned income credit
+claimed on line 27), l29 (refundable American opportunity credit claimed on line 29), qc
+(qualifying children), od (other dependents), mde (medical and dental expenses), iz
+(elects to itemize), l12 (Schedule A total carried to line 12; this simplified Schedule A only holds medical expenses, so the
 amount allowed is capped by their deductible part above 7.5% of AGI).
 
 Outputs (dollars): refund (refund minus amount owed, negative = owes), tax,
@@ -33,16 +33,16 @@ import json
 import sys
 from fractions import Fraction
 
-STANDARD = {"single": 12400, "MFJ": 24800, "MFS": 12400, "HOH": 18650}
-ADDITIONAL = {"single": 1650, "HOH": 1650, "MFJ": 1300, "MFS": 1300}
+STANDARD = {"Single": 12400, "MFJ": 24800, "MFS": 12400, "HOH": 18650}
+ADDITIONAL = {"Single": 1650, "HOH": 1650, "MFJ": 1300, "MFS": 1300}
 BRACKETS = {
-    "single": [9875, 40125, 85525, 163300, 207350, 518400],
+    "Single": [9875, 40125, 85525, 163300, 207350, 518400],
     "MFJ": [19750, 80250, 171050, 326600, 414700, 622050],
     "MFS": [9875, 40125, 85525, 163300, 207350, 311025],
     "HOH": [14100, 53700, 85500, 163300, 207350, 518400],
 }
 RATES = [Fraction(r, 100) for r in (10, 12, 22, 24, 32, 35, 37)]
-EITC_AGI_LIMIT = {"MFJ": 56844, "single": 50954, "HOH": 50954, "MFS": 50954}
+EITC_AGI_LIMIT = {"MFJ": 56844, "Single": 50954, "HOH": 50954, "MFS": 50954}
 EITC_MAXIMUM = [538, 3584, 5920, 6660]
 CTC_THRESHOLD = {"MFJ": 400000}
 CTC_THRESHOLD_OTHER = 200000
@@ -86,15 +86,15 @@ def compute(inputs, bug):
     status = inputs["sts"]
     if status not in STANDARD:
         raise ValueError(f"unknown filing status {status!r}")
-    agi = money(inputs, "AGI")
+    agi = money(inputs, "agi")
     boxes = int(inputs["age"] >= 65) + int(bool(inputs["blind"]))
     if status == "MFJ":
         boxes += int(inputs["s_age"] >= 65) + int(bool(inputs["s_blind"]))
     standard = Fraction(STANDARD[status] + ADDITIONAL[status] * boxes)
 
-    medical = money(inputs, "MDE")
+    medical = money(inputs, "mde")
     floor = Fraction(0) if bug == "medical_floor" else cents(agi * Fraction(75, 1000))
-    itemized = min(money(inputs, "L12"), max(Fraction(0), medical - floor))
+    itemized = min(money(inputs, "l12"), max(Fraction(0), medical - floor))
     if not inputs["iz"]:
         deduction = standard
     elif bug == "itemize_above" and itemized > STANDARD[status]:
@@ -104,12 +104,12 @@ def compute(inputs, bug):
 
     taxable = max(Fraction(0), agi - deduction)
     tax = bracket_tax(taxable, status)
-    tax_after_credits = max(Fraction(0), tax - money(inputs, "L19"))
+    tax_after_credits = max(Fraction(0), tax - money(inputs, "l19"))
 
-    children = int(inputs["QC"])
-    others = int(inputs["OD"])
+    children = int(inputs["qc"])
+    others = int(inputs["od"])
     eitc_eligible = agi <= EITC_AGI_LIMIT[status] and (status != "MFS" or bug == "eitc_mfs")
-    eitc = min(money(inputs, "L27"), Fraction(EITC_MAXIMUM[min(children, 3)])) if eitc_eligible else Fraction(0)
+    eitc = min(money(inputs, "l27"), Fraction(EITC_MAXIMUM[min(children, 3)])) if eitc_eligible else Fraction(0)
 
     threshold = CTC_THRESHOLD.get(status, CTC_THRESHOLD_OTHER)
     excess = max(Fraction(0), agi - threshold)
@@ -121,7 +121,7 @@ def compute(inputs, bug):
     else:
         low, high = AOTC_PHASE_OUT.get(status, AOTC_PHASE_OUT_OTHER)
         factor = min(Fraction(1), max(Fraction(0), Fraction(high) - agi) / (high - low))
-        education = cents(money(inputs, "L29") * factor)
+        education = cents(money(inputs, "l29") * factor)
         if bug == "near_zero" and education > tax_after_credits:
             education = cents(education * Fraction(40, 100))
 

@@ -75,7 +75,10 @@ fn main() {
     let runs: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10_000);
     let bench = corpus.join("cutecat-benchmarks");
     if !bench.is_dir() {
-        println!("corpus not found at {}: nothing to benchmark", corpus.display());
+        println!(
+            "corpus not found at {}: nothing to benchmark",
+            corpus.display()
+        );
         return;
     }
     let cases = [

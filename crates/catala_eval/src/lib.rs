@@ -5,8 +5,8 @@
 //! the default terms of a scope (exceptions, conflicts, empty defaults) and reports runtime
 //! errors with their positions.
 
-pub mod runtime;
 pub mod eval;
+pub mod runtime;
 
 pub use eval::{
     inputs_from_json, outputs_to_json, run_scope, run_scope_json, run_test_scopes, run_with,

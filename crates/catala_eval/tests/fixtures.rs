@@ -79,7 +79,10 @@ fn exceptions_labels_and_context() {
     // rule's (false) justification: $500.00.
     assert_eq!(printed_scope(&p, "LargeFamily"), vec!["│ amount = $500.00"]);
     // The caller's definition of the context variable overrides the scope's: $10,000 × 5%.
-    assert_eq!(printed_scope(&p, "ContextOverride"), vec!["│ amount = $500.00"]);
+    assert_eq!(
+        printed_scope(&p, "ContextOverride"),
+        vec!["│ amount = $500.00"]
+    );
     // Two applicable sibling rules with syntactically equal consequences do not conflict.
     assert_eq!(printed_scope(&p, "SameConsequence"), vec!["│ y = 5"]);
 }
@@ -174,11 +177,18 @@ fn dates_and_rounding_modes() {
 fn failed_assertions_are_numbered_with_partial_evaluation() {
     let (sources, p) = fixture("assertions.catala_en");
     let r = run(&p, "Bounds").unwrap_or_else(|e| panic!("{e}"));
-    let messages: Vec<&str> = r.assertion_failures.iter().map(|f| f.message.as_str()).collect();
+    let messages: Vec<&str> = r
+        .assertion_failures
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
     // As tests/assertions/bad/simple.catala_en: w = 6, so `w < 6` and `w > 6` fail.
     assert_eq!(
         messages,
-        vec!["Assertion failed: Upper bound for w: 6 ≮ 6", "Assertion failed: 6 ≯ 6"]
+        vec![
+            "Assertion failed: Upper bound for w: 6 ≮ 6",
+            "Assertion failed: 6 ≯ 6"
+        ]
     );
     let line = |span| sources.position(span).start_line;
     assert_eq!(line(r.assertion_failures[0].span), 11);
@@ -214,9 +224,74 @@ fn french_runtime_errors() {
     assert_eq!(e.kind, RuntimeErrorKind::Conflict);
     assert_eq!(positions(&sources, &e).len(), 2);
     // 2020-02-29 + 1 year: 2021-02-29 does not exist.
-    assert_eq!(expect_error(&p, "DateAmbiguë").kind, RuntimeErrorKind::AmbiguousDate);
+    assert_eq!(
+        expect_error(&p, "DateAmbiguë").kind,
+        RuntimeErrorKind::AmbiguousDate
+    );
     // A context variable without definition nor caller value.
     let e = expect_error(&p, "AucuneRègle");
     assert_eq!(e.kind, RuntimeErrorKind::NoValue);
     assert_eq!(positions(&sources, &e), vec!["18.12-19"]);
+}
+
+#[test]
+fn french_assertion_messages_print_french_values() {
+    let (_, p) = fixture("erreurs.catala_fr");
+    let r = run(&p, "Plafond").unwrap_or_else(|e| panic!("{e}"));
+    let messages: Vec<&str> = r
+        .assertion_failures
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    // Messages are in English, values in the program's language.
+    assert_eq!(messages, vec!["Assertion failed: 1 500,00 € ≰ 1 000,00 €"]);
+}
+
+#[test]
+fn json_inputs_and_outputs() {
+    use catala_eval::{outputs_to_json, run_scope_json, RunError};
+    use serde_json::json;
+    let (_, p) = fixture("defaults.catala_en");
+    let benefit = p
+        .scope_by_name("Benefit")
+        .unwrap_or_else(|| panic!("no Benefit"));
+    // Money as a JSON integer (units); the context variable left to the scope: 10%.
+    let r = run_scope_json(&p, benefit, &json!({"income": 20000, "children": 0}))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs_to_json(&p, &r), json!({"amount": "2000.00"}));
+    // The caller's value for the context variable overrides it: $20,000 × 0.05.
+    let r = run_scope_json(
+        &p,
+        benefit,
+        &json!({"income": "20000", "children": "0", "rate": "0.05"}),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(outputs_to_json(&p, &r), json!({"amount": "1000.00"}));
+    // A missing input variable and a badly typed one are input errors naming the field.
+    match run_scope_json(&p, benefit, &json!({"income": 1})) {
+        Err(RunError::Input(e)) => assert_eq!(e.path, "/children"),
+        other => panic!("expected an input error, got {other:?}"),
+    }
+    match run_scope_json(&p, benefit, &json!({"income": true, "children": 1})) {
+        Err(RunError::Input(e)) => assert_eq!(e.path, "/income"),
+        other => panic!("expected an input error, got {other:?}"),
+    }
+}
+
+#[test]
+fn test_scopes_run_in_program_order() {
+    let (_, p) = fixture("defaults.catala_en");
+    let names: Vec<(String, bool)> = catala_eval::run_test_scopes(&p)
+        .into_iter()
+        .map(|(s, r)| (p.scope(s).name.clone(), r.is_ok_and(|r| r.passed())))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            ("LowIncome".to_string(), true),
+            ("HighIncome".to_string(), true),
+            ("LargeFamily".to_string(), true),
+            ("ContextOverride".to_string(), true),
+        ]
+    );
 }

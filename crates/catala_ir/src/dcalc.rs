@@ -23,7 +23,7 @@
 //! `PureDefault`, `ScopeArg`. Everywhere else an expression yields a value (an `ErrorOnEmpty`
 //! turns empty into the "no applicable rule" error at the variable's declaration).
 
-use catala_syntax::ast::{LawHeading, Language};
+use catala_syntax::ast::{Language, LawHeading};
 use catala_syntax::Span;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -60,8 +60,9 @@ impl Slot {
 /// A whole compiled program.
 #[derive(Clone, Debug, Default)]
 pub struct Program {
-    /// Structures: the declared ones, then one output structure per scope (named after the
-    /// scope, its fields are the scope's output variables; see [`Scope::output_struct`]).
+    /// Structures: the declared ones, then one output structure per scope in scope order (named
+    /// after the scope, its fields are the scope's output variables; see
+    /// [`Scope::output_struct`]).
     pub structs: Vec<StructDef>,
     /// Declared enumerations.
     pub enums: Vec<EnumDef>,
@@ -750,7 +751,10 @@ pub enum ExprKind {
     PureDefault(Box<Expr>),
     /// Evaluate a default position; empty becomes the "no applicable rule to define this
     /// variable" error at `decl` (the variable's declaration).
-    ErrorOnEmpty { expr: Box<Expr>, decl: Span },
+    ErrorOnEmpty {
+        expr: Box<Expr>,
+        decl: Span,
+    },
 }
 
 /// A top-level definition (`declaration x content T [depends on ...] equals e`).

@@ -36,9 +36,7 @@ pub(crate) fn incompatible_types(
     let mut got_label = Label::new(got_span);
     got_label.note = Some(format!("This expression has type {got}:"));
     let mut expected_label = Label::new(expected_span);
-    expected_label.note = Some(format!(
-        "Expected type {expected} coming from expression:"
-    ));
+    expected_label.note = Some(format!("Expected type {expected} coming from expression:"));
     Diagnostic::new(DiagnosticKind::Typing, message)
         .with_label(got_label)
         .with_label(expected_label)
@@ -67,4 +65,25 @@ pub(crate) fn attach_headings(diagnostics: &mut [Diagnostic], ranges: &[HeadingR
             }
         }
     }
+}
+
+/// "Incompatible types" between the operands of a polymorphic operator: the left operand sets
+/// the expected type, the right one does not match it.
+pub(crate) fn incompatible_operands(
+    got: &str,
+    got_span: Span,
+    expected: &str,
+    expected_span: Span,
+) -> Diagnostic {
+    let message = format!("Incompatible types:\n  got      {got},\n  expected {expected}");
+    let mut whole = Label::new(expected_span);
+    whole.note = Some("While typechecking the following expression:".to_string());
+    let mut got_label = Label::new(got_span);
+    got_label.note = Some(format!("Type {got} is coming from:"));
+    let mut expected_label = Label::new(expected_span);
+    expected_label.note = Some(format!("Type {expected} is coming from:"));
+    Diagnostic::new(DiagnosticKind::Typing, message)
+        .with_label(whole)
+        .with_label(got_label)
+        .with_label(expected_label)
 }

@@ -8,7 +8,7 @@ use crate::dcalc::{
     StructId, TopDefId, Ty,
 };
 use crate::diag::{name_error, name_error_at};
-use catala_syntax::ast::{self, ItemKind, LawHeading, Language, QualName, TypeKind};
+use catala_syntax::ast::{self, ItemKind, Language, LawHeading, QualName, TypeKind};
 use catala_syntax::{Diagnostic, Span};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -204,17 +204,23 @@ impl Env {
                     Ty::Struct(s)
                 } else if let Some(&e) = self.enum_by_name.get(n) {
                     Ty::Enum(e)
+                } else if let Some(&s) = self.scope_by_name.get(n) {
+                    Ty::Struct(self.scopes[s.0 as usize].output_struct)
                 } else {
                     return Err(name_error(
-                        format!(
-                            "Unknown type \"{n}\", not a struct or enum previously declared"
-                        ),
+                        format!("Unknown type \"{n}\", not a struct or enum previously declared"),
                         q.name.span,
                     ));
                 }
             }
             TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(inner)?)),
             TypeKind::Optional(inner) => Ty::Option(Box::new(self.resolve_type(inner)?)),
+            TypeKind::Any(_) => {
+                return Err(name_error(
+                    "Specifying type `anything` is not allowed at this point",
+                    t.span,
+                ))
+            }
             TypeKind::Tuple(ts) => Ty::Tuple(
                 ts.iter()
                     .map(|t| self.resolve_type(t))
@@ -230,10 +236,12 @@ fn check_unique(
     what: &str,
 ) -> Result<(), Diagnostic> {
     if let Some(prev) = seen.get(&ident.name) {
-        return Err(name_error_at(
-            format!("{what} name \"{}\" already used", ident.name),
-            &[*prev, ident.span],
-        ));
+        let message = if what == "struct" {
+            format!("struct name \"{}\" already defined", ident.name)
+        } else {
+            format!("{what} name \"{}\" already used", ident.name)
+        };
+        return Err(name_error_at(message, &[*prev, ident.span]));
     }
     seen.insert(ident.name.clone(), ident.span);
     Ok(())
@@ -250,7 +258,7 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
     // Pass 1: names.
     for item in &program.items {
         let r = match &item.kind {
-            ItemKind::StructDecl(s) => check_unique(&mut type_names, &s.name, "Type").map(|()| {
+            ItemKind::StructDecl(s) => check_unique(&mut type_names, &s.name, "struct").map(|()| {
                 let id = StructId(env.structs.len() as u32);
                 env.struct_by_name.insert(s.name.name.clone(), id);
                 env.structs.push(StructDef {
@@ -292,19 +300,17 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
                     first_local: 0,
                 });
             }),
-            ItemKind::TopDef(t) => {
-                check_unique(&mut topdef_names, &t.name, "Variable").map(|()| {
-                    let id = TopDefId(env.topdefs.len() as u32);
-                    env.topdef_by_name.insert(t.name.name.clone(), id);
-                    env.topdefs.push(TopDefSig {
-                        name: t.name.name.clone(),
-                        ty: Ty::Bool,
-                        ty_span: t.typ.span,
-                        params: Vec::new(),
-                        span: t.name.span,
-                    });
-                })
-            }
+            ItemKind::TopDef(t) => check_unique(&mut topdef_names, &t.name, "Variable").map(|()| {
+                let id = TopDefId(env.topdefs.len() as u32);
+                env.topdef_by_name.insert(t.name.name.clone(), id);
+                env.topdefs.push(TopDefSig {
+                    name: t.name.name.clone(),
+                    ty: Ty::Bool,
+                    ty_span: t.typ.span,
+                    params: Vec::new(),
+                    span: t.name.span,
+                });
+            }),
             ItemKind::ScopeUse(_) | ItemKind::ModuleDef { .. } | ItemKind::ModuleUse { .. } => {
                 Ok(())
             }
@@ -315,6 +321,18 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    // Each scope's output structure (named after the scope, usable as a type), after the
+    // declared structures; its fields are filled once variable types are known.
+    for i in 0..env.scopes.len() {
+        let sid = StructId(env.structs.len() as u32);
+        env.scopes[i].output_struct = sid;
+        env.structs.push(StructDef {
+            name: env.scopes[i].name.clone(),
+            fields: Vec::new(),
+            span: env.scopes[i].span,
+        });
+        env.field_type_spans.push(Vec::new());
     }
 
     // Pass 2: types of fields, cases, variables and top-level definitions.
@@ -332,9 +350,8 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
 
     // Pass 3: scope output structures and frame layout.
     for i in 0..env.scopes.len() {
-        let sid = StructId(env.structs.len() as u32);
         let sig = &mut env.scopes[i];
-        sig.output_struct = sid;
+        let sid = sig.output_struct;
         let mut fields = Vec::new();
         let mut spans = Vec::new();
         for d in &sig.decls {
@@ -350,10 +367,8 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
             s.slot = Slot((sig.vars.len() + j) as u32);
         }
         sig.first_local = (sig.vars.len() + sig.subscopes.len()) as u32;
-        let span = sig.span;
-        let name = sig.name.clone();
-        env.structs.push(StructDef { name, fields, span });
-        env.field_type_spans.push(spans);
+        env.structs[sid.0 as usize].fields = fields;
+        env.field_type_spans[sid.0 as usize] = spans;
     }
     // Output sub-scopes: their field comes after the variables.
     for i in 0..env.scopes.len() {
@@ -405,9 +420,17 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
                         f.name.span,
                     ));
                 }
+                let mut ty = env.resolve_type(&f.typ)?;
+                if !f.params.is_empty() {
+                    let params = resolve_params(env, &f.params)?;
+                    ty = Ty::Arrow(
+                        params.into_iter().map(|(_, t, _)| t).collect(),
+                        Box::new(ty),
+                    );
+                }
                 fields.push(FieldDef {
                     name: f.name.name.clone(),
-                    ty: env.resolve_type(&f.typ)?,
+                    ty,
                 });
                 spans.push(f.typ.span);
             }
@@ -465,10 +488,7 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn resolve_params(
-    env: &Env,
-    params: &[ast::Param],
-) -> Result<Vec<(String, Ty, Span)>, Diagnostic> {
+fn resolve_params(env: &Env, params: &[ast::Param]) -> Result<Vec<(String, Ty, Span)>, Diagnostic> {
     params
         .iter()
         .map(|p| Ok((p.name.name.clone(), env.resolve_type(&p.typ)?, p.name.span)))
@@ -634,7 +654,7 @@ fn check_type_cycles(env: &Env) -> Result<(), Diagnostic> {
                 return Err(name_error(
                     format!(
                         "The type {} is defined using itself, which is not supported (Catala \
-                         does not allow recursive types)",
+                         does not allow recursive types).",
                         env.type_name(&root)
                     ),
                     span,

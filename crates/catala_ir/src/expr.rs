@@ -477,10 +477,10 @@ impl<'a> ExprCtx<'a> {
                             "Variable {} is not a declared output of scope {}.",
                             field.name, callee.name
                         ),
-                        field.span,
+                        span,
                     ));
                 };
-                self.dep(Dep::Sub(si), span);
+                self.dep(Dep::Sub(si), inner.span);
                 let s = self.frames.access(0, sub.slot);
                 let ty = out.fields[fi].ty.clone();
                 return Ok((
@@ -509,13 +509,28 @@ impl<'a> ExprCtx<'a> {
         };
         let def = &self.env.structs[sid.0 as usize];
         let Some(fi) = def.fields.iter().position(|f| f.name == field.name) else {
-            return Err(name_error(
+            let elsewhere: Vec<&str> = self
+                .env
+                .structs
+                .iter()
+                .filter(|s| s.fields.iter().any(|f| f.name == field.name))
+                .map(|s| s.name.as_str())
+                .collect();
+            let message = if elsewhere.is_empty() {
                 format!(
-                    "Field {} does not belong to structure {}",
+                    "Field \"{}\" does not belong to structure \"{}\".",
                     field.name, def.name
-                ),
-                field.span,
-            ));
+                )
+            } else {
+                format!(
+                    "Field {} does not belong to structure {} (however, structure {} defines \
+                     it).",
+                    field.name,
+                    def.name,
+                    elsewhere.join(", ")
+                )
+            };
+            return Err(name_error(message, span));
         };
         Ok((
             Expr::new(
@@ -542,13 +557,43 @@ impl<'a> ExprCtx<'a> {
                 }
                 return Err(incompatible_types(&self.tyname(&bt), b.span, "bool", span));
             }
-            if at != bt && matches!(op, ast::BinOp::Eq | ast::BinOp::Neq) {
-                return Err(incompatible_types(
+            let comparison = matches!(
+                op,
+                ast::BinOp::Eq
+                    | ast::BinOp::Neq
+                    | ast::BinOp::Lt
+                    | ast::BinOp::Le
+                    | ast::BinOp::Gt
+                    | ast::BinOp::Ge
+            );
+            if at != bt && comparison {
+                return Err(crate::diag::incompatible_operands(
                     &self.tyname(&bt),
                     b.span,
                     &self.tyname(&at),
                     a.span,
                 ));
+            }
+            if op == ast::BinOp::Concat {
+                let any_list = "list of <any type>".to_string();
+                return Err(match (&at, &bt) {
+                    (Ty::List(_), Ty::List(_)) => incompatible_types(
+                        &self.tyname(&bt),
+                        b.span,
+                        &self.tyname(&at),
+                        a.span,
+                    ),
+                    (Ty::List(_), _) => {
+                        incompatible_types(&self.tyname(&bt), b.span, &any_list, span)
+                    }
+                    (_, Ty::List(_)) => incompatible_types(
+                        &self.tyname(&at),
+                        a.span,
+                        &self.tyname(&bt),
+                        b.span,
+                    ),
+                    _ => incompatible_types(&self.tyname(&at), a.span, &any_list, span),
+                });
             }
             return Err(name_error_at(
                 format!(
@@ -581,7 +626,13 @@ impl<'a> ExprCtx<'a> {
         fields: &[(ast::Ident, ast::Expr)],
         span: Span,
     ) -> R<(Expr, Ty)> {
-        let Some(&sid) = self.env.struct_by_name.get(&name.name.name) else {
+        let by_scope = self
+            .env
+            .scope_by_name
+            .get(&name.name.name)
+            .map(|s| self.env.scope(*s).output_struct);
+        let by_struct = self.env.struct_by_name.get(&name.name.name).copied();
+        let Some(sid) = by_struct.or(by_scope) else {
             return Err(name_error(
                 format!("No struct named {} found", name.name.name),
                 name.name.span,
@@ -591,9 +642,12 @@ impl<'a> ExprCtx<'a> {
         let mut slots: Vec<Option<Expr>> = vec![None; def.fields.len()];
         for (f, e) in fields {
             let Some(fi) = def.fields.iter().position(|d| d.name == f.name) else {
-                return Err(name_error(
-                    format!("Field {} does not belong to structure {}", f.name, def.name),
-                    f.span,
+                return Err(name_error_at(
+                    format!(
+                        "This identifier should refer to a field of struct {}.",
+                        def.name
+                    ),
+                    &[f.span, def.span],
                 ));
             };
             if slots[fi].is_some() {
@@ -712,6 +766,18 @@ impl<'a> ExprCtx<'a> {
             ));
         };
         let callee = self.env.scope(callee_id);
+        for &d in &callee.inputs {
+            let decl = &callee.decls[d];
+            if !args.iter().any(|(a, _)| a.name == decl.name) && decl.kind == crate::dcalc::InputKind::Input {
+                return Err(name_error_at(
+                    format!(
+                        "Definition of input variable '{}' missing in this scope call",
+                        decl.name
+                    ),
+                    &[span, decl.span],
+                ));
+            }
+        }
         let mut out: Vec<Option<Expr>> = vec![None; callee.inputs.len()];
         for (arg, e) in args {
             let pos = callee
@@ -735,18 +801,6 @@ impl<'a> ExprCtx<'a> {
             }
             let decl = &callee.decls[callee.inputs[i]];
             out[i] = Some(self.check(e, &decl.value_ty(), decl.ty_span)?);
-        }
-        for (i, &d) in callee.inputs.iter().enumerate() {
-            let decl = &callee.decls[d];
-            if out[i].is_none() && decl.kind == crate::dcalc::InputKind::Input {
-                return Err(name_error_at(
-                    format!(
-                        "Definition of input variable '{}' missing in this scope call",
-                        decl.name
-                    ),
-                    &[span, decl.span],
-                ));
-            }
         }
         self.dep(Dep::Scope(callee_id), span);
         Ok((

@@ -153,7 +153,9 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
             renumber_slots(func, map);
             args.iter_mut().for_each(|a| renumber_slots(a, map));
         }
-        ExprKind::StructNew { fields, .. } => fields.iter_mut().for_each(|a| renumber_slots(a, map)),
+        ExprKind::StructNew { fields, .. } => {
+            fields.iter_mut().for_each(|a| renumber_slots(a, map))
+        }
         ExprKind::StructField { expr, .. }
         | ExprKind::IsCase { expr, .. }
         | ExprKind::TupleGet { expr, .. } => renumber_slots(expr, map),
@@ -174,7 +176,11 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
         ExprKind::Tuple(es) | ExprKind::List(es) => {
             es.iter_mut().for_each(|a| renumber_slots(a, map))
         }
-        ExprKind::ListMap { binder, list, body: x }
+        ExprKind::ListMap {
+            binder,
+            list,
+            body: x,
+        }
         | ExprKind::ListFilter {
             binder,
             list,
@@ -249,9 +255,7 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
             renumber_slots(justification, map);
             renumber_slots(consequence, map);
         }
-        ExprKind::PureDefault(x) | ExprKind::ErrorOnEmpty { expr: x, .. } => {
-            renumber_slots(x, map)
-        }
+        ExprKind::PureDefault(x) | ExprKind::ErrorOnEmpty { expr: x, .. } => renumber_slots(x, map),
     }
 }
 

@@ -20,7 +20,11 @@ fn parse_int(digits: &str, span: Span) -> Result<BigInt, Diagnostic> {
 }
 
 /// `int_part.frac_part` as an exact rational.
-pub(crate) fn decimal_value(int_part: &str, frac_part: &str, span: Span) -> Result<BigRational, Diagnostic> {
+pub(crate) fn decimal_value(
+    int_part: &str,
+    frac_part: &str,
+    span: Span,
+) -> Result<BigRational, Diagnostic> {
     let frac: String = frac_part.chars().filter(|c| c.is_ascii_digit()).collect();
     let int = parse_int(int_part, span)?;
     let mut den = BigInt::one();
@@ -62,7 +66,8 @@ pub(crate) fn translate_literal(l: &ast::Literal, span: Span) -> Result<(Literal
             int_part,
             frac_part,
         } => {
-            let v = decimal_value(int_part, frac_part, span)? / BigRational::from_integer(BigInt::from(100));
+            let v = decimal_value(int_part, frac_part, span)?
+                / BigRational::from_integer(BigInt::from(100));
             (Literal::Decimal(v), Ty::Decimal)
         }
         ast::Literal::Money { units, cents } => {

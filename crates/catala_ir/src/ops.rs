@@ -196,7 +196,9 @@ mod tests {
 
     #[test]
     fn comparisons_need_equal_comparable_types() {
-        assert!(resolve_binary(BinOp::Lt, &Ty::Integer, &Ty::Decimal, DateRounding::Abort).is_none());
+        assert!(
+            resolve_binary(BinOp::Lt, &Ty::Integer, &Ty::Decimal, DateRounding::Abort).is_none()
+        );
         assert!(resolve_binary(BinOp::Lt, &Ty::Bool, &Ty::Bool, DateRounding::Abort).is_none());
         let r = resolve_binary(BinOp::Ge, &Ty::Money, &Ty::Money, DateRounding::Abort);
         assert_eq!(r.map(|r| r.op), Some(BinaryOp::Ge(CmpType::Money)));

@@ -74,7 +74,8 @@ impl DepGraph {
                 // `path` follows "depends on"; report in "is used by" order.
                 cycle.reverse();
                 // Start from the latest-declared vertex, as Catala prints it.
-                if let Some(top) = (0..cycle.len()).max_by_key(|&i| (self.keys[cycle[i]], cycle[i])) {
+                if let Some(top) = (0..cycle.len()).max_by_key(|&i| (self.keys[cycle[i]], cycle[i]))
+                {
                     cycle.rotate_left(top);
                 }
                 return cycle;

@@ -30,6 +30,19 @@ impl ExprCtx<'_> {
         let mut bodies: Vec<Option<(Option<crate::dcalc::Slot>, Expr)>> = vec![None; n];
         let mut result: Option<(Ty, Span)> = None;
         let mut wildcard: Option<Expr> = None;
+        let mut body_spans: Vec<Option<Span>> = vec![None; n];
+        if let [ast::MatchArm {
+            pattern: Pattern::Wildcard(_),
+            span: arm_span,
+            ..
+        }] = arms
+        {
+            return Err(name_error(
+                "Couldn't infer the enumeration name from lonely wildcard (wildcard cannot be \
+                 used as single match case).",
+                *arm_span,
+            ));
+        }
         for (i, arm) in arms.iter().enumerate() {
             match &arm.pattern {
                 Pattern::Ctor { ctor, binding } => {
@@ -39,18 +52,19 @@ impl ExprCtx<'_> {
                             format!(
                                 "This case matches a constructor of enumeration {} but previous \
                                  cases were matching constructors of enumeration {}.",
-                                self.env.enums[aeid.0 as usize].name,
-                                self.env.enums[eid.0 as usize].name
+                                self.env.enums[eid.0 as usize].name,
+                                self.env.enums[aeid.0 as usize].name
                             ),
                             ctor.span(),
                         ));
                     }
-                    if bodies[case as usize].is_some() {
-                        return Err(name_error(
+                    if let Some(first) = body_spans[case as usize] {
+                        return Err(name_error_at(
                             format!("The constructor {} has been matched twice.", ctor.name.name),
-                            ctor.span(),
+                            &[arm.body.span, first],
                         ));
                     }
+                    body_spans[case as usize] = Some(arm.body.span);
                     let payload = self.env.enums[eid.0 as usize].cases[case as usize]
                         .payload
                         .clone();
@@ -75,16 +89,9 @@ impl ExprCtx<'_> {
                 }
                 Pattern::Wildcard(wspan) => {
                     if i + 1 != arms.len() {
-                        return Err(name_error("Wildcard must be the last match case.", *wspan));
-                    }
-                    if bodies.iter().all(Option::is_some) {
-                        return Err(name_error(
-                            format!(
-                                "Unreachable match case, all constructors of the enumeration {} \
-                                 are already specified.",
-                                self.env.enums[eid.0 as usize].name
-                            ),
-                            *wspan,
+                        return Err(name_error_at(
+                            "Wildcard must be the last match case.",
+                            &[arm.span, *wspan],
                         ));
                     }
                     let (bx, bt) = self.arm_body(&arm.body, expect, &result)?;

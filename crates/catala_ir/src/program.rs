@@ -135,10 +135,7 @@ fn lower_topdef(env: &Env, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
         }
         let body = ctx.check(&t.body, &sig.ty, sig.ty_span);
         ctx.unbind(sig.params.len());
-        let body = match body {
-            Ok(b) => b,
-            Err(e) => return Err(e),
-        };
+        let body = body?;
         let params = sig
             .params
             .iter()
@@ -187,9 +184,7 @@ fn check_scope_cycles(env: &Env, calls: &[Vec<(ScopeId, Span)>]) -> R<()> {
     let Err(cycle) = graph.order() else {
         return Ok(());
     };
-    // `cycle` lists callees before callers; Catala prints callers first.
-    let mut cycle = cycle;
-    cycle.reverse();
+    // `cycle` lists each scope before the one calling it, as Catala prints it.
     let mut names: Vec<&str> = cycle.iter().map(|&i| env.scopes[i].name.as_str()).collect();
     if let Some(first) = names.first().copied() {
         names.push(first);
@@ -202,7 +197,7 @@ fn check_scope_cycles(env: &Env, calls: &[Vec<(ScopeId, Span)>]) -> R<()> {
         ),
     );
     for w in 0..cycle.len() {
-        let (caller, callee) = (cycle[w], cycle[(w + 1) % cycle.len()]);
+        let (callee, caller) = (cycle[w], cycle[(w + 1) % cycle.len()]);
         if let Some((_, span)) = calls[caller].iter().find(|(s, _)| s.0 as usize == callee) {
             let mut l = Label::new(*span);
             l.note = Some(format!(

@@ -34,6 +34,8 @@ pub(crate) struct Rule {
     pub consequence: Expr,
     /// Span of the defined name in the rule (`definition x ...`).
     pub name_span: Span,
+    /// Span of the whole rule.
+    pub def_span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -96,12 +98,12 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
                 [] => {
                     return Err(name_error(
                         "This exception does not have a corresponding definition.",
-                        *span,
+                        r.def_span,
                     ))
                 }
                 [b] if rules[*b].label.is_none() => Some((rule_group[*b], *span)),
                 _ => {
-                    let mut spans = vec![*span];
+                    let mut spans = vec![r.def_span];
                     spans.extend(bases.iter().map(|&b| rules[b].name_span));
                     return Err(name_error_at(
                         "This exception can refer to several definitions. Try using labels to \
@@ -130,7 +132,9 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
         match groups[from].parent {
             Some((p, _)) if p != to => {
                 return Err(name_error(
-                    format!("The definition of exceptions are inconsistent for variable {var_name}."),
+                    format!(
+                        "The definition of exceptions are inconsistent for variable {var_name}."
+                    ),
                     span,
                 ))
             }
@@ -145,7 +149,7 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
             if p == start {
                 let spans: Vec<Span> = seen
                     .iter()
-                    .filter_map(|&g| groups[g].parent.map(|(_, s)| s))
+                    .filter_map(|&g| groups[g].rules.first().map(|&r| rules[r].def_span))
                     .collect();
                 return Err(name_error_at(
                     format!(
@@ -173,7 +177,9 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
         trees.push(group_expr(r, &groups, &mut rules, fallback_span));
     }
     match trees.len() {
-        1 => Ok(trees.pop().unwrap_or_else(|| Expr::new(ExprKind::Empty, fallback_span))),
+        1 => Ok(trees
+            .pop()
+            .unwrap_or_else(|| Expr::new(ExprKind::Empty, fallback_span))),
         _ => Ok(Expr::new(
             ExprKind::Default {
                 exceptions: trees,
@@ -268,8 +274,11 @@ pub(crate) fn collapse_similar_outcomes(exceptions: Vec<Expr>) -> Vec<Expr> {
         let members: Vec<usize> = (0..=i).filter(|&j| keys[j].as_ref() == Some(key)).collect();
         let mut chain: Option<Expr> = None;
         for &j in members.iter().rev() {
-            let Some(mut e) = slots[j].take() else { continue };
-            if let (ExprKind::Default { exceptions, .. }, Some(inner)) = (&mut e.kind, chain.take()) {
+            let Some(mut e) = slots[j].take() else {
+                continue;
+            };
+            if let (ExprKind::Default { exceptions, .. }, Some(inner)) = (&mut e.kind, chain.take())
+            {
                 exceptions.push(inner);
             }
             chain = Some(e);
@@ -336,6 +345,7 @@ mod tests {
             justification: Some(bool_lit(true, sp(at))),
             consequence: int(v, at),
             name_span: sp(at),
+            def_span: sp(at),
         }
     }
 
@@ -390,7 +400,9 @@ mod tests {
             rule(None, ExceptionTarget::Unlabeled(sp(3)), 2, 3),
         ];
         let err = build_tree(rules, "x", sp(0)).unwrap_err();
-        assert!(err.message.starts_with("This exception can refer to several"));
+        assert!(err
+            .message
+            .starts_with("This exception can refer to several"));
     }
 
     #[test]
@@ -400,7 +412,10 @@ mod tests {
             rule(None, ExceptionTarget::Label("base_y".into(), sp(2)), 2, 2),
         ];
         let err = build_tree(rules, "x", sp(0)).unwrap_err();
-        assert_eq!(err.message, "Unknown label for the scope variable x: \"base_y\".");
+        assert_eq!(
+            err.message,
+            "Unknown label for the scope variable x: \"base_y\"."
+        );
     }
 
     #[test]
@@ -410,7 +425,9 @@ mod tests {
             rule(Some("b"), ExceptionTarget::Label("a".into(), sp(2)), 2, 2),
         ];
         let err = build_tree(rules, "x", sp(0)).unwrap_err();
-        assert!(err.message.starts_with("Exception cycle detected when defining x"));
+        assert!(err
+            .message
+            .starts_with("Exception cycle detected when defining x"));
     }
 
     #[test]

@@ -73,12 +73,6 @@ fn resolve_target(env: &Env, sig: &ScopeSig, t: &ast::DefTarget) -> R<Target> {
                 ));
             };
             let decl = &sig.decls[di];
-            if decl.kind == InputKind::Input {
-                return Err(name_error_at(
-                    "There cannot be a definition for a scope variable tagged as input.",
-                    &[t.span, decl.span],
-                ));
-            }
             let k = match (&t.state, decl.states.is_empty()) {
                 (None, true) => 0,
                 (None, false) => {
@@ -110,6 +104,13 @@ fn resolve_target(env: &Env, sig: &ScopeSig, t: &ast::DefTarget) -> R<Target> {
                     }
                 },
             };
+            // The first state of an input variable is the caller's value.
+            if decl.kind == InputKind::Input && k == 0 {
+                return Err(name_error_at(
+                    "There cannot be a definition for a scope variable tagged as input.",
+                    &[decl.span, t.span],
+                ));
+            }
             Ok(Target::Var(decl.first_var + k))
         }
         [sub, x] => {
@@ -134,7 +135,7 @@ fn resolve_target(env: &Env, sig: &ScopeSig, t: &ast::DefTarget) -> R<Target> {
                 None => Err(name_error_at(
                     "Invalid assignment to a subscope variable that is not tagged as input or \
                      context.",
-                    &[t.span, callee.decls[di].span],
+                    &[sig.subscopes[si].span, callee.decls[di].span, t.span],
                 )),
             }
         }
@@ -169,7 +170,7 @@ fn translate_rules(
                     let mut d = name_error(
                         format!(
                             "Function argument name mismatch between declaration ('{pname}') \
-                             and definition ('{}')",
+                             and definition ('{}').",
                             p.name
                         ),
                         *pspan,
@@ -244,6 +245,7 @@ fn translate_rule(
         justification: just,
         consequence,
         name_span: def.target.span,
+        def_span: def.span,
     })
 }
 
@@ -286,7 +288,8 @@ fn target_tree(
             let body = match body {
                 Ok(b) => b,
                 Err(e) => {
-                    ctx.frames.close_closure(Vec::new(), bool_lit(false, decl.span));
+                    ctx.frames
+                        .close_closure(Vec::new(), bool_lit(false, decl.span));
                     return Err(e);
                 }
             };
@@ -297,7 +300,10 @@ fn target_tree(
                 },
                 decl.span,
             );
-            let ps = params.iter().map(|(n, t, _)| (n.clone(), t.clone())).collect();
+            let ps = params
+                .iter()
+                .map(|(n, t, _)| (n.clone(), t.clone()))
+                .collect();
             let lambda = ctx.frames.close_closure(ps, body);
             Ok(Expr::new(
                 ExprKind::PureDefault(Box::new(ExprCtx::lambda_expr(lambda, decl.span))),
@@ -398,7 +404,7 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
                     return Err(name_error_at(
                         "This subscope variable is a mandatory input but no definition was \
                          provided.",
-                        &[cdecl.span, sub.span],
+                        &[sub.span, cdecl.span],
                     ));
                 }
                 args.push(None);
@@ -463,7 +469,8 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
     }
 
     // Evaluation order.
-    let mut callees: Vec<(ScopeId, Span)> = sig.subscopes.iter().map(|s| (s.scope, s.span)).collect();
+    let mut callees: Vec<(ScopeId, Span)> =
+        sig.subscopes.iter().map(|s| (s.scope, s.span)).collect();
     let mut deps = Vec::with_capacity(vertex_deps.len());
     for ds in &vertex_deps {
         let mut out = Vec::new();
@@ -520,11 +527,16 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
             slot: sig.vars[d.last_var()].slot,
         })
         .collect();
-    outputs.extend(sig.subscopes.iter().filter(|s| s.output).map(|s| ScopeOutput {
-        name: s.name.clone(),
-        ty: Ty::Struct(env.scope(s.scope).output_struct),
-        slot: s.slot,
-    }));
+    outputs.extend(
+        sig.subscopes
+            .iter()
+            .filter(|s| s.output)
+            .map(|s| ScopeOutput {
+                name: s.name.clone(),
+                ty: Ty::Struct(env.scope(s.scope).output_struct),
+                slot: s.slot,
+            }),
+    );
     let scope = dcalc::Scope {
         name: sig.name.clone(),
         language: sig.language,

@@ -30,7 +30,9 @@ pub struct QualName {
 
 impl QualName {
     pub fn span(&self) -> Span {
-        self.path.first().map_or(self.name.span, |p| p.span.to(self.name.span))
+        self.path
+            .first()
+            .map_or(self.name.span, |p| p.span.to(self.name.span))
     }
 }
 
@@ -80,9 +82,15 @@ pub enum ItemKind {
     /// `declaration x content T [depends on ...] equals e`.
     TopDef(TopDef),
     /// `> Module M [external]`: the file declares module `M` (recorded; no semantics yet).
-    ModuleDef { name: Ident, external: bool },
+    ModuleDef {
+        name: Ident,
+        external: bool,
+    },
     /// `> Using M [as A]` (`> Usage de M [en tant que A]`): the file uses module `M`.
-    ModuleUse { name: Ident, alias: Option<Ident> },
+    ModuleUse {
+        name: Ident,
+        alias: Option<Ident>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -182,6 +190,7 @@ pub struct ScopeUse {
 }
 
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum ScopeUseItem {
     Definition(Definition),
     Assertion(Assertion),
@@ -326,14 +335,30 @@ pub enum Literal {
     /// Digits only, thousands separators removed.
     Integer(String),
     /// `int_part.frac_part` (`1.5`, FR `1,5`); `frac_part` may be empty.
-    Decimal { int_part: String, frac_part: String },
+    Decimal {
+        int_part: String,
+        frac_part: String,
+    },
     /// `37%` or `2.5%`: the decimal written before `%`.
-    Percent { int_part: String, frac_part: String },
+    Percent {
+        int_part: String,
+        frac_part: String,
+    },
     /// `$1,234.56` / `1 234,56 €`: units (digits, separators removed) and cents (0–2 digits).
-    Money { units: String, cents: String },
-    Date { year: i64, month: u32, day: u32 },
+    Money {
+        units: String,
+        cents: String,
+    },
+    Date {
+        year: i64,
+        month: u32,
+        day: u32,
+    },
     /// `3 year`, `2 month`, `15 day` (`an`, `mois`, `jour`).
-    Duration { amount: String, unit: DurationUnit },
+    Duration {
+        amount: String,
+        unit: DurationUnit,
+    },
 }
 
 /// Built-in unary functions written `f of e` (`f de e`).
@@ -371,7 +396,10 @@ pub struct MatchArm {
 #[derive(Clone, Debug)]
 pub enum Pattern {
     /// `-- C`, `-- C content x` (late-2024: `-- C of x` / `-- C de x`).
-    Ctor { ctor: QualName, binding: Option<Ident> },
+    Ctor {
+        ctor: QualName,
+        binding: Option<Ident>,
+    },
     /// `-- anything` (`-- n'importe quel`).
     Wildcard(Span),
 }
@@ -386,7 +414,10 @@ pub enum ExprKind {
     QualVar(QualName),
     /// An upper-case name, possibly qualified, possibly with a payload: an enum constructor
     /// (`Métropole`, `Enum.Ctor content e`), resolved by name resolution.
-    Constructor { name: QualName, payload: Option<Box<Expr>> },
+    Constructor {
+        name: QualName,
+        payload: Option<Box<Expr>>,
+    },
     /// `e.f`: struct field, or sub-scope variable when `e` names a sub-scope.
     Field(Box<Expr>, Ident),
     /// `e.1`: tuple component (0-based index as written minus one is the IR's concern).
@@ -473,6 +504,23 @@ pub enum ExprKind {
     },
     /// `l contains e`.
     ListContains(Box<Expr>, Box<Expr>),
+    /// `content of x among l such that p` (no `is maximum`): the first element satisfying `p`.
+    ListFind {
+        var: Ident,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `sort l in increasing order` (`var` is `None`, `keys` empty: elements compared
+    /// directly), or `sort all x among l in decreasing order of k1 and then k2` (compared by
+    /// the keys, lexicographically).
+    ListSort {
+        var: Option<Ident>,
+        list: Box<Expr>,
+        keys: Vec<Expr>,
+        descending: bool,
+    },
+    /// `assertion check in next`: evaluates `next` after checking `check`.
+    Assert(Box<Expr>, Box<Expr>),
     /// `impossible`.
     Impossible,
 }

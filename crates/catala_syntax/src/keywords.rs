@@ -327,7 +327,7 @@ impl KeywordTable {
             }
         }
         for phrases in by_first_word.values_mut() {
-            phrases.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+            phrases.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         }
         KeywordTable { by_first_word }
     }
@@ -381,21 +381,19 @@ pub fn builtin(lang: Language, name: &str) -> Option<BuiltinName> {
         (Language::En, "integer") | (Language::Fr, "entier") | (Language::Pl, "całkowita") => {
             Function(Builtin::ToInteger)
         }
-        (Language::En, "number") | (Language::Fr, "nombre") | (Language::Pl, "liczba") => {
-            Cardinal
-        }
+        (Language::En, "number") | (Language::Fr, "nombre") | (Language::Pl, "liczba") => Cardinal,
         (Language::En, "impossible")
         | (Language::Fr, "impossible")
         | (Language::Pl, "niemożliwe") => Impossible,
-        (Language::En, "get_day") | (Language::Fr, "accès_jour") | (Language::Pl, "dostęp_dzień") => {
-            Function(Builtin::GetDay)
-        }
+        (Language::En, "get_day")
+        | (Language::Fr, "accès_jour")
+        | (Language::Pl, "dostęp_dzień") => Function(Builtin::GetDay),
         (Language::En, "get_month")
         | (Language::Fr, "accès_mois")
         | (Language::Pl, "dostęp_miesiąc") => Function(Builtin::GetMonth),
-        (Language::En, "get_year") | (Language::Fr, "accès_année") | (Language::Pl, "dostęp_rok") => {
-            Function(Builtin::GetYear)
-        }
+        (Language::En, "get_year")
+        | (Language::Fr, "accès_année")
+        | (Language::Pl, "dostęp_rok") => Function(Builtin::GetYear),
         (Language::En, "first_day_of_month")
         | (Language::Fr, "premier_jour_du_mois")
         | (Language::Pl, "pierwszy_dzień_miesiąca") => Function(Builtin::FirstDayOfMonth),

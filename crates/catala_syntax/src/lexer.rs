@@ -252,11 +252,7 @@ impl<'a> Lexer<'a> {
                 other => value.push(other),
             }
         }
-        Err(self.error(
-            start,
-            self.end,
-            "Unterminated string literal".to_string(),
-        ))
+        Err(self.error(start, self.end, "Unterminated string literal".to_string()))
     }
 
     /// A word: an identifier, or a keyword phrase (longest match over following words).
@@ -404,16 +400,16 @@ impl<'a> Lexer<'a> {
     fn skip_op_kind(&mut self) {
         let rest = self.rest();
         let money = keywords::money_symbol(self.lang);
-        if rest.starts_with(money) {
+        if let Some(after) = rest.strip_prefix(money) {
             // `-$5` is a negative money amount, not the money subtraction operator.
-            let after = rest[money.len()..].trim_start_matches(is_hspace);
+            let after = after.trim_start_matches(is_hspace);
             if self.lang == Language::En && after.starts_with(|c: char| c.is_ascii_digit()) {
                 return;
             }
             self.pos += money.len();
-        } else if rest.starts_with(['!', '@', '^']) {
-            self.pos += 1;
-        } else if rest.starts_with('.') && !rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
+        } else if rest.starts_with(['!', '@', '^'])
+            || (rest.starts_with('.') && !rest[1..].starts_with(|c: char| c.is_ascii_digit()))
+        {
             self.pos += 1;
         }
     }
@@ -514,7 +510,10 @@ mod tests {
             ]
         );
         // A keyword followed by more identifier characters is an identifier.
-        assert_eq!(kinds("scopes", Language::En)[0], TokenKind::LIdent("scopes".into()));
+        assert_eq!(
+            kinds("scopes", Language::En)[0],
+            TokenKind::LIdent("scopes".into())
+        );
     }
 
     #[test]

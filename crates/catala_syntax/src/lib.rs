@@ -47,7 +47,11 @@ pub fn parse_file_with_sources(path: &Path) -> (SourceMap, Result<Program, Diagn
 
 /// Parses the text of a file named `name` (includes are resolved relative to `name`, i.e. to
 /// the current directory for a bare name).
-pub fn parse_str(name: &str, text: &str, lang: Language) -> Result<(SourceMap, Program), Diagnostic> {
+pub fn parse_str(
+    name: &str,
+    text: &str,
+    lang: Language,
+) -> Result<(SourceMap, Program), Diagnostic> {
     let (sources, result) = parse_str_with_sources(name, text, lang);
     result.map(|p| (sources, p))
 }
@@ -71,8 +75,7 @@ fn parse_chunks(reader: &Reader) -> Result<Program, Diagnostic> {
         match chunk {
             Chunk::Code(block) => {
                 let text = reader.sources.file(block.file).text.as_str();
-                let tokens =
-                    lexer::lex(block.file, text, block.start, block.end, block.language)?;
+                let tokens = lexer::lex(block.file, text, block.start, block.end, block.language)?;
                 items.extend(parser::parse_block(tokens, block, text)?);
             }
             Chunk::Module {

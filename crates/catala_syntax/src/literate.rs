@@ -26,14 +26,8 @@ pub struct CodeBlock {
 /// A module directive line (`> Module M [external]`, `> Using M [as A]`).
 #[derive(Clone, Debug)]
 pub enum ModuleDirective {
-    Def {
-        name: Ident,
-        external: bool,
-    },
-    Use {
-        name: Ident,
-        alias: Option<Ident>,
-    },
+    Def { name: Ident, external: bool },
+    Use { name: Ident, alias: Option<Ident> },
 }
 
 /// What the reader found, in reading order (included files inlined).
@@ -103,10 +97,13 @@ impl Reader {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                let mut d = Diagnostic::new(
-                    DiagnosticKind::Io,
-                    format!("Could not read file \"{display_name}\": {e}"),
-                );
+                let message = match directive {
+                    Some(_) => format!(
+                        "Included file '{display_name}' is not a regular file or does not exist."
+                    ),
+                    None => format!("Could not read file \"{display_name}\": {e}"),
+                };
+                let mut d = Diagnostic::new(DiagnosticKind::Io, message);
                 if let Some(span) = directive {
                     d = d.at(span);
                 }
@@ -140,9 +137,13 @@ impl Reader {
         while offset < text.len() {
             let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
             let next = (line_end + 1).min(text.len()).max(line_end);
-            let next = if line_end < text.len() { next } else { text.len() };
+            let next = if line_end < text.len() {
+                next
+            } else {
+                text.len()
+            };
             let line = text[offset..line_end].trim_end_matches('\r');
-            let trimmed = line.trim_start_matches(|c: char| c == ' ' || c == '\t');
+            let trimmed = line.trim_start_matches([' ', '\t']);
             if let Some(info) = trimmed.strip_prefix("```") {
                 previous_heading = None;
                 let info = info.trim();
@@ -289,7 +290,11 @@ impl Reader {
             return Ok(());
         }
         let parent = self.sources.file(file);
-        let dir = parent.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = parent
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let display_dir = Path::new(&parent.display_name)
             .parent()
             .map(Path::to_path_buf)
@@ -357,7 +362,12 @@ mod tests {
 
     fn read(text: &str) -> Reader {
         let mut r = Reader::new();
-        let res = r.read_text("t.catala_en", Path::new("t.catala_en"), text.into(), Language::En);
+        let res = r.read_text(
+            "t.catala_en",
+            Path::new("t.catala_en"),
+            text.into(),
+            Language::En,
+        );
         assert!(res.is_ok(), "{res:?}");
         r
     }
@@ -371,7 +381,11 @@ mod tests {
             .chunks
             .iter()
             .map(|c| match c {
-                Chunk::Code(b) => b.headings.iter().map(|h| (h.title.clone(), h.level)).collect(),
+                Chunk::Code(b) => b
+                    .headings
+                    .iter()
+                    .map(|h| (h.title.clone(), h.level))
+                    .collect(),
                 Chunk::Module { .. } => vec![],
             })
             .collect();

@@ -112,13 +112,21 @@ fn render_box(
                 .iter()
                 .map(|h| h.title.split_whitespace().collect::<Vec<_>>().join(" "))
                 .collect();
-            let (first_lead, lead) = if last { ("└─ ", "   ") } else { ("├─ ", "│  ") };
+            let (first_lead, lead) = if last {
+                ("└─ ", "   ")
+            } else {
+                ("├─ ", "│  ")
+            };
             out.push_str(first_lead);
             out.push_str(&titles[0]);
             out.push('\n');
             let rest = &titles[1..];
             for (depth, title) in rest.iter().enumerate() {
-                let branch = if depth + 1 == rest.len() { "└─" } else { "└┬" };
+                let branch = if depth + 1 == rest.len() {
+                    "└─"
+                } else {
+                    "└┬"
+                };
                 out.push_str(lead);
                 out.push_str(&" ".repeat(depth));
                 out.push_str(branch);
@@ -144,8 +152,11 @@ fn excerpt(out: &mut String, sources: &SourceMap, span: Span) {
     for line_no in pos.start_line..=pos.end_line {
         let raw = file.line_text(line_no);
         let line = raw.trim_end_matches('\r');
-        let chars = line.chars().count();
-        let indent = line.chars().take_while(|c| *c == ' ' || *c == '\t').count();
+        let chars: Vec<char> = line.chars().collect();
+        let indent = chars
+            .iter()
+            .take_while(|c| **c == ' ' || **c == '\t')
+            .count();
         let from = if line_no == pos.start_line {
             pos.start_col.saturating_sub(1)
         } else {
@@ -154,23 +165,30 @@ fn excerpt(out: &mut String, sources: &SourceMap, span: Span) {
         let to = if line_no == pos.end_line {
             pos.end_col.saturating_sub(1)
         } else {
-            chars
+            chars.len()
         };
+        let (from, to) = (from.min(chars.len()), to.min(chars.len()));
         let shown = line.replace('\t', "        ");
         out.push_str(&format!("│ {line_no:>width$} │ {shown}\n"));
         out.push_str(&format!(
             "│ {} │ {}{}\n",
             " ".repeat(width),
-            " ".repeat(from),
-            "‾".repeat(to.saturating_sub(from))
+            " ".repeat(display_width(&chars[..from])),
+            "‾".repeat(display_width(&chars[from..to.max(from)]))
         ));
     }
+}
+
+/// Display width of source characters, a tab counting for the eight spaces it is shown as.
+fn display_width(chars: &[char]) -> usize {
+    chars.iter().map(|c| if *c == '\t' { 8 } else { 1 }).sum()
 }
 
 /// Wraps each line of the message like `Format`'s boxes do: words are separated by single
 /// spaces, and a word that would end past the margin starts a new line, indented like the
 /// line it continues (two more columns after a leading `» `). `start_col` is the column where
-/// message lines start (after `│  `).
+/// message lines start (after `│  `). A no-break space (U+00A0) never breaks; it is printed
+/// as a plain space.
 fn wrap_message(message: &str, start_col: usize) -> Vec<String> {
     let mut lines = Vec::new();
     for raw in message.lines() {
@@ -191,7 +209,7 @@ fn wrap_message(message: &str, start_col: usize) -> Vec<String> {
                 col += len;
                 first_word = false;
             } else if col + sep.len() + len > MARGIN {
-                lines.push(std::mem::take(&mut current));
+                lines.push(std::mem::take(&mut current).replace('\u{a0}', " "));
                 current = " ".repeat(cont_indent);
                 current.push_str(word);
                 col = start_col + cont_indent + len;
@@ -201,7 +219,7 @@ fn wrap_message(message: &str, start_col: usize) -> Vec<String> {
                 col += sep.len() + len;
             }
         }
-        lines.push(current);
+        lines.push(current.replace('\u{a0}', " "));
     }
     if lines.is_empty() {
         lines.push(String::new());
@@ -261,7 +279,12 @@ mod tests {
         }
         let src = sources(&text);
         let offset = |line: usize, col: usize| -> usize {
-            text.split('\n').take(line - 1).map(|l| l.len() + 1).sum::<usize>() + col - 1
+            text.split('\n')
+                .take(line - 1)
+                .map(|l| l.len() + 1)
+                .sum::<usize>()
+                + col
+                - 1
         };
         let trail: Rc<[LawHeading]> = Rc::from(vec![heading("Test", 2)]);
         let label = |line| Label {
@@ -344,7 +367,11 @@ mod tests {
         let label = Label {
             span: Span::new(FileId(0), start, end),
             note: None,
-            headings: Rc::from(vec![heading("Outer", 1), heading("Mid", 2), heading("Inner", 3)]),
+            headings: Rc::from(vec![
+                heading("Outer", 1),
+                heading("Mid", 2),
+                heading("Inner", 3),
+            ]),
         };
         let out = render_error(&src, None, "m", &[label.clone(), label]);
         let expected = "┌─[ERROR]─

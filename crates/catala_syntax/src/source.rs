@@ -100,7 +100,10 @@ impl SourceFile {
             Err(l) => l - 1,
         };
         let start = self.line_starts[line];
-        let col = self.text.get(start..offset).map_or(0, |s| s.chars().count());
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(0, |s| s.chars().count());
         (line + 1, col + 1)
     }
 

@@ -36,10 +36,9 @@ fn catala_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn describe(d: &Diagnostic) -> String {
-    let pos = d
-        .labels
-        .first()
-        .map_or(String::from("?"), |l| format!("{}..{}", l.span.start, l.span.end));
+    let pos = d.labels.first().map_or(String::from("?"), |l| {
+        format!("{}..{}", l.span.start, l.span.end)
+    });
     format!("{:?} at {pos}: {}", d.kind, d.message)
 }
 

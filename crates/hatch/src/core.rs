@@ -149,6 +149,8 @@ struct Translator<'a> {
     file: Rc<str>,
     vars: HashMap<String, VarKind>,
     counter: usize,
+    /// The harness's ghosts and arguments, visible in specifications of function arguments.
+    outer: Scope,
 }
 
 impl<'a> Translator<'a> {
@@ -283,7 +285,7 @@ impl<'a> Translator<'a> {
     ) -> Result<Rc<FunDef>, FrontError> {
         let (params, body, ret) = match &rhs.kind {
             ExprKind::Fun(ps, b) if params.is_empty() => {
-                let ret = match name.ty.as_ref() {
+                let ret = match name.ty.as_ref().or(ret) {
                     Some(Ty::Arrow(_, r)) => Some(result_of_arrow(r)),
                     _ => None,
                 };
@@ -315,13 +317,16 @@ impl<'a> Translator<'a> {
                 self.vars.insert(x.to_string(), VarKind::Value(sort.clone()));
                 return Ok(Term::var(&x, sort));
             }
-            Some(VarKind::Specified(spec)) => return self.spec_call(pos, &spec, &args, binds),
+            Some(VarKind::Specified(spec)) => {
+                let outer = self.outer.clone();
+                return self.spec_call(pos, &spec, &args, binds, outer);
+            }
             Some(VarKind::Value(_)) => return Err(self.err(pos, format!("`{name}` is not a function"))),
             None => {}
         }
         if let Some(spec) = self.method.local_specs.get(name).or_else(|| self.lib.lib_specs.get(name)) {
             let spec = spec.clone();
-            return self.spec_call(pos, &spec, &args, binds);
+            return self.spec_call(pos, &spec, &args, binds, Scope::default());
         }
         if let Some(p) = self.lib.pure_specs.get(name) {
             let params: Vec<_> = p.params.iter().filter(|(_, s, _)| *s != Sort::Unit).collect();
@@ -349,7 +354,14 @@ impl<'a> Translator<'a> {
 
     /// Example 4.5: a specified call becomes a choice over its alternatives of
     /// `?ghosts; ?result; assume res; admit pre; append effect`.
-    fn spec_call(&mut self, pos: Pos, spec: &FunSpec, args: &[Term], binds: &mut Vec<(Rc<str>, Comp)>) -> Result<Term, FrontError> {
+    fn spec_call(
+        &mut self,
+        pos: Pos,
+        spec: &FunSpec,
+        args: &[Term],
+        binds: &mut Vec<(Rc<str>, Comp)>,
+        base: Scope,
+    ) -> Result<Term, FrontError> {
         let value_params: Vec<_> = spec
             .params
             .iter()
@@ -358,7 +370,7 @@ impl<'a> Translator<'a> {
         if value_params.len() != args.len() {
             return Err(self.err(pos, format!("expected {} arguments, found {}", value_params.len(), args.len())));
         }
-        let mut scope = Scope::default();
+        let mut scope = base;
         let mut pre_binds: Vec<(Rc<str>, Comp)> = Vec::new();
         for (p, a) in value_params.iter().zip(args) {
             scope = scope.with(&p.name, a.clone());
@@ -389,8 +401,10 @@ impl<'a> Translator<'a> {
                 Some(self.lib.sre(&spec.file, &t.post, &scope)?)
             } else {
                 match &t.post.kind {
-                    ExprKind::Seq(p, eff) if **p == t.pre => Some(self.lib.sre(&spec.file, eff, &scope)?),
-                    _ if t.post == t.pre => None,
+                    ExprKind::Seq(p, eff) if self.lib.sre(&spec.file, p, &scope)? == pre => {
+                        Some(self.lib.sre(&spec.file, eff, &scope)?)
+                    }
+                    _ if self.lib.sre(&spec.file, &t.post, &scope)? == pre => None,
                     _ => return Err(self.err(t.post.pos, "a `post` must be the `pre` or `pre; effect`")),
                 }
             };
@@ -437,7 +451,7 @@ fn definition_of(phi: &Term, v: &Term) -> Option<Term> {
 
 /// Builds the harness of a method (Example 4.4).
 pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
-    let mut tr = Translator { lib, method, file: method.file.clone(), vars: HashMap::new(), counter: 0 };
+    let mut tr = Translator { lib, method, file: method.file.clone(), vars: HashMap::new(), counter: 0, outer: Scope::default() };
     let spec = &method.spec;
     let Some(triple) = spec.alternatives.first() else {
         return Err(tr.err(spec.pos, "empty specification"));
@@ -477,6 +491,7 @@ pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
             setup.push((tr.fresh("_"), Comp::Assume(phi)));
         }
     }
+    tr.outer = scope.clone();
     let pre = lib.sre(&method.file, &triple.pre, &scope)?;
     let post = lib.sre(&method.file, &triple.post, &scope)?;
     let post_after_pre = match &triple.post.kind {

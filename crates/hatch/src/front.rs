@@ -354,7 +354,8 @@ impl Library {
         if def.params.len() != args.len() {
             return Err(Library::err(f, pos, format!("`{name}` expects {} arguments", def.params.len())));
         }
-        let mut inner = Scope::default();
+        // predicates expand like macros: names they do not bind resolve where they are used
+        let mut inner = scope.clone();
         for ((p, _), a) in def.params.iter().zip(args) {
             inner = inner.with(p, self.term(f, a, scope)?);
         }

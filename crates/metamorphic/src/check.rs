@@ -33,8 +33,11 @@ impl Explanation {
         match self {
             Explanation::NoTests => "no test completed".to_string(),
             Explanation::NoFailure => format!(
-                "no failure in {} tests ({} bases accepted with {} consecutive passes each)",
-                outcome.tests, outcome.accepted_bases, outcome.consecutive_passes_needed
+                "no failure in {} tests ({} bases accepted after {} consecutive passes, {} bases with all their distinct follow-ups passed)",
+                outcome.tests,
+                outcome.accepted_bases,
+                outcome.consecutive_passes_needed,
+                outcome.exhausted_bases
             ),
             Explanation::AllFailed => format!(
                 "all {} tests failed: the premise itself characterizes the failures",

@@ -43,10 +43,19 @@ pub enum DomainError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldKind {
     Boolean,
-    Integer { min: i64, max: i64 },
+    Integer {
+        min: i64,
+        max: i64,
+    },
     /// Money and decimals: multiples of `step` in [min, max] (step 0 = continuous).
-    Number { min: f64, max: f64, step: f64 },
-    Enum { choices: Vec<String> },
+    Number {
+        min: f64,
+        max: f64,
+        step: f64,
+    },
+    Enum {
+        choices: Vec<String>,
+    },
 }
 
 /// One input field.
@@ -159,9 +168,8 @@ impl FieldSpec {
                     bounds.contains(x).then_some(Value::Number(x))
                 }
             }
-            FieldKind::Enum { choices } => {
-                (!choices.is_empty()).then(|| Value::Enum(choices[rng.below(choices.len())].clone()))
-            }
+            FieldKind::Enum { choices } => (!choices.is_empty())
+                .then(|| Value::Enum(choices[rng.below(choices.len())].clone())),
         }
     }
 
@@ -207,12 +215,11 @@ impl Domain {
             Some(_) => return Err(DomainError::Other("`output` must be a string".into())),
             None => "F".to_string(),
         };
-        let output_expr = parse_expression(&output_text, &[]).map_err(|error| {
-            DomainError::Output {
+        let output_expr =
+            parse_expression(&output_text, &[]).map_err(|error| DomainError::Output {
                 text: output_text.clone(),
                 error,
-            }
-        })?;
+            })?;
         let mut constraints = Vec::new();
         if let Some(list) = table.get("constraints") {
             let items = list
@@ -222,10 +229,11 @@ impl Domain {
                 let text = item
                     .as_str()
                     .ok_or_else(|| DomainError::Other("constraints must be strings".into()))?;
-                let expr = parse_expression(text, &[]).map_err(|error| DomainError::Constraint {
-                    text: text.to_string(),
-                    error,
-                })?;
+                let expr =
+                    parse_expression(text, &[]).map_err(|error| DomainError::Constraint {
+                        text: text.to_string(),
+                        error,
+                    })?;
                 constraints.push((text.to_string(), expr));
             }
         }
@@ -397,7 +405,10 @@ type = "boolean"
         ]
         .into_iter()
         .collect();
-        assert_eq!(domain.main_output_value(&outputs).unwrap(), Value::Number(6.0));
+        assert_eq!(
+            domain.main_output_value(&outputs).unwrap(),
+            Value::Number(6.0)
+        );
     }
 
     #[test]

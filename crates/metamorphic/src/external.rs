@@ -45,6 +45,13 @@ struct Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
+        // The program runs in its own process group (the shell and whatever it started):
+        // stop the whole group, then reap the shell.
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -53,6 +60,7 @@ impl Drop for Worker {
 fn shell_command(command: &str) -> Command {
     let mut cmd = Command::new("sh");
     cmd.arg("-c").arg(command);
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

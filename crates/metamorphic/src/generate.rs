@@ -147,6 +147,13 @@ fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Cases built so far for one test, with their variable names.
+#[derive(Default)]
+struct BuiltCases {
+    names: Vec<String>,
+    cases: Vec<Record>,
+}
+
 /// Generates premise-respecting cases for one relation on one domain.
 pub struct CaseGenerator<'a> {
     relation: &'a Relation,
@@ -260,22 +267,19 @@ impl<'a> CaseGenerator<'a> {
         var: &str,
         mut case: Record,
         redraw: &dyn Fn(&str) -> bool,
-        names: &mut Vec<String>,
-        cases: &mut Vec<Record>,
+        built: &mut BuiltCases,
         rng: &mut SeededRng,
     ) -> Option<()> {
-        names.push(var.to_string());
-        cases.push(case.clone());
-        let last = cases.len() - 1;
+        built.names.push(var.to_string());
+        built.cases.push(case.clone());
+        let last = built.cases.len() - 1;
         for spec in &self.domain.fields {
-            let bounds = self.bounds_for(clause, var, &spec.name, names, cases);
-            let current_ok = case
-                .get(&spec.name)
-                .is_some_and(|v| bounds.admits(v));
+            let bounds = self.bounds_for(clause, var, &spec.name, &built.names, &built.cases);
+            let current_ok = case.get(&spec.name).is_some_and(|v| bounds.admits(v));
             if redraw(&spec.name) || (!bounds.is_trivial() && !current_ok) {
                 let v = self.draw(&spec.name, &bounds, rng)?;
                 case.insert(spec.name.clone(), v);
-                cases[last] = case.clone();
+                built.cases[last] = case.clone();
             }
         }
         Some(())
@@ -295,9 +299,7 @@ impl<'a> CaseGenerator<'a> {
     }
 
     fn admitted(&self, cases: &[Record]) -> bool {
-        cases
-            .iter()
-            .all(|c| self.domain.admits(c).unwrap_or(false))
+        cases.iter().all(|c| self.domain.admits(c).unwrap_or(false))
     }
 
     /// Redraws 1 to 3 random fields of a case (the uniform perturbation of Algorithm 1).
@@ -317,23 +319,24 @@ impl<'a> CaseGenerator<'a> {
         let base_vars = &self.relation.base_vars;
         for _ in 0..ATTEMPTS {
             let clause = &self.clauses[rng.below(self.clauses.len())];
-            let mut names = Vec::new();
-            let mut cases = Vec::new();
-            let mut built = true;
+            let mut built = BuiltCases::default();
+            let mut complete = true;
             for (i, var) in base_vars.iter().enumerate() {
                 let start = match seed.and_then(|s| s.get(i)) {
                     Some(s) => self.perturb(s, rng),
                     None => self.domain.sample(rng),
                 };
                 if self
-                    .shape_case(clause, var, start, &|_| false, &mut names, &mut cases, rng)
+                    .shape_case(clause, var, start, &|_| false, &mut built, rng)
                     .is_none()
                 {
-                    built = false;
+                    complete = false;
                     break;
                 }
             }
-            if !built || !self.admitted(&cases) || !self.clause_holds_on(clause, &names, &cases) {
+            let BuiltCases { names, cases } = built;
+            if !complete || !self.admitted(&cases) || !self.clause_holds_on(clause, &names, &cases)
+            {
                 continue;
             }
             let env = CaseEnvironment {
@@ -363,9 +366,11 @@ impl<'a> CaseGenerator<'a> {
         }
         for _ in 0..ATTEMPTS {
             let clause = usable[rng.below(usable.len())];
-            let mut names: Vec<String> = base_vars.clone();
-            let mut cases: Vec<Record> = bases.to_vec();
-            let mut built = true;
+            let mut built = BuiltCases {
+                names: base_vars.clone(),
+                cases: bases.to_vec(),
+            };
+            let mut complete = true;
             for var in &self.relation.follow_vars {
                 let partner = clause.iter().find_map(|literal| match literal {
                     Expr::Equiv {
@@ -381,28 +386,29 @@ impl<'a> CaseGenerator<'a> {
                         } else {
                             return None;
                         };
-                        let index = names.iter().position(|n| n == other)?;
+                        let index = built.names.iter().position(|n| n == other)?;
                         Some((index, except.clone()))
                     }
                     _ => None,
                 });
                 let shaped = match partner {
                     Some((index, except)) => {
-                        let start = cases[index].clone();
+                        let start = built.cases[index].clone();
                         let redraw = move |f: &str| except.iter().any(|e| e == f);
-                        self.shape_case(clause, var, start, &redraw, &mut names, &mut cases, rng)
+                        self.shape_case(clause, var, start, &redraw, &mut built, rng)
                     }
                     None => {
                         let start = self.domain.sample(rng);
-                        self.shape_case(clause, var, start, &|_| true, &mut names, &mut cases, rng)
+                        self.shape_case(clause, var, start, &|_| true, &mut built, rng)
                     }
                 };
                 if shaped.is_none() {
-                    built = false;
+                    complete = false;
                     break;
                 }
             }
-            if !built || !self.admitted(&cases[bases.len()..]) {
+            let mut cases = built.cases;
+            if !complete || !self.admitted(&cases[bases.len()..]) {
                 continue;
             }
             let env = CaseEnvironment {

@@ -28,6 +28,8 @@ pub fn to_json(reports: &[RelationReport], system: &str) -> serde_json::Value {
                 "run_errors": o.run_errors,
                 "generation_failures": o.generation_failures,
                 "accepted_bases": o.accepted_bases,
+                "exhausted_bases": o.exhausted_bases,
+                "runs": o.runs,
                 "elapsed_s": o.elapsed_s,
                 "tests_per_second": o.throughput(),
             });
@@ -88,7 +90,11 @@ pub fn to_text(reports: &[RelationReport]) -> String {
         let _ = writeln!(out, "\n== {} ==", r.relation.name);
         let _ = writeln!(out, "{}", r.explanation.to_text(&r.outcome).trim_end());
         if let Some(worst) = r.outcome.worst_failures.first() {
-            let _ = writeln!(out, "most deviating failure (deviation {:.2}):", worst.deviation);
+            let _ = writeln!(
+                out,
+                "most deviating failure (deviation {:.2}):",
+                worst.deviation
+            );
             for (var, (case, outputs)) in r
                 .relation
                 .all_vars()
@@ -99,7 +105,9 @@ pub fn to_text(reports: &[RelationReport]) -> String {
                     out,
                     "  {var}: {}  F = {}",
                     record_text(case),
-                    outputs.get(MAIN_OUTPUT_KEY).map_or("?".into(), |v| v.to_string())
+                    outputs
+                        .get(MAIN_OUTPUT_KEY)
+                        .map_or("?".into(), |v| v.to_string())
                 );
             }
         }
@@ -245,14 +253,22 @@ fn examples_table(report: &RelationReport) -> String {
                 .map(|v| format!("<th>{}</th>", escape(v)))
                 .collect::<String>()
         );
-        let fields: Vec<&String> = test.cases.first().map(|c| c.keys().collect()).unwrap_or_default();
+        let fields: Vec<&String> = test
+            .cases
+            .first()
+            .map(|c| c.keys().collect())
+            .unwrap_or_default();
         for field in fields {
             let values: Vec<Option<&Value>> = test.cases.iter().map(|c| c.get(field)).collect();
             let differs = values.windows(2).any(|w| w[0] != w[1]);
             let class = if differs { " class=\"diff\"" } else { "" };
             let _ = write!(html, "<tr{class}><td>{}</td>", escape(field));
             for v in values {
-                let _ = write!(html, "<td>{}</td>", v.map_or("?".into(), |v| escape(&v.to_string())));
+                let _ = write!(
+                    html,
+                    "<td>{}</td>",
+                    v.map_or("?".into(), |v| escape(&v.to_string()))
+                );
             }
             html.push_str("</tr>\n");
         }
@@ -261,7 +277,8 @@ fn examples_table(report: &RelationReport) -> String {
             let _ = write!(
                 html,
                 "<td>{}</td>",
-                o.get(MAIN_OUTPUT_KEY).map_or("?".into(), |v| escape(&v.to_string()))
+                o.get(MAIN_OUTPUT_KEY)
+                    .map_or("?".into(), |v| escape(&v.to_string()))
             );
         }
         html.push_str("</tr></table>\n");
@@ -274,7 +291,11 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
     let mut html = String::from(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>lexprobe metamorphic report</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.failed{color:#b00;font-weight:bold}.passed{color:#070}.diff td{background:#fff3c4}.out td{font-weight:bold}pre{background:#f6f6f6;padding:8px}.tree{overflow-x:auto}</style></head><body>\n",
     );
-    let _ = writeln!(html, "<h1>Metamorphic testing report</h1><p>System: <code>{}</code></p>", escape(system));
+    let _ = writeln!(
+        html,
+        "<h1>Metamorphic testing report</h1><p>System: <code>{}</code></p>",
+        escape(system)
+    );
     html.push_str("<table><tr><th>relation</th><th>verdict</th><th>tests</th><th>passed</th><th>failed</th><th>first failure (s)</th><th>max deviation</th><th>run errors</th><th>tests/s</th></tr>\n");
     for r in reports {
         let o = &r.outcome;
@@ -310,7 +331,7 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
         );
         let _ = writeln!(
             html,
-            "<p>Verdict <span class=\"{v}\">{v}</span>: {} tests, {} passed, {} failed, {} run errors, first failure {}, max deviation {:.2}, {} bases accepted (K = {}), {:.1} s.</p>",
+            "<p>Verdict <span class=\"{v}\">{v}</span>: {} tests, {} passed, {} failed, {} run errors, first failure {}, max deviation {:.2}, {} bases accepted (K = {}), {} bases exhausted, {:.1} s.</p>",
             o.tests,
             o.passed,
             o.failed,
@@ -319,6 +340,7 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
             o.max_deviation,
             o.accepted_bases,
             o.consecutive_passes_needed,
+            o.exhausted_bases,
             o.elapsed_s,
             v = o.verdict.as_str()
         );

@@ -5,7 +5,8 @@
 //! failure or until K consecutive passes, K = ⌈−log₂B / log₂θ⌉ (Jeffreys' Bayes-factor
 //! test with a uniform prior: H0 "a follow-up passes with probability ≥ θ" is then accepted
 //! with Bayes factor B); then a new base is drawn, until the time budget or test cap runs
-//! out. Runs of the system are batched and executed on `jobs` threads; the random stream is
+//! out. A follow-up already tried from the same base is not run again; a base whose
+//! distinct follow-ups are exhausted without failure is accepted as well. Runs of the system are batched and executed on `jobs` threads; the random stream is
 //! seeded, so a search with a given seed and test cap is reproducible.
 
 use crate::domain::Domain;
@@ -14,7 +15,8 @@ use crate::relation::eval::{judge, CaseEnvironment};
 use crate::relation::Relation;
 use crate::rng::SeededRng;
 use crate::system::{run_batch, RunResult, SystemUnderTest};
-use crate::value::{Record, Value};
+use crate::value::{record_key, Record, Value};
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// Name under which the value of `F` is stored in output records.
@@ -51,6 +53,10 @@ pub struct SearchConfig {
     pub fresh_base_probability: f64,
     /// Stop a relation after this many bases accepted H0 without any failure.
     pub stop_after_accepted_bases: Option<usize>,
+    /// Bases under test at the same time (their follow-ups share each batch).
+    pub concurrent_bases: usize,
+    /// Stop a relation once this many failures were found (enough to explain them).
+    pub stop_after_failures: Option<usize>,
     /// Tests kept for explanations (the first ones).
     pub keep_tests: usize,
 }
@@ -65,9 +71,11 @@ impl Default for SearchConfig {
             bayes_factor: 100.0,
             theta: 0.95,
             tolerance: 0.0,
-            batch_size: 32,
+            batch_size: 64,
+            concurrent_bases: 8,
             fresh_base_probability: 0.5,
             stop_after_accepted_bases: None,
+            stop_after_failures: None,
             keep_tests: 20_000,
         }
     }
@@ -111,6 +119,8 @@ pub struct SearchOutcome {
     pub tests: usize,
     pub passed: usize,
     pub failed: usize,
+    /// Runs of the system (a test runs its follow-ups; each base runs once).
+    pub runs: usize,
     /// Tests whose runs failed (timeout, crash, malformed reply, reported error).
     pub run_errors: usize,
     /// A few run-error messages.
@@ -121,6 +131,8 @@ pub struct SearchOutcome {
     pub max_deviation: f64,
     /// Bases from which K consecutive passes were seen (H0 accepted).
     pub accepted_bases: usize,
+    /// Bases with fewer than K distinct follow-ups, all tried and passed.
+    pub exhausted_bases: usize,
     pub consecutive_passes_needed: usize,
     pub elapsed_s: f64,
     /// Kept tests (for explanations and examples).
@@ -141,6 +153,8 @@ impl SearchOutcome {
 }
 
 const WORST_KEPT: usize = 10;
+/// Draws of an already-tried follow-up after which a base counts as exhausted.
+const DUPLICATE_DRAWS: usize = 8;
 const ERROR_EXAMPLES: usize = 5;
 
 /// Adds `F` to an output record.
@@ -150,14 +164,143 @@ fn with_main_output(domain: &Domain, outputs: Record) -> Result<Record, String> 
         .map_err(|e| format!("cannot compute F = {}: {e}", domain.main_output.0))?;
     let mut outputs = outputs;
     if let Value::Bool(b) = f {
-        outputs.insert(MAIN_OUTPUT_KEY.to_string(), Value::Number(f64::from(u8::from(b))));
+        outputs.insert(
+            MAIN_OUTPUT_KEY.to_string(),
+            Value::Number(f64::from(u8::from(b))),
+        );
     } else {
         outputs.insert(MAIN_OUTPUT_KEY.to_string(), f);
     }
     Ok(outputs)
 }
 
-/// Runs Algorithm 1 on one relation.
+/// A base under test, with the follow-ups already tried from it.
+struct ActiveBase {
+    cases: Vec<Record>,
+    /// Outputs of the base cases, once run.
+    outputs: Option<Vec<Record>>,
+    consecutive: usize,
+    tried: HashSet<String>,
+    exhausted: bool,
+    done: bool,
+}
+
+impl ActiveBase {
+    fn new(cases: Vec<Record>) -> ActiveBase {
+        ActiveBase {
+            cases,
+            outputs: None,
+            consecutive: 0,
+            tried: HashSet::new(),
+            exhausted: false,
+            done: false,
+        }
+    }
+}
+
+/// The mutable state of one relation's search.
+struct SearchState<'a> {
+    relation: &'a Relation,
+    domain: &'a Domain,
+    vars: Vec<String>,
+    tolerance: f64,
+    needed: usize,
+    keep_tests: usize,
+    start: Instant,
+    outcome: SearchOutcome,
+    seed: Option<Vec<Record>>,
+    seed_deviation: f64,
+}
+
+impl SearchState<'_> {
+    fn note_error(&mut self, message: String) {
+        self.outcome.run_errors += 1;
+        if self.outcome.run_error_examples.len() < ERROR_EXAMPLES {
+            self.outcome.run_error_examples.push(message);
+        }
+    }
+
+    /// Judges one test of `base` whose follow-up runs are `runs`.
+    fn record_test(&mut self, base: &mut ActiveBase, follow: Vec<Record>, runs: &[RunResult]) {
+        let Some(base_outputs) = &base.outputs else {
+            return;
+        };
+        let mut outputs = base_outputs.clone();
+        let mut error = None;
+        for run in runs {
+            match run {
+                Ok(o) => match with_main_output(self.domain, o.clone()) {
+                    Ok(o) => outputs.push(o),
+                    Err(e) => error = Some(e),
+                },
+                Err(e) => error = Some(e.to_string()),
+            }
+        }
+        let mut cases = base.cases.clone();
+        cases.extend(follow);
+        let judged = match error {
+            Some(e) => Err(e),
+            None => {
+                let env = CaseEnvironment {
+                    vars: &self.vars,
+                    inputs: &cases,
+                    outputs: Some(&outputs),
+                    main_output: MAIN_OUTPUT_KEY,
+                };
+                judge(&self.relation.conclusion, &env, false).map_err(|e| e.to_string())
+            }
+        };
+        let judgement = match judged {
+            Ok(j) => j,
+            Err(message) => {
+                self.note_error(message);
+                return;
+            }
+        };
+        let failed = !judgement.holds && judgement.deviation > self.tolerance;
+        let at_s = self.start.elapsed().as_secs_f64();
+        let outcome = &mut self.outcome;
+        outcome.tests += 1;
+        let record = TestRecord {
+            cases,
+            outputs,
+            failed,
+            deviation: if judgement.holds {
+                0.0
+            } else {
+                judgement.deviation
+            },
+            at_s,
+        };
+        if failed {
+            outcome.failed += 1;
+            outcome.first_failure_s.get_or_insert(at_s);
+            outcome.max_deviation = outcome.max_deviation.max(judgement.deviation);
+            if judgement.deviation > self.seed_deviation {
+                self.seed_deviation = judgement.deviation;
+                self.seed = Some(base.cases.clone());
+            }
+            keep_worst(&mut outcome.worst_failures, &record);
+            base.done = true;
+        } else {
+            outcome.passed += 1;
+            if !base.done {
+                base.consecutive += 1;
+                if base.consecutive >= self.needed {
+                    outcome.accepted_bases += 1;
+                    base.done = true;
+                }
+            }
+        }
+        if outcome.kept.len() < self.keep_tests {
+            outcome.kept.push(record);
+        }
+    }
+}
+
+/// Runs Algorithm 1 on one relation. Several bases are under test at once (each with its
+/// own run of consecutive passes) so that every batch handed to the system is large
+/// enough to keep `jobs` workers busy.
 pub fn search_relation(
     relation: &Relation,
     domain: &Domain,
@@ -168,167 +311,160 @@ pub fn search_relation(
     let generator = CaseGenerator::new(relation, domain);
     let mut rng = SeededRng::for_stream(config.seed, &relation.name);
     let needed = consecutive_passes_needed(config.bayes_factor, config.theta);
-    let tolerance = relation.tolerance.unwrap_or(config.tolerance);
-    let vars = relation.all_vars();
     let base_count = relation.base_vars.len();
-    let mut outcome = SearchOutcome {
-        relation: relation.name.clone(),
-        verdict: Verdict::Inconclusive,
-        tests: 0,
-        passed: 0,
-        failed: 0,
-        run_errors: 0,
-        run_error_examples: Vec::new(),
-        generation_failures: 0,
-        first_failure_s: None,
-        max_deviation: 0.0,
-        accepted_bases: 0,
-        consecutive_passes_needed: needed,
-        elapsed_s: 0.0,
-        kept: Vec::new(),
-        worst_failures: Vec::new(),
+    let per_test = relation.follow_vars.len();
+    let pool_size = config.concurrent_bases.max(1);
+    let per_base = (config.batch_size / pool_size).max(1);
+    let mut state = SearchState {
+        relation,
+        domain,
+        vars: relation.all_vars(),
+        tolerance: relation.tolerance.unwrap_or(config.tolerance),
+        needed,
+        keep_tests: config.keep_tests,
+        start,
+        outcome: SearchOutcome {
+            relation: relation.name.clone(),
+            verdict: Verdict::Inconclusive,
+            tests: 0,
+            passed: 0,
+            failed: 0,
+            runs: 0,
+            run_errors: 0,
+            run_error_examples: Vec::new(),
+            generation_failures: 0,
+            first_failure_s: None,
+            max_deviation: 0.0,
+            accepted_bases: 0,
+            exhausted_bases: 0,
+            consecutive_passes_needed: needed,
+            elapsed_s: 0.0,
+            kept: Vec::new(),
+            worst_failures: Vec::new(),
+        },
+        seed: None,
+        seed_deviation: 0.0,
     };
-    let mut seed: Option<Vec<Record>> = None;
-    let mut seed_deviation = 0.0;
     let out_of_budget = |outcome: &SearchOutcome| {
         start.elapsed() >= config.budget
             || config.max_tests.is_some_and(|m| outcome.tests >= m)
             || config
                 .stop_after_accepted_bases
                 .is_some_and(|n| outcome.failed == 0 && outcome.accepted_bases >= n)
+            || config
+                .stop_after_failures
+                .is_some_and(|n| outcome.failed >= n)
     };
-    let mut consecutive_draw_failures = 0usize;
-    while !out_of_budget(&outcome) {
-        let from_seed = seed.is_some() && !rng.chance(config.fresh_base_probability);
-        let bases = match generator.base_cases(seed.as_deref().filter(|_| from_seed), &mut rng) {
-            Some(b) => b,
-            None => {
-                outcome.generation_failures += 1;
-                consecutive_draw_failures += 1;
-                if consecutive_draw_failures >= 50 && outcome.tests == 0 {
-                    break;
-                }
-                continue;
-            }
-        };
-        if seed.is_none() {
-            seed = Some(bases.clone());
+    let mut active: Vec<ActiveBase> = Vec::new();
+    let mut idle_rounds = 0usize;
+    while !out_of_budget(&state.outcome) {
+        if idle_rounds >= 50 && state.outcome.tests == 0 {
+            break;
         }
-        let base_results = run_batch(system, &bases, config.jobs);
-        let base_outputs: Result<Vec<Record>, String> = base_results
-            .into_iter()
-            .map(|r| r.map_err(|e| e.to_string()).and_then(|o| with_main_output(domain, o)))
-            .collect();
-        let base_outputs = match base_outputs {
-            Ok(o) => o,
-            Err(message) => {
-                outcome.run_errors += 1;
-                if outcome.run_error_examples.len() < ERROR_EXAMPLES {
-                    outcome.run_error_examples.push(message);
-                }
-                consecutive_draw_failures += 1;
-                if consecutive_draw_failures >= 50 && outcome.tests == 0 {
-                    break;
-                }
-                continue;
-            }
-        };
-        let mut consecutive = 0usize;
-        let mut base_done = false;
-        while !base_done && !out_of_budget(&outcome) {
-            let wanted = needed.saturating_sub(consecutive).clamp(1, config.batch_size.max(1));
-            let mut follow_sets = Vec::with_capacity(wanted);
-            for _ in 0..wanted {
-                match generator.follow_ups(&bases, &mut rng) {
-                    Some(f) => follow_sets.push(f),
-                    None => outcome.generation_failures += 1,
-                }
-            }
-            if follow_sets.is_empty() {
-                consecutive_draw_failures += 1;
-                if consecutive_draw_failures >= 50 && outcome.tests == 0 {
-                    return finish(outcome, start);
-                }
+        // Line 4 of Algorithm 1: bases perturbed from the most deviating one (or fresh).
+        for _ in 0..2 * pool_size {
+            if active.len() >= pool_size {
                 break;
             }
-            consecutive_draw_failures = 0;
-            let flat: Vec<Record> = follow_sets.iter().flatten().cloned().collect();
-            let results: Vec<RunResult> = run_batch(system, &flat, config.jobs);
-            let per_test = relation.follow_vars.len();
-            for (t, follow) in follow_sets.into_iter().enumerate() {
-                let runs = &results[t * per_test..(t + 1) * per_test];
-                let mut outputs = base_outputs.clone();
-                let mut error = None;
-                for run in runs {
-                    match run {
-                        Ok(o) => match with_main_output(domain, o.clone()) {
-                            Ok(o) => outputs.push(o),
-                            Err(e) => error = Some(e),
-                        },
-                        Err(e) => error = Some(e.to_string()),
+            let from_seed = state.seed.is_some() && !rng.chance(config.fresh_base_probability);
+            let seed = state.seed.as_deref().filter(|_| from_seed);
+            match generator.base_cases(seed, &mut rng) {
+                Some(cases) => {
+                    if state.seed.is_none() {
+                        state.seed = Some(cases.clone());
                     }
+                    active.push(ActiveBase::new(cases));
                 }
-                let mut cases = bases.clone();
-                cases.extend(follow);
-                let judged = match error {
-                    Some(e) => Err(e),
-                    None => {
-                        let env = CaseEnvironment {
-                            vars: &vars,
-                            inputs: &cases,
-                            outputs: Some(&outputs),
-                            main_output: MAIN_OUTPUT_KEY,
-                        };
-                        judge(&relation.conclusion, &env, false).map_err(|e| e.to_string())
-                    }
-                };
-                let judgement = match judged {
-                    Ok(j) => j,
-                    Err(message) => {
-                        outcome.run_errors += 1;
-                        if outcome.run_error_examples.len() < ERROR_EXAMPLES {
-                            outcome.run_error_examples.push(message);
+                None => state.outcome.generation_failures += 1,
+            }
+        }
+        if active.is_empty() {
+            idle_rounds += 1;
+            continue;
+        }
+        // Line 5: follow-ups not yet tried from each base.
+        let mut planned: Vec<(usize, Vec<Record>)> = Vec::new();
+        for (index, base) in active.iter_mut().enumerate() {
+            let wanted = needed.saturating_sub(base.consecutive).clamp(1, per_base);
+            let mut drawn = 0;
+            'slots: for _ in 0..wanted {
+                for _ in 0..DUPLICATE_DRAWS {
+                    match generator.follow_ups(&base.cases, &mut rng) {
+                        Some(follow) => {
+                            let key: String = follow.iter().map(record_key).collect();
+                            if base.tried.insert(key) {
+                                planned.push((index, follow));
+                                drawn += 1;
+                                continue 'slots;
+                            }
                         }
-                        continue;
-                    }
-                };
-                let failed = !judgement.holds && judgement.deviation > tolerance;
-                let at_s = start.elapsed().as_secs_f64();
-                outcome.tests += 1;
-                let record = TestRecord {
-                    cases,
-                    outputs: outputs.clone(),
-                    failed,
-                    deviation: if judgement.holds { 0.0 } else { judgement.deviation },
-                    at_s,
-                };
-                if failed {
-                    outcome.failed += 1;
-                    outcome.first_failure_s.get_or_insert(at_s);
-                    outcome.max_deviation = outcome.max_deviation.max(judgement.deviation);
-                    if judgement.deviation > seed_deviation {
-                        seed_deviation = judgement.deviation;
-                        seed = Some(record.cases[..base_count].to_vec());
-                    }
-                    keep_worst(&mut outcome.worst_failures, &record);
-                    base_done = true;
-                } else {
-                    outcome.passed += 1;
-                    if !base_done {
-                        consecutive += 1;
-                        if consecutive >= needed {
-                            outcome.accepted_bases += 1;
-                            base_done = true;
+                        None => {
+                            state.outcome.generation_failures += 1;
+                            continue 'slots;
                         }
                     }
                 }
-                if outcome.kept.len() < config.keep_tests {
-                    outcome.kept.push(record);
+                base.exhausted = true;
+                break;
+            }
+            if drawn == 0 && !base.exhausted {
+                // No premise-satisfying follow-up from this base: give it up.
+                base.done = true;
+            }
+        }
+        // Line 6: one parallel batch with the new bases and every follow-up.
+        let mut inputs: Vec<Record> = Vec::new();
+        let mut base_slots: Vec<(usize, usize)> = Vec::new();
+        for (index, base) in active.iter().enumerate() {
+            if base.outputs.is_none() && !base.done {
+                base_slots.push((index, inputs.len()));
+                inputs.extend(base.cases.iter().cloned());
+            }
+        }
+        let follow_start = inputs.len();
+        for (_, follow) in &planned {
+            inputs.extend(follow.iter().cloned());
+        }
+        let results = run_batch(system, &inputs, config.jobs);
+        state.outcome.runs += inputs.len();
+        for (index, at) in base_slots {
+            let outputs: Result<Vec<Record>, String> = results[at..at + base_count]
+                .iter()
+                .map(|r| {
+                    r.clone()
+                        .map_err(|e| e.to_string())
+                        .and_then(|o| with_main_output(domain, o))
+                })
+                .collect();
+            match outputs {
+                Ok(o) => active[index].outputs = Some(o),
+                Err(message) => {
+                    state.note_error(message);
+                    active[index].done = true;
                 }
             }
         }
+        // Lines 7-17: label each test, track the most deviating base, count passes.
+        let had_tests = !planned.is_empty();
+        for (t, (index, follow)) in planned.into_iter().enumerate() {
+            let at = follow_start + t * per_test;
+            state.record_test(&mut active[index], follow, &results[at..at + per_test]);
+        }
+        for base in &mut active {
+            if base.exhausted && !base.done && base.outputs.is_some() {
+                // Every distinct follow-up of this base was tried and passed.
+                state.outcome.exhausted_bases += 1;
+                base.done = true;
+            }
+        }
+        active.retain(|b| !b.done);
+        if had_tests {
+            idle_rounds = 0;
+        } else {
+            idle_rounds += 1;
+        }
     }
-    finish(outcome, start)
+    finish(state.outcome, start)
 }
 
 fn keep_worst(worst: &mut Vec<TestRecord>, record: &TestRecord) {
@@ -423,7 +559,18 @@ type = "boolean"
         let good = search_relation(relation, &domain, &correct, &config);
         assert_eq!(good.verdict, Verdict::Passed);
         assert_eq!(good.failed, 0);
-        assert!(good.accepted_bases >= 1);
+        // The follow-up is determined by the base: each base is exhausted by one test.
+        assert!(good.exhausted_bases >= 1);
+        assert_eq!(good.accepted_bases, 0);
+        // With many possible follow-ups, bases are accepted after K consecutive passes.
+        let monotone = &parse_relations(
+            "relation m forall x, y. x ==[income] y and x.income >= y.income => F(x) >= F(y)",
+        )
+        .unwrap()[0];
+        let accepted = search_relation(monotone, &domain, &correct, &config);
+        assert_eq!(accepted.verdict, Verdict::Passed);
+        assert!(accepted.accepted_bases >= 1);
+        assert!(accepted.tests >= accepted.accepted_bases * 90);
         assert!(good.tests >= 3000);
         let buggy = FunctionSystem {
             name: "buggy".into(),

@@ -133,7 +133,9 @@ pub enum Node {
 impl Node {
     pub fn counts(&self) -> (usize, usize) {
         match self {
-            Node::Leaf { failed, passed } | Node::Split { failed, passed, .. } => (*failed, *passed),
+            Node::Leaf { failed, passed } | Node::Split { failed, passed, .. } => {
+                (*failed, *passed)
+            }
         }
     }
 }
@@ -206,8 +208,8 @@ fn best_split(
             return;
         }
         let no_failed = total_failed - yes_failed;
-        let child = (yes as f64 * gini(yes_failed, yes) + no as f64 * gini(no_failed, no))
-            / total as f64;
+        let child =
+            (yes as f64 * gini(yes_failed, yes) + no as f64 * gini(no_failed, no)) / total as f64;
         let gain = parent - child;
         if gain > MIN_GAIN && best.as_ref().is_none_or(|b| gain > b.gain + 1e-12) {
             best = Some(Candidate {
@@ -269,7 +271,13 @@ fn best_split(
     best
 }
 
-fn grow(data: &Dataset, rows: Vec<usize>, depth: usize, group: usize, options: &TreeOptions) -> Node {
+fn grow(
+    data: &Dataset,
+    rows: Vec<usize>,
+    depth: usize,
+    group: usize,
+    options: &TreeOptions,
+) -> Node {
     let failed = rows.iter().filter(|&&r| data.labels[r]).count();
     let passed = rows.len() - failed;
     if depth >= options.max_depth || failed == 0 || passed == 0 {
@@ -521,7 +529,11 @@ mod tests {
         assert_eq!(tree.accuracy(&data), 1.0);
         // Plain CART takes the single perfect split on the follow-up copy of the label.
         assert_eq!(tree.leaves(), 2);
-        assert!(tree.to_text().starts_with("if y.shadow <= 0.5:"), "{}", tree.to_text());
+        assert!(
+            tree.to_text().starts_with("if y.shadow <= 0.5:"),
+            "{}",
+            tree.to_text()
+        );
     }
 
     #[test]
@@ -538,7 +550,10 @@ mod tests {
         assert!(!tree.predict(&[1.0, 500.0, 0.0, 0.0]));
         assert!(tree.predict(&[1.0, 501.0, 1.0, 0.0]));
         assert!(!tree.predict(&[0.0, 900.0, 0.0, 0.0]));
-        assert!(!path.contains("y.shadow") && !path.contains("blind"), "{path}");
+        assert!(
+            !path.contains("y.shadow") && !path.contains("blind"),
+            "{path}"
+        );
     }
 
     #[test]

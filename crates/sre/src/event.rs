@@ -166,14 +166,8 @@ impl Event {
 }
 
 fn show_qualifier(q: &Term) -> String {
-    q.subst(&|n: &str| {
-        if n == RET_VAR {
-            Some(Term::var("vret", Sort::Bool))
-        } else {
-            n.strip_prefix('#').map(|i| Term::var(&format!("x_{i}"), Sort::Bool))
-        }
-    })
-    .to_string()
+    q.rename(&|n: &str| if n == RET_VAR { Some("vret".to_string()) } else { n.strip_prefix('#').map(|i| format!("x_{i}")) })
+        .to_string()
 }
 
 impl fmt::Display for Event {

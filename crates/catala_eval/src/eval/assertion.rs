@@ -130,9 +130,9 @@ impl<C: Companion> Interpreter<'_, C> {
             ExprKind::Unary {
                 op: UnaryOp::Not,
                 arg,
-            } => Ok(Shown::Not(Box::new(self.partially_evaluate(
-                arg, fr, !neg,
-            )?))),
+            } => Ok(Shown::Not(Box::new(
+                self.partially_evaluate(arg, fr, !neg)?,
+            ))),
             _ => Ok(Shown::Value(self.eval(e, fr)?.0)),
         }
     }

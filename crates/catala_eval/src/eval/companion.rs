@@ -11,12 +11,19 @@ use catala_syntax::Span;
 /// Ways of building an aggregate value from parts (the parts' companions are passed in order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Composite {
-    Struct { struct_id: u32 },
-    Enum { enum_id: u32, case: u32 },
+    Struct {
+        struct_id: u32,
+    },
+    Enum {
+        enum_id: u32,
+        case: u32,
+    },
     Tuple,
     List,
     /// The output structure of a scope run.
-    ScopeOutput { struct_id: u32 },
+    ScopeOutput {
+        struct_id: u32,
+    },
 }
 
 /// Ways of reading a part of an aggregate value.
@@ -99,8 +106,12 @@ pub trait Companion: Clone + 'static {
         result: &Value,
     ) -> Self;
 
-    fn compose(session: &mut Self::Session, kind: Composite, parts: Vec<Self>, result: &Value)
-        -> Self;
+    fn compose(
+        session: &mut Self::Session,
+        kind: Composite,
+        parts: Vec<Self>,
+        result: &Value,
+    ) -> Self;
 
     fn project(
         session: &mut Self::Session,

@@ -116,9 +116,9 @@ impl RuntimeError {
             ValueError::IllTyped => RuntimeErrorKind::Internal,
             ValueError::Date(DateError::AmbiguousDate) => RuntimeErrorKind::AmbiguousDate,
             ValueError::Date(DateError::OutOfRange) => RuntimeErrorKind::DateOutOfRange,
-            ValueError::Date(
-                DateError::MixedDurationComparison | DateError::DurationNotInDays,
-            ) => RuntimeErrorKind::DurationUnits,
+            ValueError::Date(DateError::MixedDurationComparison | DateError::DurationNotInDays) => {
+                RuntimeErrorKind::DurationUnits
+            }
         };
         let mut err = RuntimeError::new(program, kind, &[span]);
         if let ValueError::Date(d) = e {

@@ -11,9 +11,7 @@ use super::companion::{BranchEvent, Companion, Composite, Projection};
 use super::error::{AssertionFailure, RuntimeError, RuntimeErrorKind};
 use super::ops;
 use crate::runtime::{Value, ValueError};
-use catala_ir::dcalc::{
-    AggregateOp, BinaryOp, Expr, ExprKind, Lambda, Program, ScopeId, Stmt, SumType,
-};
+use catala_ir::dcalc::{BinaryOp, Expr, ExprKind, Lambda, Program, ScopeId, Stmt};
 use catala_syntax::ast::Language;
 use catala_syntax::Span;
 use std::rc::Rc;
@@ -97,11 +95,11 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         Box::new(RuntimeError::from_value_error(self.program, e, span))
     }
 
-    fn internal(&self, span: Span) -> Box<RuntimeError> {
+    pub(crate) fn internal(&self, span: Span) -> Box<RuntimeError> {
         self.error(RuntimeErrorKind::Internal, &[span])
     }
 
-    fn constant(&mut self, v: Value) -> Tracked<C> {
+    pub(crate) fn constant(&mut self, v: Value) -> Tracked<C> {
         let c = C::constant(&mut self.session, &v);
         (v, c)
     }
@@ -113,7 +111,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         Frame { base, args }
     }
 
-    fn set(&mut self, fr: &Frame<C>, slot: catala_ir::dcalc::Slot, v: Tracked<C>) {
+    pub(crate) fn set(&mut self, fr: &Frame<C>, slot: catala_ir::dcalc::Slot, v: Tracked<C>) {
         let i = fr.base + slot.index();
         if i >= self.stack.len() {
             let filler = self.constant(Value::Unit);
@@ -122,14 +120,19 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         self.stack[i] = v;
     }
 
-    fn get(&self, fr: &Frame<C>, slot: catala_ir::dcalc::Slot, span: Span) -> EvalResult<Tracked<C>> {
+    fn get(
+        &self,
+        fr: &Frame<C>,
+        slot: catala_ir::dcalc::Slot,
+        span: Span,
+    ) -> EvalResult<Tracked<C>> {
         self.stack
             .get(fr.base + slot.index())
             .cloned()
             .ok_or_else(|| self.internal(span))
     }
 
-    fn eval_bool(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<(bool, C)> {
+    pub(crate) fn eval_bool(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<(bool, C)> {
         let (v, c) = self.eval(e, fr)?;
         match v {
             Value::Bool(b) => Ok((b, c)),
@@ -564,233 +567,4 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         );
         Ok((v, c))
     }
-
-    fn element(&mut self, list: &Tracked<C>, i: usize) -> Tracked<C> {
-        let v = match &list.0 {
-            Value::List(items) => items.get(i).cloned().unwrap_or(Value::Unit),
-            _ => Value::Unit,
-        };
-        let c = C::project(
-            &mut self.session,
-            Projection::ListElement(i as u32),
-            (&list.0, &list.1),
-            &v,
-        );
-        (v, c)
-    }
-
-    fn eval_list(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<(Tracked<C>, usize)> {
-        let l = self.eval(e, fr)?;
-        match &l.0 {
-            Value::List(items) => {
-                let n = items.len();
-                Ok((l, n))
-            }
-            _ => Err(self.internal(e.span)),
-        }
-    }
-
-    fn list_condition(&mut self, cond: &Expr, fr: &Frame<C>) -> EvalResult<bool> {
-        let (taken, c) = self.eval_bool(cond, fr)?;
-        C::branch(
-            &mut self.session,
-            BranchEvent::ListCondition {
-                span: cond.span,
-                condition: &c,
-                taken,
-            },
-        );
-        Ok(taken)
-    }
-
-    fn collect_list(&mut self, items: Vec<Tracked<C>>) -> Tracked<C> {
-        let (values, comps): (Vec<Value>, Vec<C>) = items.into_iter().unzip();
-        let v = Value::List(values.into());
-        let c = C::compose(&mut self.session, Composite::List, comps, &v);
-        (v, c)
-    }
-
-    fn eval_list_op(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<Tracked<C>> {
-        match &e.kind {
-            ExprKind::ListMap { binder, list, body } => {
-                let (l, n) = self.eval_list(list, fr)?;
-                let mut out = Vec::with_capacity(n);
-                for i in 0..n {
-                    let x = self.element(&l, i);
-                    self.set(fr, *binder, x);
-                    out.push(self.eval(body, fr)?);
-                }
-                Ok(self.collect_list(out))
-            }
-            ExprKind::ListFilter { binder, list, cond } => {
-                let (l, n) = self.eval_list(list, fr)?;
-                let mut out = Vec::new();
-                for i in 0..n {
-                    let x = self.element(&l, i);
-                    self.set(fr, *binder, x.clone());
-                    if self.list_condition(cond, fr)? {
-                        out.push(x);
-                    }
-                }
-                Ok(self.collect_list(out))
-            }
-            ExprKind::ListExists { binder, list, cond }
-            | ExprKind::ListForAll { binder, list, cond } => {
-                let exists = matches!(e.kind, ExprKind::ListExists { .. });
-                let (l, n) = self.eval_list(list, fr)?;
-                let mut result = !exists;
-                for i in 0..n {
-                    let x = self.element(&l, i);
-                    self.set(fr, *binder, x);
-                    if self.list_condition(cond, fr)? == exists {
-                        result = exists;
-                        break;
-                    }
-                }
-                Ok(self.constant(Value::Bool(result)))
-            }
-            ExprKind::ListFold {
-                binder,
-                acc,
-                list,
-                init,
-                step,
-            } => {
-                let (l, n) = self.eval_list(list, fr)?;
-                let mut a = self.eval(init, fr)?;
-                for i in 0..n {
-                    let x = self.element(&l, i);
-                    self.set(fr, *binder, x);
-                    self.set(fr, *acc, a);
-                    a = self.eval(step, fr)?;
-                }
-                Ok(a)
-            }
-            ExprKind::ListAggregate { op, list, default } => {
-                let (l, n) = self.eval_list(list, fr)?;
-                if n == 0 {
-                    return match (op, default) {
-                        (AggregateOp::Sum(t), _) => {
-                            let zero = match t {
-                                SumType::Integer => Value::integer(0),
-                                SumType::Decimal => Value::Decimal(crate::runtime::Decimal::ZERO),
-                                SumType::Money => Value::money_cents(0),
-                                SumType::Duration => {
-                                    Value::Duration(crate::runtime::Duration::default())
-                                }
-                            };
-                            Ok(self.constant(zero))
-                        }
-                        (_, Some(d)) => self.eval(d, fr),
-                        (_, None) => Err(self.error(RuntimeErrorKind::ListEmpty, &[e.span])),
-                    };
-                }
-                let mut acc = self.element(&l, 0);
-                for i in 1..n {
-                    let x = self.element(&l, i);
-                    acc = match op {
-                        AggregateOp::Sum(t) => {
-                            let add = match t {
-                                SumType::Integer => BinaryOp::AddIntInt,
-                                SumType::Decimal => BinaryOp::AddDecDec,
-                                SumType::Money => BinaryOp::AddMonMon,
-                                SumType::Duration => BinaryOp::AddDurDur,
-                            };
-                            self.binary(add, acc, x, e.span, e.span)?
-                        }
-                        AggregateOp::Maximum(t) => self.keep_extremum(BinaryOp::Gt(*t), acc, x, e.span)?,
-                        AggregateOp::Minimum(t) => self.keep_extremum(BinaryOp::Lt(*t), acc, x, e.span)?,
-                    };
-                }
-                Ok(acc)
-            }
-            ExprKind::ListArgExtremum {
-                maximum,
-                key_type,
-                binder,
-                list,
-                key,
-                default,
-            } => {
-                let (l, n) = self.eval_list(list, fr)?;
-                if n == 0 {
-                    return match default {
-                        Some(d) => self.eval(d, fr),
-                        None => Err(self.error(RuntimeErrorKind::ListEmpty, &[e.span])),
-                    };
-                }
-                let cmp = if *maximum {
-                    BinaryOp::Gt(*key_type)
-                } else {
-                    BinaryOp::Lt(*key_type)
-                };
-                let mut best = self.element(&l, 0);
-                self.set(fr, *binder, best.clone());
-                let mut best_key = self.eval(key, fr)?;
-                for i in 1..n {
-                    let x = self.element(&l, i);
-                    self.set(fr, *binder, x.clone());
-                    let k = self.eval(key, fr)?;
-                    let keep = self.compare_branch(cmp, best_key.clone(), k.clone(), e.span)?;
-                    if !keep {
-                        best = x;
-                        best_key = k;
-                    }
-                }
-                Ok(best)
-            }
-            ExprKind::ListContains { list, elem } => {
-                let (l, n) = self.eval_list(list, fr)?;
-                let x = self.eval(elem, fr)?;
-                let mut found = false;
-                for i in 0..n {
-                    let y = self.element(&l, i);
-                    if self.compare_branch(BinaryOp::Eq, y, x.clone(), e.span)? {
-                        found = true;
-                        break;
-                    }
-                }
-                Ok(self.constant(Value::Bool(found)))
-            }
-            _ => Err(self.internal(e.span)),
-        }
-    }
-
-    /// Evaluates `lhs op rhs` (a comparison) and reports the decision as a list condition.
-    fn compare_branch(
-        &mut self,
-        op: BinaryOp,
-        lhs: Tracked<C>,
-        rhs: Tracked<C>,
-        span: Span,
-    ) -> EvalResult<bool> {
-        let (v, c) = self.binary(op, lhs, rhs, span, span)?;
-        let taken = matches!(v, Value::Bool(true));
-        C::branch(
-            &mut self.session,
-            BranchEvent::ListCondition {
-                span,
-                condition: &c,
-                taken,
-            },
-        );
-        Ok(taken)
-    }
-
-    /// Catala's reduce for maximum/minimum: keep the accumulator if it is strictly better,
-    /// otherwise take the new element (so the last of equal elements wins).
-    fn keep_extremum(
-        &mut self,
-        cmp: BinaryOp,
-        acc: Tracked<C>,
-        x: Tracked<C>,
-        span: Span,
-    ) -> EvalResult<Tracked<C>> {
-        if self.compare_branch(cmp, acc.clone(), x.clone(), span)? {
-            Ok(acc)
-        } else {
-            Ok(x)
-        }
-    }
 }
-

@@ -6,6 +6,7 @@ pub mod assertion;
 pub mod companion;
 pub mod error;
 pub mod interpreter;
+mod lists;
 pub mod ops;
 #[cfg(test)]
 mod tests;

@@ -114,9 +114,9 @@ pub fn apply_binary(op: BinaryOp, l: &Value, r: &Value) -> Result<Value, ValueEr
             Value::Money(v::money_mul_decimal(a, b))
         }
         (B::MultDurInt, Value::Duration(a), Value::Integer(b)) => {
-            let factor = b.to_i64().ok_or(ValueError::Date(
-                crate::runtime::DateError::OutOfRange,
-            ))?;
+            let factor = b
+                .to_i64()
+                .ok_or(ValueError::Date(crate::runtime::DateError::OutOfRange))?;
             Value::Duration(*a * factor)
         }
         (B::DivIntInt, Value::Integer(a), Value::Integer(b)) => {
@@ -160,11 +160,21 @@ mod tests {
 
     #[test]
     fn typed_operators() {
-        let r = apply_binary(BinaryOp::MultMonDec, &Value::money_cents(100), &dec("-0.005"));
+        let r = apply_binary(
+            BinaryOp::MultMonDec,
+            &Value::money_cents(100),
+            &dec("-0.005"),
+        );
         assert!(matches!(r, Ok(Value::Money(m)) if m == Integer::from(-1)));
         let r = apply_binary(BinaryOp::DivIntInt, &Value::integer(1), &Value::integer(3));
-        assert!(matches!(r, Ok(Value::Decimal(d)) if d == Decimal::from_ratio(&1.into(), &3.into())));
-        let r = apply_binary(BinaryOp::DivMonInt, &Value::money_cents(100), &Value::integer(0));
+        assert!(
+            matches!(r, Ok(Value::Decimal(d)) if d == Decimal::from_ratio(&1.into(), &3.into()))
+        );
+        let r = apply_binary(
+            BinaryOp::DivMonInt,
+            &Value::money_cents(100),
+            &Value::integer(0),
+        );
         assert!(matches!(r, Err(ValueError::DivisionByZero)));
         assert!(divides_by_zero(BinaryOp::DivMonInt, &Value::integer(0)));
         assert!(!divides_by_zero(BinaryOp::MultMonInt, &Value::integer(0)));

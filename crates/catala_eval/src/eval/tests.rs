@@ -188,7 +188,9 @@ fn two_applicable_exceptions_conflict_at_both_rules() {
         12,
     );
     let p = program(vec![define(0, error_on_empty(y, 100))], vec![("y", 0)], 1);
-    let err = run_scope(&p, S, vec![None]).err().unwrap_or_else(|| panic!("no conflict"));
+    let err = run_scope(&p, S, vec![None])
+        .err()
+        .unwrap_or_else(|| panic!("no conflict"));
     assert_eq!(err.kind, RuntimeErrorKind::Conflict);
     assert_eq!(
         err.message,
@@ -202,7 +204,9 @@ fn two_applicable_exceptions_conflict_at_both_rules() {
 fn no_applicable_rule_points_at_declaration() {
     let y = default(vec![], boolean(false, 10), int(1, 11), 12);
     let p = program(vec![define(0, error_on_empty(y, 100))], vec![("y", 0)], 1);
-    let err = run_scope(&p, S, vec![None]).err().unwrap_or_else(|| panic!("no error"));
+    let err = run_scope(&p, S, vec![None])
+        .err()
+        .unwrap_or_else(|| panic!("no error"));
     assert_eq!(err.kind, RuntimeErrorKind::NoValue);
     assert_eq!(err.labels[0].span, sp(100));
 }
@@ -220,10 +224,7 @@ fn context_argument_overrides_the_scope_definition() {
     );
     let y = bin(BinaryOp::MultIntInt, local(0, 20), int(2, 21), 22);
     let p = program(
-        vec![
-            define(0, error_on_empty(x, 100)),
-            define(1, y),
-        ],
+        vec![define(0, error_on_empty(x, 100)), define(1, y)],
         vec![("x", 0), ("y", 1)],
         2,
     );
@@ -237,7 +238,9 @@ fn context_argument_overrides_the_scope_definition() {
 fn division_by_zero_points_at_the_denominator() {
     let d = bin(BinaryOp::DivIntInt, int(1, 10), int(0, 11), 12);
     let p = program(vec![define(0, d)], vec![("y", 0)], 1);
-    let err = run_scope(&p, S, vec![None]).err().unwrap_or_else(|| panic!("no error"));
+    let err = run_scope(&p, S, vec![None])
+        .err()
+        .unwrap_or_else(|| panic!("no error"));
     assert_eq!(err.kind, RuntimeErrorKind::DivisionByZero);
     assert_eq!(err.labels[0].span, sp(11));
 }
@@ -260,7 +263,11 @@ fn failed_assertions_are_collected_and_evaluation_continues() {
     let p = program(
         vec![
             define(0, w),
-            assert(BinaryOp::Lt(CmpType::Integer), 10, Some("Upper bound for w")),
+            assert(
+                BinaryOp::Lt(CmpType::Integer),
+                10,
+                Some("Upper bound for w"),
+            ),
             assert(BinaryOp::Eq, 20, None),
             assert(BinaryOp::Gt(CmpType::Integer), 30, None),
         ],
@@ -269,10 +276,17 @@ fn failed_assertions_are_collected_and_evaluation_continues() {
     );
     let r = run_scope(&p, S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
     assert!(!r.passed());
-    let messages: Vec<&str> = r.assertion_failures.iter().map(|f| f.message.as_str()).collect();
+    let messages: Vec<&str> = r
+        .assertion_failures
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
     assert_eq!(
         messages,
-        vec!["Assertion failed: Upper bound for w: 6 ≮ 6", "Assertion failed: 6 ≯ 6"]
+        vec![
+            "Assertion failed: Upper bound for w: 6 ≮ 6",
+            "Assertion failed: 6 ≯ 6"
+        ]
     );
     assert_eq!(r.assertion_failures[1].span, sp(30));
     assert_eq!(int_output(&r, 0), 6);
@@ -447,11 +461,9 @@ fn companion_hooks_see_every_branch() {
         vec![("y", 0)],
         1,
     );
-    let mut interp = Interpreter::<Counting>::new(&p, BranchCounts::default())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let ((out, _), failures) = interp
-        .run(S, vec![None])
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut interp =
+        Interpreter::<Counting>::new(&p, BranchCounts::default()).unwrap_or_else(|e| panic!("{e}"));
+    let ((out, _), failures) = interp.run(S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
     assert!(failures.is_empty());
     assert_eq!(
         interp.session,

@@ -369,7 +369,10 @@ mod tests {
             Duration::new(0, 0, 3).compare(Duration::new(0, 0, 4)),
             Ok(Ordering::Less)
         );
-        assert_eq!(Duration::new(0, 1, 2).to_days(), Err(DateError::DurationNotInDays));
+        assert_eq!(
+            Duration::new(0, 1, 2).to_days(),
+            Err(DateError::DurationNotInDays)
+        );
     }
 
     #[test]

@@ -212,11 +212,20 @@ fn json_duration(path: &str, j: &Json) -> Result<Duration, InputError> {
         None => Ok(0),
         Some(v) => json_small_int(&format!("{path}/{name}"), v),
     };
-    Ok(Duration::new(field("years")?, field("months")?, field("days")?))
+    Ok(Duration::new(
+        field("years")?,
+        field("months")?,
+        field("days")?,
+    ))
 }
 
 /// Reads a JSON value of type `ty`; `path` is the JSON pointer of `j` for error messages.
-pub fn value_from_json(program: &Program, ty: &Ty, j: &Json, path: &str) -> Result<Value, InputError> {
+pub fn value_from_json(
+    program: &Program,
+    ty: &Ty,
+    j: &Json,
+    path: &str,
+) -> Result<Value, InputError> {
     Ok(match ty {
         Ty::Bool => Value::Bool(j.as_bool().ok_or_else(|| unexpected(path, j, "boolean"))?),
         Ty::Integer => Value::Integer(json_integer(path, j)?),
@@ -276,7 +285,12 @@ pub fn value_from_json(program: &Program, ty: &Ty, j: &Json, path: &str) -> Resu
             };
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
-                out.push(value_from_json(program, elem, item, &format!("{path}/{i}"))?);
+                out.push(value_from_json(
+                    program,
+                    elem,
+                    item,
+                    &format!("{path}/{i}"),
+                )?);
             }
             Value::List(out.into())
         }
@@ -300,7 +314,6 @@ pub fn value_from_json(program: &Program, ty: &Ty, j: &Json, path: &str) -> Resu
         Ty::Arrow(..) => return Err(err(path, "cannot convert functional values from JSON")),
     })
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -361,10 +374,19 @@ mod tests {
             value_to_json(&p, &v),
             json!({"x": "2", "m": "1000.01", "e": {"A": "-1000000"}})
         );
-        assert_eq!(value_to_json(&p, &Value::new_enum(0, 1, Value::Unit)), json!("B"));
+        assert_eq!(
+            value_to_json(&p, &Value::new_enum(0, 1, Value::Unit)),
+            json!("B")
+        );
         let third = Decimal::parse("-1/10000000").unwrap_or(Decimal::ZERO);
-        assert_eq!(value_to_json(&p, &Value::Decimal(third)), json!("-1/10000000"));
-        assert_eq!(value_to_json(&p, &Value::Decimal(Decimal::from(0))), json!("0"));
+        assert_eq!(
+            value_to_json(&p, &Value::Decimal(third)),
+            json!("-1/10000000")
+        );
+        assert_eq!(
+            value_to_json(&p, &Value::Decimal(Decimal::from(0))),
+            json!("0")
+        );
         assert_eq!(
             value_to_json(&p, &Value::Duration(Duration::new(1, 0, 0))),
             json!({"years": 1, "months": 0, "days": 0})
@@ -429,7 +451,12 @@ mod tests {
             Some("/x".to_string()),
             "a non-numeric string for an integer"
         );
-        let e = value_from_json(&p, &Ty::Struct(StructId(0)), &json!({"x": 1, "e": "B"}), "/s");
+        let e = value_from_json(
+            &p,
+            &Ty::Struct(StructId(0)),
+            &json!({"x": 1, "e": "B"}),
+            "/s",
+        );
         assert_eq!(e.err().map(|e| e.path), Some("/s/m".to_string()));
         let e = value_from_json(&p, &Ty::Enum(EnumId(0)), &json!("C"), "/e");
         assert!(e.is_err());

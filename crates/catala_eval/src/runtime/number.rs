@@ -481,7 +481,10 @@ mod tests {
         let big = dec("123456789012345678901234567890.5");
         assert!(matches!(big, Decimal::Big(_)));
         assert_eq!(big.round().to_string(), "123456789012345678901234567891");
-        assert_eq!(big.neg().round().to_string(), "-123456789012345678901234567891");
+        assert_eq!(
+            big.neg().round().to_string(),
+            "-123456789012345678901234567891"
+        );
         assert_eq!(big.truncate().to_string(), "123456789012345678901234567890");
     }
 }

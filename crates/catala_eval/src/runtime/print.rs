@@ -334,20 +334,35 @@ mod tests {
     fn numbers_per_language() {
         assert_eq!(format_integer(&Integer::from(2023), Language::En), "2,023");
         assert_eq!(format_integer(&Integer::from(2023), Language::Fr), "2 023");
-        assert_eq!(format_integer(&Integer::from(-1_000_000), Language::En), "-1,000,000");
+        assert_eq!(
+            format_integer(&Integer::from(-1_000_000), Language::En),
+            "-1,000,000"
+        );
         assert_eq!(format_integer(&Integer::from(999), Language::En), "999");
-        assert_eq!(format_money(&Integer::from(100_000), Language::En), "$1,000.00");
-        assert_eq!(format_money(&Integer::from(100_000), Language::Fr), "1 000,00 €");
+        assert_eq!(
+            format_money(&Integer::from(100_000), Language::En),
+            "$1,000.00"
+        );
+        assert_eq!(
+            format_money(&Integer::from(100_000), Language::Fr),
+            "1 000,00 €"
+        );
         assert_eq!(format_money(&Integer::from(-1), Language::En), "-$0.01");
         assert_eq!(format_money(&Integer::from(-30), Language::Fr), "-0,30 €");
-        assert_eq!(format_money(&Integer::from(34573), Language::Fr), "345,73 €");
+        assert_eq!(
+            format_money(&Integer::from(34573), Language::Fr),
+            "345,73 €"
+        );
     }
 
     #[test]
     fn decimals_are_truncated_to_six_digits() {
         assert_eq!(format_decimal(&dec("12"), Language::En), "12.0");
         assert_eq!(format_decimal(&dec("3"), Language::Fr), "3,0");
-        assert_eq!(format_decimal(&dec("84.648665"), Language::En), "84.648,665");
+        assert_eq!(
+            format_decimal(&dec("84.648665"), Language::En),
+            "84.648,665"
+        );
         assert_eq!(
             format_decimal(&Decimal::from_ratio(&1.into(), &3.into()), Language::En),
             "0.333,333…"
@@ -357,7 +372,10 @@ mod tests {
             "0,666 666…"
         );
         assert_eq!(format_decimal(&dec("-0.5"), Language::En), "-0.5");
-        assert_eq!(format_decimal(&dec("1234.0000005"), Language::En), "1,234.000,000…");
+        assert_eq!(
+            format_decimal(&dec("1234.0000005"), Language::En),
+            "1,234.000,000…"
+        );
     }
 
     #[test]

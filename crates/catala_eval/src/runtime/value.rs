@@ -175,9 +175,7 @@ impl Value {
         Ok(match (self, other) {
             (Value::Unit, Value::Unit) => Ordering::Equal,
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
-            (Value::Integer(a), Value::Integer(b)) | (Value::Money(a), Value::Money(b)) => {
-                a.cmp(b)
-            }
+            (Value::Integer(a), Value::Integer(b)) | (Value::Money(a), Value::Money(b)) => a.cmp(b),
             (Value::Decimal(a), Value::Decimal(b)) => a.cmp(b),
             (Value::Date(a), Value::Date(b)) => a.cmp(b),
             (Value::Duration(a), Value::Duration(b)) => a.compare(*b)?,

@@ -6,6 +6,7 @@
 //! `content`, and field access `.` (left). The late-2024 forms `e for x among l`,
 //! `-- C of x:` and unqualified date built-ins are accepted too.
 
+use super::lists::Binder;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::keywords::{self, BuiltinName, Keyword as K, PrimitiveType};
@@ -14,12 +15,12 @@ use crate::source::Span;
 
 /// Precedence levels (higher binds tighter).
 pub(super) const TOP: u8 = 1;
-const LET: u8 = 3;
+pub(super) const LET: u8 = 3;
 const LOGIC: u8 = 4;
 const COMPARE: u8 = 5;
 const ADD: u8 = 6;
 const MULT: u8 = 7;
-const APPLY: u8 = 8;
+pub(super) const APPLY: u8 = 8;
 const UNOP: u8 = 11;
 const CONTENT: u8 = 12;
 const DOT: u8 = 14;
@@ -49,7 +50,7 @@ impl Parser<'_> {
     /// An expression whose infix operators all have a level of at least `min`.
     pub(super) fn expr(&mut self, min: u8) -> PResult<Expr> {
         self.enter()?;
-        let result = self.expr_inner(min);
+        let result = super::with_stack(|| self.expr_inner(min));
         self.leave();
         result
     }
@@ -58,114 +59,130 @@ impl Parser<'_> {
         let mut lhs = self.prefix()?;
         loop {
             let tok = self.peek().clone();
-            if let Some((op, level)) = binop_of(&tok) {
+            lhs = if let Some((op, level)) = binop_of(&tok) {
                 if level < min {
                     break;
                 }
-                self.bump();
-                let rhs_min = match level {
-                    LOGIC => LOGIC,
-                    _ => level + 1,
-                };
-                let rhs = self.expr(rhs_min)?;
-                if level == COMPARE {
-                    if let Some((_, COMPARE)) = binop_of(self.peek()) {
-                        return Err(self.error("an operator other than a comparison (comparisons do not associate; add parentheses)"));
+                self.binop(lhs, op, level)?
+            } else {
+                match tok {
+                    TokenKind::Dot if DOT >= min => {
+                        self.bump();
+                        self.field_access(lhs)?
                     }
-                }
-                let span = lhs.span.to(rhs.span);
-                lhs = Expr {
-                    kind: ExprKind::Binop(op, Box::new(lhs), Box::new(rhs)),
-                    span,
-                };
-                continue;
-            }
-            match tok {
-                TokenKind::Dot if DOT >= min => {
-                    self.bump();
-                    lhs = self.field_access(lhs)?;
-                }
-                TokenKind::Keyword(K::Of) if APPLY >= min => {
-                    self.bump();
-                    let args = self.call_args()?;
-                    let span = args.last().map_or(lhs.span, |a| lhs.span.to(a.span));
-                    lhs = Expr {
-                        kind: ExprKind::Call(Box::new(lhs), args),
-                        span,
-                    };
-                }
-                TokenKind::Keyword(K::WithPattern)
-                    if APPLY >= min && !matches!(self.peek_at(1), TokenKind::Alt) =>
-                {
-                    self.bump();
-                    let (ctor, binding) = self.constructor_binding()?;
-                    let binding = binding.map(|b| b.var());
-                    let span = self.since(lhs.span);
-                    lhs = Expr {
-                        kind: ExprKind::TestCtor {
-                            expr: Box::new(lhs),
-                            ctor,
-                            binding,
-                            and_cond: None,
-                        },
-                        span,
-                    };
-                }
-                TokenKind::Keyword(K::ButReplace) if APPLY >= min => {
-                    self.bump();
-                    self.expect(TokenKind::LBrace)?;
-                    let fields = self.struct_fields(true)?;
-                    self.expect(TokenKind::RBrace)?;
-                    let span = self.since(lhs.span);
-                    lhs = Expr {
-                        kind: ExprKind::StructReplace(Box::new(lhs), fields),
-                        span,
-                    };
-                }
-                TokenKind::Keyword(K::Contains) if APPLY >= min => {
-                    self.bump();
-                    let rhs = self.expr(APPLY)?;
-                    let span = lhs.span.to(rhs.span);
-                    lhs = Expr {
-                        kind: ExprKind::ListContains(Box::new(lhs), Box::new(rhs)),
-                        span,
-                    };
-                }
-                TokenKind::Keyword(K::For)
-                    if APPLY >= min && self.at_lident(1) && self.at_kw_at(2, K::Among) =>
-                {
-                    // Late-2024 postfix map: `e for x among l [such that p]`.
-                    self.bump();
-                    let var = self.lident()?;
-                    self.expect_kw(K::Among)?;
-                    let mut list = self.expr(APPLY)?;
-                    if self.eat_kw(K::Such).is_some() {
-                        self.expect_kw(K::That)?;
-                        let cond = self.expr(TOP)?;
-                        let span = list.span.to(cond.span);
-                        list = Expr {
-                            kind: ExprKind::ListFilter {
-                                var: var.clone(),
-                                list: Box::new(list),
-                                cond: Box::new(cond),
-                            },
-                            span,
-                        };
+                    TokenKind::Keyword(K::Of) if APPLY >= min => self.call(lhs)?,
+                    TokenKind::Keyword(K::WithPattern)
+                        if APPLY >= min && !matches!(self.peek_at(1), TokenKind::Alt) =>
+                    {
+                        self.test_ctor(lhs)?
                     }
-                    let span = lhs.span.to(list.span);
-                    lhs = Expr {
-                        kind: ExprKind::ListMap {
-                            var,
-                            list: Box::new(list),
-                            body: Box::new(lhs),
-                        },
-                        span,
-                    };
+                    TokenKind::Keyword(K::ButReplace) if APPLY >= min => self.but_replace(lhs)?,
+                    TokenKind::Keyword(K::Contains) if APPLY >= min => self.contains(lhs)?,
+                    TokenKind::Keyword(K::For)
+                        if APPLY >= min && self.at_lident(1) && self.at_kw_at(2, K::Among) =>
+                    {
+                        self.postfix_map(lhs)?
+                    }
+                    _ => break,
                 }
-                _ => break,
-            }
+            };
         }
         Ok(lhs)
+    }
+
+    #[inline(never)]
+    fn binop(&mut self, lhs: Expr, op: BinOp, level: u8) -> PResult<Expr> {
+        let op_span = self.bump().span;
+        let rhs_min = match level {
+            LOGIC => LOGIC,
+            _ => level + 1,
+        };
+        let rhs = self.expr(rhs_min)?;
+        if level == LOGIC {
+            self.check_logic_mix(op, op_span, &rhs)?;
+        }
+        if level == COMPARE {
+            if let Some((_, COMPARE)) = binop_of(self.peek()) {
+                return Err(self.error(
+                    "an operator other than a comparison (comparisons do not associate; add \
+                     parentheses)",
+                ));
+            }
+        }
+        let span = lhs.span.to(rhs.span);
+        Ok(Expr {
+            kind: ExprKind::Binop(op, Box::new(lhs), Box::new(rhs)),
+            span,
+        })
+    }
+
+    /// `and`, `or` and `xor` share one right-associative level; like Catala, reject a chain
+    /// that mixes them (or chains `xor`) without parentheses.
+    fn check_logic_mix(&self, op: BinOp, op_span: Span, rhs: &Expr) -> PResult<()> {
+        let ExprKind::Binop(op1 @ (BinOp::And | BinOp::Or | BinOp::Xor), l1, _) = &rhs.kind else {
+            return Ok(());
+        };
+        // A parenthesised right operand spans its parentheses, beyond its own left operand.
+        let parenthesised = rhs.span.start < l1.span.start;
+        if parenthesised || (op != BinOp::Xor && op == *op1) {
+            return Ok(());
+        }
+        let op1_span = self
+            .tokens
+            .iter()
+            .find(|t| t.span.start >= l1.span.end && t.span.file == l1.span.file)
+            .map_or(rhs.span, |t| t.span);
+        Err(self
+            .error_at(
+                op_span,
+                "Please add parentheses to explicit which of these operators should be applied \
+             first.",
+            )
+            .at(op1_span))
+    }
+
+    /// `f of a, b`.
+    #[inline(never)]
+    fn call(&mut self, lhs: Expr) -> PResult<Expr> {
+        self.bump();
+        let args = self.call_args()?;
+        let span = args.last().map_or(lhs.span, |a| lhs.span.to(a.span));
+        Ok(Expr {
+            kind: ExprKind::Call(Box::new(lhs), args),
+            span,
+        })
+    }
+
+    /// `e with pattern C [content x]`.
+    #[inline(never)]
+    fn test_ctor(&mut self, lhs: Expr) -> PResult<Expr> {
+        self.bump();
+        let (ctor, binding) = self.constructor_binding()?;
+        let binding = binding.map(|b| b.var());
+        let span = self.since(lhs.span);
+        Ok(Expr {
+            kind: ExprKind::TestCtor {
+                expr: Box::new(lhs),
+                ctor,
+                binding,
+                and_cond: None,
+            },
+            span,
+        })
+    }
+
+    /// `e but replace { -- f: e }`.
+    #[inline(never)]
+    fn but_replace(&mut self, lhs: Expr) -> PResult<Expr> {
+        self.bump();
+        self.expect(TokenKind::LBrace)?;
+        let fields = self.struct_fields(true)?;
+        self.expect(TokenKind::RBrace)?;
+        let span = self.since(lhs.span);
+        Ok(Expr {
+            kind: ExprKind::StructReplace(Box::new(lhs), fields),
+            span,
+        })
     }
 
     /// `e.field`, `e.1`, or `e.M.x` (the qualifier is dropped).
@@ -233,25 +250,6 @@ impl Parser<'_> {
         Ok(fields)
     }
 
-    /// A binder: a name, or a tuple of names `(x, y)`.
-    fn binder(&mut self) -> PResult<Binder> {
-        self.attributes()?;
-        if matches!(self.peek(), TokenKind::LParen) {
-            let start = self.bump().span;
-            let mut vars = Vec::new();
-            loop {
-                self.attributes()?;
-                vars.push(self.lident()?);
-                if self.eat(&TokenKind::Comma).is_none() {
-                    break;
-                }
-            }
-            self.expect(TokenKind::RParen)?;
-            return Ok(Binder::Tuple(vars, self.since(start)));
-        }
-        Ok(Binder::Single(self.lident()?))
-    }
-
     fn prefix(&mut self) -> PResult<Expr> {
         let start = self.span();
         let tok = self.peek().clone();
@@ -262,15 +260,7 @@ impl Parser<'_> {
             }
             TokenKind::LIdent(name) => return self.lident_expr(name),
             TokenKind::Keyword(K::Sum) if !matches!(self.peek_at(1), TokenKind::Keyword(K::Of)) => {
-                self.bump();
-                let typ = self.typ()?;
-                self.expect_kw(K::Of)?;
-                let list = self.expr(APPLY)?;
-                ExprKind::ListAggregate {
-                    op: Aggregate::Sum(typ),
-                    list: Box::new(list),
-                    default: None,
-                }
+                self.prefix_sum()?
             }
             TokenKind::UIdent(_) => return self.uident_expr(),
             TokenKind::Int(_)
@@ -278,214 +268,28 @@ impl Parser<'_> {
             | TokenKind::Money { .. }
             | TokenKind::Date { .. }
             | TokenKind::Keyword(K::True | K::False) => ExprKind::Literal(self.literal()?),
-            TokenKind::LParen => {
-                self.bump();
-                let mut items = vec![self.expr(0)?];
-                while self.eat(&TokenKind::Comma).is_some() {
-                    items.push(self.expr(0)?);
-                }
-                self.expect(TokenKind::RParen)?;
-                if items.len() == 1 {
-                    let mut e = items.remove(0);
-                    e.span = self.since(start);
-                    return Ok(e);
-                }
-                ExprKind::Tuple(items)
-            }
-            TokenKind::LBracket => {
-                self.bump();
-                let mut items = Vec::new();
-                while !matches!(self.peek(), TokenKind::RBracket) {
-                    items.push(self.expr(0)?);
-                    if self.eat(&TokenKind::Semicolon).is_none() {
-                        break;
-                    }
-                }
-                self.expect(TokenKind::RBracket)?;
-                ExprKind::List(items)
-            }
-            TokenKind::Keyword(K::Output) => {
-                self.bump();
-                self.expect_kw(K::Of)?;
-                let scope = self.quident()?;
-                let args = if self.eat_kw(K::With).is_some() {
-                    self.expect(TokenKind::LBrace)?;
-                    let fields = self.struct_fields(false)?;
-                    self.expect(TokenKind::RBrace)?;
-                    fields
-                } else {
-                    Vec::new()
-                };
-                ExprKind::ScopeCall(scope, args)
-            }
-            TokenKind::Keyword(K::Not) => {
-                self.bump();
-                let e = self.expr(UNOP)?;
-                ExprKind::Unop(UnOp::Not, Box::new(e))
-            }
-            TokenKind::Minus => {
-                self.bump();
-                let e = self.expr(UNOP)?;
-                ExprKind::Unop(UnOp::Minus, Box::new(e))
-            }
-            TokenKind::Keyword(K::If) => {
-                self.bump();
-                let c = self.expr(0)?;
-                self.expect_kw(K::Then)?;
-                let t = self.expr(0)?;
-                self.expect_kw(K::Else)?;
-                let e = self.expr(LET)?;
-                ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
-            }
-            TokenKind::Keyword(K::Let) => {
-                self.bump();
-                let binder = self.binder()?;
-                self.expect_kw(K::Equals)?;
-                let value = self.expr(0)?;
-                self.expect_kw(K::In)?;
-                let body = self.expr(LET)?;
-                match binder {
-                    Binder::Single(var) => ExprKind::Let(var, Box::new(value), Box::new(body)),
-                    Binder::Tuple(vars, _) => {
-                        ExprKind::LetTuple(vars, Box::new(value), Box::new(body))
-                    }
-                }
-            }
+            TokenKind::LParen => return self.prefix_paren(start),
+            TokenKind::LBracket => self.prefix_list()?,
+            TokenKind::Keyword(K::Output) => self.prefix_scope_call()?,
+            TokenKind::Keyword(K::Not) => self.prefix_not()?,
+            TokenKind::Minus => self.prefix_minus()?,
+            TokenKind::Keyword(K::If) => self.prefix_if()?,
+            TokenKind::Keyword(K::Let) => self.prefix_let()?,
             TokenKind::Keyword(K::Match) => self.match_expr()?,
-            TokenKind::Keyword(K::Exists) => {
+            TokenKind::Keyword(K::Exists) => self.prefix_exists()?,
+            TokenKind::Keyword(K::For) => self.prefix_for_all()?,
+            TokenKind::Keyword(K::MapEach) => self.prefix_map_each()?,
+            TokenKind::Keyword(K::List) => self.prefix_list_filter()?,
+            TokenKind::Keyword(K::Combine) => self.prefix_combine()?,
+            TokenKind::Keyword(K::Content) => self.prefix_arg_extremum()?,
+            TokenKind::Keyword(kw @ (K::Maximum | K::Minimum)) => self.prefix_min_max(kw)?,
+            TokenKind::Keyword(K::Sort) => self.prefix_sort()?,
+            TokenKind::Keyword(K::Assertion) => {
                 self.bump();
-                let b = self.binder()?;
-                self.expect_kw(K::Among)?;
-                let list = b.wrap_list(self.expr(0)?);
-                self.expect_kw(K::Such)?;
-                self.expect_kw(K::That)?;
-                let cond = b.wrap_body(self.expr(LET)?);
-                ExprKind::ListExists {
-                    var: b.var(),
-                    list: Box::new(list),
-                    cond: Box::new(cond),
-                }
-            }
-            TokenKind::Keyword(K::For) => {
-                self.bump();
-                self.expect_kw(K::All)?;
-                let b = self.binder()?;
-                self.expect_kw(K::Among)?;
-                let list = b.wrap_list(self.expr(0)?);
-                self.expect_kw(K::WeHave)?;
-                let cond = b.wrap_body(self.expr(LET)?);
-                ExprKind::ListForAll {
-                    var: b.var(),
-                    list: Box::new(list),
-                    cond: Box::new(cond),
-                }
-            }
-            TokenKind::Keyword(K::MapEach) => {
-                self.bump();
-                let b = self.binder()?;
-                self.expect_kw(K::Among)?;
-                let mut list = b.wrap_list(self.expr(0)?);
-                if self.eat_kw(K::Such).is_some() {
-                    self.expect_kw(K::That)?;
-                    let cond = b.wrap_body(self.expr(0)?);
-                    let span = list.span.to(cond.span);
-                    list = Expr {
-                        kind: ExprKind::ListFilter {
-                            var: b.var(),
-                            list: Box::new(list),
-                            cond: Box::new(cond),
-                        },
-                        span,
-                    };
-                }
-                self.expect_kw(K::To)?;
-                let body = b.wrap_body(self.expr(TOP)?);
-                ExprKind::ListMap {
-                    var: b.var(),
-                    list: Box::new(list),
-                    body: Box::new(body),
-                }
-            }
-            TokenKind::Keyword(K::List) => {
-                self.bump();
-                let b = self.binder()?;
-                self.expect_kw(K::Among)?;
-                let list = b.wrap_list(self.expr(0)?);
-                self.expect_kw(K::Such)?;
-                self.expect_kw(K::That)?;
-                let cond = b.wrap_body(self.expr(TOP)?);
-                ExprKind::ListFilter {
-                    var: b.var(),
-                    list: Box::new(list),
-                    cond: Box::new(cond),
-                }
-            }
-            TokenKind::Keyword(K::Combine) => {
-                self.bump();
-                self.expect_kw(K::All)?;
-                let b = self.binder()?;
-                self.expect_kw(K::Among)?;
-                let list = b.wrap_list(self.expr(0)?);
+                let check = self.expr(0)?;
                 self.expect_kw(K::In)?;
-                let acc = self.binder()?;
-                self.expect_kw(K::Initially)?;
-                let init = self.expr(0)?;
-                self.expect_kw(K::With)?;
-                let step = acc.wrap_body(b.wrap_body(self.expr(TOP)?));
-                ExprKind::ListFold {
-                    var: b.var(),
-                    list: Box::new(list),
-                    acc: acc.var(),
-                    init: Box::new(init),
-                    step: Box::new(step),
-                }
-            }
-            TokenKind::Keyword(K::Content) => {
-                self.bump();
-                self.expect_kw(K::Of)?;
-                let b = self.binder()?;
-                let var = b.var();
-                self.expect_kw(K::Among)?;
-                let list = b.wrap_list(self.expr(0)?);
-                self.expect_kw(K::Such)?;
-                self.expect_kw(K::That)?;
-                let key = b.wrap_body(self.expr(0)?);
-                if self.eat_kw(K::Is).is_none() {
-                    return Err(self.error("\"is maximum\" or \"is minimum\""));
-                }
-                let maximum = if self.eat_kw(K::Maximum).is_some() {
-                    true
-                } else if self.eat_kw(K::Minimum).is_some() {
-                    false
-                } else {
-                    return Err(self.error("\"maximum\" or \"minimum\""));
-                };
-                let default = self.or_if_list_empty()?;
-                ExprKind::ListArgExtremum {
-                    maximum,
-                    var,
-                    list: Box::new(list),
-                    key: Box::new(key),
-                    default,
-                }
-            }
-            TokenKind::Keyword(kw @ (K::Maximum | K::Minimum)) => {
-                self.bump();
-                self.expect_kw(K::Of)?;
-                let list = self.expr(APPLY)?;
-                let default = self.or_if_list_empty()?;
-                ExprKind::ListAggregate {
-                    op: if kw == K::Maximum {
-                        Aggregate::Maximum
-                    } else {
-                        Aggregate::Minimum
-                    },
-                    list: Box::new(list),
-                    default,
-                }
-            }
-            TokenKind::Keyword(K::Sort) => {
-                return Err(self.error_at(start, "List sorting is not supported"));
+                let next = self.expr(LET)?;
+                ExprKind::Assert(Box::new(check), Box::new(next))
             }
             _ => return Err(self.error("an expression")),
         };
@@ -495,12 +299,93 @@ impl Parser<'_> {
         })
     }
 
-    fn or_if_list_empty(&mut self) -> PResult<Option<Box<Expr>>> {
-        if self.eat_kw(K::OrIfListEmpty).is_none() {
-            return Ok(None);
+    /// `(e)` or a tuple `(e1, e2)`.
+    #[inline(never)]
+    fn prefix_paren(&mut self, start: Span) -> PResult<Expr> {
+        self.bump();
+        let mut items = vec![self.expr(0)?];
+        while self.eat(&TokenKind::Comma).is_some() {
+            items.push(self.expr(0)?);
         }
+        self.expect(TokenKind::RParen)?;
+        if items.len() == 1 {
+            let mut e = items.remove(0);
+            e.span = self.since(start);
+            return Ok(e);
+        }
+        Ok(Expr {
+            kind: ExprKind::Tuple(items),
+            span: self.since(start),
+        })
+    }
+
+    #[inline(never)]
+    fn prefix_list(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let mut items = Vec::new();
+        while !matches!(self.peek(), TokenKind::RBracket) {
+            items.push(self.expr(0)?);
+            if self.eat(&TokenKind::Semicolon).is_none() {
+                break;
+            }
+        }
+        self.expect(TokenKind::RBracket)?;
+        Ok(ExprKind::List(items))
+    }
+
+    #[inline(never)]
+    fn prefix_scope_call(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        self.expect_kw(K::Of)?;
+        let scope = self.quident()?;
+        let args = if self.eat_kw(K::With).is_some() {
+            self.expect(TokenKind::LBrace)?;
+            let fields = self.struct_fields(false)?;
+            self.expect(TokenKind::RBrace)?;
+            fields
+        } else {
+            Vec::new()
+        };
+        Ok(ExprKind::ScopeCall(scope, args))
+    }
+
+    #[inline(never)]
+    fn prefix_not(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let e = self.expr(UNOP)?;
+        Ok(ExprKind::Unop(UnOp::Not, Box::new(e)))
+    }
+
+    #[inline(never)]
+    fn prefix_minus(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let e = self.expr(UNOP)?;
+        Ok(ExprKind::Unop(UnOp::Minus, Box::new(e)))
+    }
+
+    #[inline(never)]
+    fn prefix_if(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let c = self.expr(0)?;
         self.expect_kw(K::Then)?;
-        Ok(Some(Box::new(self.expr(APPLY)?)))
+        let t = self.expr(0)?;
+        self.expect_kw(K::Else)?;
+        let e = self.expr(LET)?;
+        Ok(ExprKind::If(Box::new(c), Box::new(t), Box::new(e)))
+    }
+
+    #[inline(never)]
+    fn prefix_let(&mut self) -> PResult<ExprKind> {
+        self.bump();
+        let binder = self.binder()?;
+        self.expect_kw(K::Equals)?;
+        let value = self.expr(0)?;
+        self.expect_kw(K::In)?;
+        let body = self.expr(LET)?;
+        Ok(match binder {
+            Binder::Single(var) => ExprKind::Let(var, Box::new(value), Box::new(body)),
+            Binder::Tuple(vars, _) => ExprKind::LetTuple(vars, Box::new(value), Box::new(body)),
+        })
     }
 
     /// A lower-case name: a variable, `x state s`, or a built-in (`round of e`, `number of l`,
@@ -561,7 +446,7 @@ impl Parser<'_> {
                     self.bump();
                     path.push(self.uident()?);
                 }
-                TokenKind::LIdent(_) => {
+                _ if self.at_lident(1) => {
                     self.bump();
                     let name = self.lident()?;
                     return Ok(Expr {
@@ -696,7 +581,7 @@ impl Parser<'_> {
     /// A type: primitive, structure/enumeration name, `list of T`, `optional of T`, `(T, U)`.
     pub(super) fn typ(&mut self) -> PResult<Type> {
         self.enter()?;
-        let result = self.typ_inner();
+        let result = super::with_stack(|| self.typ_inner());
         self.leave();
         result
     }
@@ -761,63 +646,4 @@ impl Parser<'_> {
             span: self.since(start),
         })
     }
-}
-
-/// A binder of a list operator, `let` or pattern: one name or a tuple of names.
-#[derive(Clone, Debug)]
-enum Binder {
-    Single(Ident),
-    Tuple(Vec<Ident>, Span),
-}
-
-impl Binder {
-    /// The variable bound: the name itself, or for a tuple one fresh variable named after it.
-    fn var(&self) -> Ident {
-        match self {
-            Binder::Single(id) => id.clone(),
-            Binder::Tuple(vars, span) => Ident {
-                name: tuple_var_name(vars),
-                span: *span,
-            },
-        }
-    }
-
-    /// For a tuple, wraps `body` in the destructuring of the fresh variable.
-    fn wrap_body(&self, body: Expr) -> Expr {
-        match self {
-            Binder::Single(_) => body,
-            Binder::Tuple(vars, _) => {
-                let var = self.var();
-                let span = body.span;
-                let value = Expr {
-                    span: var.span,
-                    kind: ExprKind::Var(var),
-                };
-                Expr {
-                    kind: ExprKind::LetTuple(vars.clone(), Box::new(value), Box::new(body)),
-                    span,
-                }
-            }
-        }
-    }
-
-    /// For a tuple, the collection is a tuple of lists to zip.
-    fn wrap_list(&self, list: Expr) -> Expr {
-        match self {
-            Binder::Single(_) => list,
-            Binder::Tuple(..) => {
-                let span = list.span;
-                Expr {
-                    kind: ExprKind::ListZip(Box::new(list)),
-                    span,
-                }
-            }
-        }
-    }
-}
-
-/// The name of the fresh variable standing for a tuple binder: `(x, y)`.
-fn tuple_var_name(vars: &[Ident]) -> String {
-    let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
-    format!("({})", names.join(", "))
 }

@@ -1,7 +1,7 @@
 //! Top-level items of a code block: structure, enumeration and scope declarations, top-level
 //! definitions, and scope uses with their definitions, rules, assertions and date rounding.
 
-use super::{PResult, Parser};
+use super::{PResult, Parser, Valid};
 use crate::ast::*;
 use crate::keywords::{self, BuiltinName, Keyword as K};
 use crate::lexer::TokenKind;
@@ -9,7 +9,7 @@ use crate::literate::CodeBlock;
 
 impl Parser<'_> {
     pub(super) fn code_items(&mut self, block: &CodeBlock) -> PResult<Vec<Item>> {
-        let mut items = Vec::new();
+        let mut items: Vec<Item> = Vec::new();
         loop {
             let attributes = self.attributes()?;
             if matches!(self.peek(), TokenKind::Eof) {
@@ -22,7 +22,9 @@ impl Parser<'_> {
                 return Ok(items);
             }
             let start = self.span();
-            let Some(kind) = self.code_item()? else {
+            let after_scope_use =
+                matches!(items.last().map(|i| &i.kind), Some(ItemKind::ScopeUse(_)));
+            let Some(kind) = self.code_item(after_scope_use)? else {
                 continue;
             };
             items.push(Item {
@@ -38,14 +40,34 @@ impl Parser<'_> {
 
     /// One top-level item; `None` for declarations lexprobe reads but does not represent
     /// (`declaration type T: external`).
-    fn code_item(&mut self) -> PResult<Option<ItemKind>> {
+    fn code_item(&mut self, after_scope_use: bool) -> PResult<Option<ItemKind>> {
         if self.eat_kw(K::Scope).is_some() {
             return self.scope_use().map(Some);
         }
         if self.eat_kw(K::Declaration).is_none() {
-            return Err(self.error(
-                "a top-level declaration (\"declaration\") or a scope use (\"scope\")",
-            ));
+            return Err(if after_scope_use {
+                self.error_valid(
+                    Some(
+                        "the next item in the scope (rule, definition or assertion), or the \
+                         start of a new top-level declaration",
+                    ),
+                    &[
+                        Valid::Kw(K::Definition),
+                        Valid::Kw(K::Rule),
+                        Valid::Kw(K::Assertion),
+                        Valid::Kw(K::Exception),
+                        Valid::Kw(K::Label),
+                        Valid::Kw(K::Date),
+                        Valid::Kw(K::Declaration),
+                        Valid::Kw(K::Scope),
+                    ],
+                )
+            } else {
+                self.error_valid(
+                    Some("a top-level declaration or a scope use"),
+                    &[Valid::Kw(K::Declaration), Valid::Kw(K::Scope)],
+                )
+            });
         }
         if self.eat_kw(K::Structure).is_some() {
             return self.struct_decl().map(Some);
@@ -209,7 +231,14 @@ impl Parser<'_> {
         } else if self.eat_kw(K::Content).is_some() {
             (false, self.typ()?)
         } else {
-            return Err(self.error("\"content\", \"condition\" or \"scope\""));
+            return Err(self.error_valid(
+                None,
+                &[
+                    Valid::Kw(K::Content),
+                    Valid::Kw(K::Condition),
+                    Valid::Kw(K::Scope),
+                ],
+            ));
         };
         let params = self.depends_stance()?;
         let mut states = Vec::new();
@@ -399,9 +428,18 @@ impl Parser<'_> {
             DefBody::Fulfilled(!negated, self.since(kw_start))
         } else {
             if self.eat_kw(K::Equals).is_none() {
-                return Err(self.error(
-                    "\"equals\" followed by the definition body, \"under condition\", \
-                     \"state\" or \"of\"",
+                return Err(self.error_valid(
+                    Some(
+                        "'under condition' followed by a condition, 'equals' followed by the \
+                         definition body, or the rest of the variable qualified name",
+                    ),
+                    &[
+                        Valid::Kw(K::Equals),
+                        Valid::Text("."),
+                        Valid::Kw(K::UnderCondition),
+                        Valid::Kw(K::State),
+                        Valid::Kw(K::Of),
+                    ],
                 ));
             }
             DefBody::Expr(self.expr(0)?)

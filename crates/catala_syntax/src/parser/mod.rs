@@ -5,6 +5,7 @@
 
 mod expr;
 mod items;
+mod lists;
 
 use crate::ast::{Attribute, Ident, Item, Language, QualName};
 use crate::diagnostic::{Diagnostic, DiagnosticKind};
@@ -15,8 +16,19 @@ use crate::source::Span;
 
 pub(crate) type PResult<T> = Result<T, Diagnostic>;
 
-/// Deepest nesting of expressions accepted before reporting an error (protects the stack).
-const MAX_DEPTH: u32 = 200;
+/// Deepest nesting of expressions and types accepted before reporting an error.
+const MAX_DEPTH: u32 = 400;
+
+/// When less than this much stack is left, nested parsing continues on a new stack segment.
+const STACK_RED_ZONE: usize = 128 * 1024;
+/// Size of each new stack segment.
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Runs `f` with enough stack for one more level of nesting (grows the stack on the heap when
+/// needed, so deeply nested input cannot overflow it).
+pub(crate) fn with_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+}
 
 /// Parses the tokens of one code block into items.
 pub fn parse_block(
@@ -32,6 +44,12 @@ pub fn parse_block(
         depth: 0,
     };
     parser.code_items(block)
+}
+
+/// A token valid at the point of a syntax error: a keyword or a literal symbol.
+pub(crate) enum Valid {
+    Kw(Keyword),
+    Text(&'static str),
 }
 
 pub(crate) struct Parser<'a> {
@@ -115,12 +133,37 @@ impl Parser<'_> {
         }
     }
 
-    /// A syntax error at the current token.
+    /// A syntax error at the current token: `Syntax error at "tok":` then `expected ...`.
     fn error(&self, expected: &str) -> Diagnostic {
         let tok = self.peek().describe();
         Diagnostic::new(
             DiagnosticKind::Parse,
-            format!("Syntax error at {tok}: expected {expected}."),
+            format!("Syntax error at {tok}:\nexpected {expected}."),
+        )
+        .at(self.span())
+    }
+
+    /// A syntax error in the Catala compiler's wording: an optional `» expected ...` context
+    /// line, then the keywords (in the file's language) valid at this point.
+    fn error_valid(&self, context: Option<&str>, valid: &[Valid]) -> Diagnostic {
+        let tok = self.peek().describe();
+        let names: Vec<String> = valid
+            .iter()
+            .map(|v| match v {
+                Valid::Kw(k) => format!("\"{}\"", crate::keywords::spelling(self.lang, *k)),
+                Valid::Text(t) => format!("\"{t}\""),
+            })
+            .collect();
+        let context = match context {
+            Some(c) => format!("» expected {c}."),
+            None => "unexpected token.".to_string(),
+        };
+        Diagnostic::new(
+            DiagnosticKind::Parse,
+            format!(
+                "Syntax error at {tok}:\n{context}\nThose are valid at this point: {}.",
+                names.join(", ")
+            ),
         )
         .at(self.span())
     }
@@ -132,10 +175,7 @@ impl Parser<'_> {
     fn expect_kw(&mut self, kw: Keyword) -> PResult<Span> {
         match self.eat_kw(kw) {
             Some(s) => Ok(s),
-            None => Err(self.error(&format!(
-                "\"{}\"",
-                crate::keywords::spelling(self.lang, kw)
-            ))),
+            None => Err(self.error(&format!("\"{}\"", crate::keywords::spelling(self.lang, kw)))),
         }
     }
 
@@ -168,7 +208,7 @@ impl Parser<'_> {
     fn at_lident(&self, n: usize) -> bool {
         matches!(
             self.peek_at(n),
-            TokenKind::LIdent(_) | TokenKind::Keyword(Keyword::Type)
+            TokenKind::LIdent(_) | TokenKind::Keyword(Keyword::Type | Keyword::Sum)
         )
     }
 
@@ -186,7 +226,8 @@ impl Parser<'_> {
     fn quident(&mut self) -> PResult<QualName> {
         let mut path = Vec::new();
         let mut name = self.uident()?;
-        while matches!(self.peek(), TokenKind::Dot) && matches!(self.peek_at(1), TokenKind::UIdent(_))
+        while matches!(self.peek(), TokenKind::Dot)
+            && matches!(self.peek_at(1), TokenKind::UIdent(_))
         {
             self.bump();
             path.push(std::mem::replace(&mut name, self.uident()?));

@@ -55,6 +55,9 @@ pub struct MetamorphicArgs {
     /// Stop a relation after this many bases were accepted without any failure.
     #[arg(long)]
     pub stop_after_bases: Option<usize>,
+    /// Stop a relation once this many failures were found.
+    #[arg(long)]
+    pub stop_after_failures: Option<usize>,
     /// Depth limit of the explanation trees.
     #[arg(long, default_value_t = 4)]
     pub depth: usize,
@@ -82,7 +85,11 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
         "s" => value,
         "m" | "min" => value * 60.0,
         "h" => value * 3600.0,
-        _ => return Err(format!("invalid duration unit in `{text}` (use ms, s, m or h)")),
+        _ => {
+            return Err(format!(
+                "invalid duration unit in `{text}` (use ms, s, m or h)"
+            ))
+        }
     };
     if !seconds.is_finite() || seconds < 0.0 {
         return Err(format!("invalid duration `{text}`"));
@@ -90,7 +97,10 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-fn make_system(args: &MetamorphicArgs, timeout: Duration) -> Result<Box<dyn SystemUnderTest>, String> {
+fn make_system(
+    args: &MetamorphicArgs,
+    timeout: Duration,
+) -> Result<Box<dyn SystemUnderTest>, String> {
     if let Some(command) = args.system.strip_prefix("cmd:") {
         let mode = if args.one_call {
             CallMode::OneCallPerProcess
@@ -153,6 +163,7 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         theta: args.theta,
         tolerance: args.tolerance,
         stop_after_accepted_bases: args.stop_after_bases,
+        stop_after_failures: args.stop_after_failures,
         ..SearchConfig::default()
     };
     let tree_options = TreeOptions {

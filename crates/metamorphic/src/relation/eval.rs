@@ -10,6 +10,8 @@ use thiserror::Error;
 
 /// Smallest deviation reported for a violated strict comparison between equal numbers.
 const STRICT_VIOLATION: f64 = 1e-9;
+/// Relative difference below which two numbers are taken as equal.
+const RELATIVE_NOISE: f64 = 1e-9;
 
 /// An error while evaluating an expression.
 #[derive(Debug, Clone, Error, PartialEq)]
@@ -186,9 +188,9 @@ pub fn holds(expr: &Expr, env: &dyn Environment) -> Result<bool, EvalError> {
 fn values_equal(a: &Value, b: &Value) -> Result<bool, EvalError> {
     match (a, b) {
         (Value::Enum(x), Value::Enum(y)) => Ok(x == y),
-        (Value::Enum(_), _) | (_, Value::Enum(_)) => Err(EvalError::Type(format!(
-            "cannot compare `{a}` with `{b}`"
-        ))),
+        (Value::Enum(_), _) | (_, Value::Enum(_)) => {
+            Err(EvalError::Type(format!("cannot compare `{a}` with `{b}`")))
+        }
         _ => Ok(number(a)? == number(b)?),
     }
 }
@@ -206,13 +208,16 @@ fn compare_pair(a: &Value, op: CmpOp, b: &Value) -> Result<Judgement, EvalError>
         };
     }
     let (x, y) = (number(a)?, number(b)?);
+    // Numbers within floating-point noise of each other count as equal, so that sums of
+    // money read back from JSON (e.g. 14000.000000001) do not fake violations.
+    let close = (x - y).abs() <= RELATIVE_NOISE * x.abs().max(y.abs()).max(1.0);
     let holds = match op {
-        CmpOp::Eq => x == y,
-        CmpOp::Ne => x != y,
-        CmpOp::Lt => x < y,
-        CmpOp::Le => x <= y,
-        CmpOp::Gt => x > y,
-        CmpOp::Ge => x >= y,
+        CmpOp::Eq => close,
+        CmpOp::Ne => !close,
+        CmpOp::Lt => x < y && !close,
+        CmpOp::Le => x <= y || close,
+        CmpOp::Gt => x > y && !close,
+        CmpOp::Ge => x >= y || close,
     };
     let deviation = if holds {
         0.0
@@ -249,7 +254,11 @@ fn any_of(parts: impl IntoIterator<Item = Judgement>) -> Judgement {
     }
     Judgement {
         holds: false,
-        deviation: if deviation.is_finite() { deviation } else { 1.0 },
+        deviation: if deviation.is_finite() {
+            deviation
+        } else {
+            1.0
+        },
     }
 }
 
@@ -370,6 +379,8 @@ mod tests {
         assert_eq!(judge(&either, &env, false).unwrap().deviation, 20.0);
         let negated = parse_expression("not (F(x) < F(y))", &["x", "y"]).unwrap();
         assert_eq!(judge(&negated, &env, false).unwrap().deviation, 30.0);
+        let noisy = parse_expression("F(x) + 30.000000000001 = F(y)", &["x", "y"]).unwrap();
+        assert!(holds(&noisy, &env).unwrap());
         let implication = parse_expression("x.a = 2 => F(x) > 1000", &["x", "y"]).unwrap();
         assert!(holds(&implication, &env).unwrap());
     }

@@ -207,7 +207,9 @@ impl fmt::Display for Expr {
             Expr::Number(n) => fmt_number(f, *n),
             Expr::Name(n, _) => write!(f, "{n}"),
             Expr::Field { var, field, .. } => write!(f, "{var}.{field}"),
-            Expr::Output { output: None, var, .. } => write!(f, "F({var})"),
+            Expr::Output {
+                output: None, var, ..
+            } => write!(f, "F({var})"),
             Expr::Output {
                 output: Some(o),
                 var,

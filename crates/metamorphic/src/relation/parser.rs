@@ -321,16 +321,14 @@ impl Parser {
     fn equivalence(&mut self, left: String, pos: Pos) -> Result<Expr, ParseError> {
         self.expect(&Token::Equiv)?;
         let mut except = Vec::new();
-        if self.eat(&Token::LBracket) {
-            if !self.eat(&Token::RBracket) {
-                loop {
-                    except.push(self.ident("a field name")?);
-                    if !self.eat(&Token::Comma) {
-                        break;
-                    }
+        if self.eat(&Token::LBracket) && !self.eat(&Token::RBracket) {
+            loop {
+                except.push(self.ident("a field name")?);
+                if !self.eat(&Token::Comma) {
+                    break;
                 }
-                self.expect(&Token::RBracket)?;
             }
+            self.expect(&Token::RBracket)?;
         }
         let right_pos = self.pos();
         let right = self.ident("a variable name")?;
@@ -449,7 +447,10 @@ impl Parser {
                 _ => args.len() == 1,
             };
             if !arity_ok {
-                return Err(ParseError::new(pos, format!("wrong number of arguments to `{name}`")));
+                return Err(ParseError::new(
+                    pos,
+                    format!("wrong number of arguments to `{name}`"),
+                ));
             }
             return Ok(Expr::Call(builtin, args));
         }
@@ -529,7 +530,8 @@ mod tests {
 
     #[test]
     fn precedence_and_chains() {
-        let e = parse_expression("not a.b and a.c or 1 + 2 * 3 <= a.d < 10 => a.e", &["a"]).unwrap();
+        let e =
+            parse_expression("not a.b and a.c or 1 + 2 * 3 <= a.d < 10 => a.e", &["a"]).unwrap();
         assert_eq!(
             e.to_string(),
             "(((not (a.b) and a.c) or (1 + (2 * 3)) <= a.d < 10) => a.e)"
@@ -546,7 +548,8 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        let err = parse_relations("relation r\n  forall x, y.\n    x.a >= => F(x) = F(y)").unwrap_err();
+        let err =
+            parse_relations("relation r\n  forall x, y.\n    x.a >= => F(x) = F(y)").unwrap_err();
         assert_eq!(err.pos, Pos { line: 3, col: 12 });
         assert!(err.message.contains("expected an expression"), "{err}");
         let err = parse_relations("relation r forall x. z.a > 0 => F(x) > 0").unwrap_err();
@@ -554,7 +557,10 @@ mod tests {
         assert!(err.message.contains("`z` is not a quantified variable"));
         let err = parse_relations("relation r forall x, y. F(x) > 0 => F(y) > 0").unwrap_err();
         assert!(err.message.contains("may not read outputs"));
-        let err = parse_relations("relation r forall x. x.a > 0 => F(x) > 0\nrelation r forall x. x.a > 0 => F(x) > 0").unwrap_err();
+        let err = parse_relations(
+            "relation r forall x. x.a > 0 => F(x) > 0\nrelation r forall x. x.a > 0 => F(x) > 0",
+        )
+        .unwrap_err();
         assert_eq!(err.pos.line, 2);
     }
 }
