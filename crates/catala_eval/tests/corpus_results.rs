@@ -4,7 +4,7 @@
 //! and for runtime errors the kind and the first position must agree. Files the front end
 //! cannot compile yet (lists, modules, ... of part 2) are counted as skipped.
 
-use catala_eval::{run_scope, RuntimeErrorKind, ValuePrinter};
+use catala_eval::{outputs_to_json, run_scope, run_scope_json, RunError, RuntimeErrorKind, ValuePrinter};
 use catala_syntax::SourceMap;
 use std::path::{Path, PathBuf};
 
@@ -31,9 +31,12 @@ fn catala_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A `catala test-scope X` block: the scope and the expected output lines.
+/// A `catala test-scope X [--input JSON] [-F json|human]` block: the scope, the inputs, the
+/// output format and the expected output lines.
 struct Block {
     scope: String,
+    input: Option<String>,
+    json_output: bool,
     expected: Vec<String>,
 }
 
@@ -51,13 +54,20 @@ fn test_scope_blocks(text: &str) -> Vec<Block> {
             .map(str::to_string)
             .collect();
         let words: Vec<&str> = command.split_whitespace().collect();
-        let scope = match words.as_slice() {
-            ["$", "catala", "test-scope", s] => s,
-            ["$", "catala", "test-scope", s, "--disable-warnings"] => s,
+        let (scope, input, format) = match words.as_slice() {
+            ["$", "catala", "test-scope", s] => (s, None, None),
+            ["$", "catala", "test-scope", s, "--disable-warnings"] => (s, None, None),
+            ["$", "catala", "test-scope", s, "--input", i] => (s, Some(i), None),
+            ["$", "catala", "test-scope", s, "--input", i, "-F", f] => (s, Some(i), Some(f)),
             _ => continue,
         };
+        if format.is_some_and(|f| *f != "json" && *f != "human") {
+            continue;
+        }
         blocks.push(Block {
             scope: scope.to_string(),
+            input: input.map(|i| i.to_string()),
+            json_output: format.is_some_and(|f| *f == "json"),
             expected: body,
         });
     }
@@ -123,6 +133,58 @@ fn position(sources: &SourceMap, span: catala_syntax::Span) -> String {
     }
 }
 
+/// A block with `--input`: human or JSON output, or a JSON validation error.
+fn check_input_block(
+    name: &str,
+    program: &catala_ir::dcalc::Program,
+    scope: catala_ir::dcalc::ScopeId,
+    input: &str,
+    block: &Block,
+    tally: &mut Tally,
+) {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(input) else {
+        tally.skipped += 1;
+        return;
+    };
+    tally.attempted += 1;
+    let outcome = run_scope_json(program, scope, &json);
+    let rejected = block.expected.iter().any(|l| l.contains("Failed to validate JSON"));
+    let verdict = match (&outcome, rejected) {
+        (Err(RunError::Input(_)), true) => Ok(()),
+        (Ok(r), false) if block.json_output => {
+            let ours = serde_json::to_string(&outputs_to_json(program, r)).unwrap_or_default();
+            if block.expected.first() == Some(&ours) {
+                Ok(())
+            } else {
+                Err(format!("json: expected {:?}, got {ours}", block.expected.first()))
+            }
+        }
+        (Ok(r), false) => {
+            let printer = ValuePrinter {
+                language: program.scope(scope).language,
+                names: program,
+            };
+            let ours: Vec<String> = r
+                .outputs
+                .iter()
+                .flat_map(|(n, v)| printer.result_lines(n, v))
+                .collect();
+            match first_box(&block.expected) {
+                Some((true, expected)) if expected == ours => Ok(()),
+                other => Err(format!("expected {other:?}\n      got {ours:?}")),
+            }
+        }
+        (Ok(_), true) => Err("input accepted, Catala rejects it".to_string()),
+        (Err(e), _) => Err(format!("unexpected error: {e}")),
+    };
+    match verdict {
+        Ok(()) => tally.matched += 1,
+        Err(why) => tally
+            .mismatches
+            .push(format!("{name} / {} --input {input}: {why}", block.scope)),
+    }
+}
+
 #[derive(Default)]
 struct Tally {
     attempted: usize,
@@ -152,11 +214,15 @@ fn check_file(path: &Path, tally: &mut Tally) {
     };
     let name = path.display().to_string();
     for block in blocks {
-        let Some((is_result, expected)) = first_box(&block.expected) else {
-            continue;
-        };
         let Some(scope) = program.scope_by_name(&block.scope) else {
             tally.skipped += 1;
+            continue;
+        };
+        if let Some(input) = &block.input {
+            check_input_block(&name, &program, scope, input, &block, tally);
+            continue;
+        }
+        let Some((is_result, expected)) = first_box(&block.expected) else {
             continue;
         };
         let is_runtime_error = expected.iter().any(|l| l.contains("During evaluation"));

@@ -103,8 +103,8 @@ fn apl_rental_examples() {
             "logement_meublé_d842_2": false,
             "résidence": "Métropole"
         });
-        let r = run_scope_json(&program, scope, &inputs)
-            .unwrap_or_else(|e| panic!("{}: {e}", ex.name));
+        let r =
+            run_scope_json(&program, scope, &inputs).unwrap_or_else(|e| panic!("{}: {e}", ex.name));
         for (name, want) in ex.expected {
             let got = r
                 .outputs

@@ -208,6 +208,25 @@ impl<'a> ExprCtx<'a> {
                     ty,
                 ))
             }
+            // `e with pattern C content x and cond`: `x` is bound in `cond`.
+            S::Binop(ast::BinOp::And, a, b)
+                if matches!(
+                    &a.kind,
+                    S::TestCtor {
+                        binding: Some(_),
+                        and_cond: None,
+                        ..
+                    }
+                ) =>
+            {
+                let S::TestCtor {
+                    expr, ctor, binding, ..
+                } = &a.kind
+                else {
+                    return self.binop(ast::BinOp::And, a, b, span);
+                };
+                self.test_ctor(expr, ctor, binding.as_ref(), Some(b), span)
+            }
             S::Binop(op, a, b) => self.binop(*op, a, b, span),
             S::Unop(op, a) => {
                 let (x, t) = self.translate(a, None)?;

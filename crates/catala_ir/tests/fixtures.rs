@@ -135,7 +135,7 @@ fn no_applicable_rule_points_at_the_declaration() {
         panic!("expected no value, got {err:?}")
     };
     assert_eq!(text(&sources, span), "p");
-    assert_eq!(sources.position(span).start_line, 80);
+    assert_eq!(sources.position(span).start_line, 90);
 }
 
 #[test]
@@ -323,19 +323,19 @@ fn name_resolution_errors() {
         "cycle.catala_en",
         N,
         "Cyclic dependency detected between the following variables of scope A:\ny → x → y",
-        "6.23-24",
+        "7.23-24",
     );
     assert_error(
         "missing_input.catala_en",
         N,
         "Definition of input variable 'b' missing in this scope call",
-        "13.24-",
+        "14.23-",
     );
     assert_error(
         "self_exception.catala_en",
         N,
         "Cannot define rule as an exception to itself",
-        "5.21-22",
+        "6.21-22",
     );
     assert_error(
         "state_missing.catala_en",
@@ -358,7 +358,7 @@ fn typing_errors() {
         "incompatible.catala_en",
         T,
         "Incompatible types:\n  got      decimal,\n  expected integer",
-        "5.23-26",
+        "6.23-26",
     );
     let (sources, program) =
         catala_syntax::parse_file(&fixture("errors/incompatible.catala_en")).unwrap();
