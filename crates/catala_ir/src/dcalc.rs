@@ -356,9 +356,11 @@ pub struct SubScope {
 /// One step of a scope run.
 #[derive(Clone, Debug)]
 pub enum Stmt {
-    /// Evaluate `expr` (a value position: the variable's default tree wrapped in `ErrorOnEmpty`
-    /// carrying the declaration span, or a `Lambda` for a function variable) and store it in
-    /// `slot`.
+    /// Evaluate `expr` and store it in `slot`. `expr` is always `ErrorOnEmpty` (carrying the
+    /// variable's declaration span) around the variable's default tree; for a function variable
+    /// the tree is `PureDefault(Lambda)` (or a `Default` choosing between the caller's closure
+    /// and it, for a context function) and the lambda's body is itself an `ErrorOnEmpty` around
+    /// the rules.
     Define {
         /// Index in [`Scope::vars`].
         var: u32,
@@ -575,7 +577,8 @@ impl Expr {
 /// arguments, the remaining ones are locals; `frame_size` slots in all.
 #[derive(Clone, Debug)]
 pub struct Lambda {
-    /// Slots of the creating frame to copy, in order, into slots `0..` of the call frame.
+    /// Slots of the creating frame to copy, in order, into slots `0..` of the call frame (empty
+    /// for top-level definitions).
     pub captures: Vec<Slot>,
     /// Parameter names and types.
     pub params: Vec<(String, Ty)>,
@@ -728,18 +731,28 @@ pub enum ExprKind {
         op: UnaryOp,
         arg: Box<Expr>,
     },
+    /// A binary operator. The node's span is the operator token's (where Catala reports an
+    /// ambiguous date or incomparable durations); a division by zero is reported at
+    /// `rhs.span`.
     Binary {
         op: BinaryOp,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
-    /// `impossible`: the "impossible computation reached" error at this span.
+    /// `impossible`: the "impossible computation reached" error at this span (also the failing
+    /// branch of an inline `assertion c in e`).
     Impossible,
     /// `⟨exceptions | justification :- consequence⟩`. Every exception is evaluated; if exactly
-    /// one is non-empty it is the result; if several are, it is a conflict naming the `span` of
-    /// each non-empty exception (lowering gives each exception the span of the consequence of the
-    /// rule it stands for); if none, `justification` (a boolean value position) is evaluated:
-    /// `true` gives `consequence` (possibly empty), `false` gives empty.
+    /// one is non-empty it is the result; if several are, it is a conflict; if none,
+    /// `justification` (a boolean value position) is evaluated: `true` gives `consequence`
+    /// (possibly empty), `false` gives empty.
+    ///
+    /// Positions of a conflict: Catala names, for each non-empty exception, the rule whose
+    /// consequence produced its value. Lowering gives every rule's `Default` and its
+    /// `PureDefault` the span of the rule's consequence as written, and gives a group of rules
+    /// the span of its first rule; so the exception's own `span` is exact for a single rule, and
+    /// the span of the `PureDefault` that produced the value is exact in every case (e.g. when
+    /// rules with equal consequences are chained, `collapse_similar_outcomes`).
     Default {
         exceptions: Vec<Expr>,
         justification: Box<Expr>,

@@ -123,6 +123,8 @@ pub(crate) struct Env {
     pub field_type_spans: Vec<Vec<Span>>,
     pub struct_by_name: HashMap<String, StructId>,
     pub enums: Vec<EnumDef>,
+    /// Span of each case's written payload type, per enumeration.
+    pub case_type_spans: Vec<Vec<Option<Span>>>,
     pub enum_by_name: HashMap<String, EnumId>,
     /// Constructor name → every (enum, case) carrying it.
     pub ctors: HashMap<String, Vec<(EnumId, u32)>>,
@@ -215,17 +217,18 @@ impl Env {
             }
             TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(inner)?)),
             TypeKind::Optional(inner) => Ty::Option(Box::new(self.resolve_type(inner)?)),
-            TypeKind::Any(_) => {
-                return Err(name_error(
-                    "Specifying type `anything` is not allowed at this point",
-                    t.span,
-                ))
-            }
             TypeKind::Tuple(ts) => Ty::Tuple(
                 ts.iter()
                     .map(|t| self.resolve_type(t))
                     .collect::<Result<_, _>>()?,
             ),
+            // `anything`, source positions: standard-library signatures only.
+            _ => {
+                return Err(name_error(
+                    "Specifying type `anything` is not allowed at this point",
+                    t.span,
+                ))
+            }
         })
     }
 }
@@ -276,6 +279,7 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
                     cases: Vec::new(),
                     span: e.name.span,
                 });
+                env.case_type_spans.push(Vec::new());
             }),
             ItemKind::ScopeDecl(s) => check_unique(&mut scope_names, &s.name, "Scope").map(|()| {
                 let id = ScopeId(env.scopes.len() as u32);
@@ -311,9 +315,8 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
                     span: t.name.span,
                 });
             }),
-            ItemKind::ScopeUse(_) | ItemKind::ModuleDef { .. } | ItemKind::ModuleUse { .. } => {
-                Ok(())
-            }
+            // Rules are lowered later; module directives have no meaning here yet.
+            _ => Ok(()),
         };
         if let Err(e) = r {
             errors.push(e);
@@ -348,48 +351,38 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
         return Err(vec![e]);
     }
 
-    // Pass 3: scope output structures and frame layout.
+    // Pass 3: scope output structures (output variables and output sub-scopes in declaration
+    // order) and frame layout.
     for i in 0..env.scopes.len() {
-        let sig = &mut env.scopes[i];
-        let sid = sig.output_struct;
-        let mut fields = Vec::new();
-        let mut spans = Vec::new();
-        for d in &sig.decls {
-            if d.output {
-                fields.push(FieldDef {
+        let sig = &env.scopes[i];
+        let mut outs: Vec<(usize, FieldDef, Span)> = sig
+            .decls
+            .iter()
+            .filter(|d| d.output)
+            .map(|d| {
+                let field = FieldDef {
                     name: d.name.clone(),
                     ty: d.value_ty(),
-                });
-                spans.push(d.ty_span);
-            }
+                };
+                (d.position, field, d.ty_span)
+            })
+            .collect();
+        for s in sig.subscopes.iter().filter(|s| s.output) {
+            let field = FieldDef {
+                name: s.name.clone(),
+                ty: Ty::Struct(env.scopes[s.scope.0 as usize].output_struct),
+            };
+            outs.push((s.position, field, s.span));
         }
+        outs.sort_by_key(|(p, _, _)| *p);
+        let sid = sig.output_struct.0 as usize;
+        env.field_type_spans[sid] = outs.iter().map(|(_, _, s)| *s).collect();
+        env.structs[sid].fields = outs.into_iter().map(|(_, f, _)| f).collect();
+        let sig = &mut env.scopes[i];
         for (j, s) in sig.subscopes.iter_mut().enumerate() {
             s.slot = Slot((sig.vars.len() + j) as u32);
         }
         sig.first_local = (sig.vars.len() + sig.subscopes.len()) as u32;
-        env.structs[sid.0 as usize].fields = fields;
-        env.field_type_spans[sid.0 as usize] = spans;
-    }
-    // Output sub-scopes: their field comes after the variables.
-    for i in 0..env.scopes.len() {
-        let extra: Vec<FieldDef> = env.scopes[i]
-            .subscopes
-            .iter()
-            .filter(|s| s.output)
-            .map(|s| FieldDef {
-                name: s.name.clone(),
-                ty: Ty::Struct(env.scopes[s.scope.0 as usize].output_struct),
-            })
-            .collect();
-        let sid = env.scopes[i].output_struct.0 as usize;
-        let spans: Vec<Span> = env.scopes[i]
-            .subscopes
-            .iter()
-            .filter(|s| s.output)
-            .map(|s| s.span)
-            .collect();
-        env.structs[sid].fields.extend(extra);
-        env.field_type_spans[sid].extend(spans);
     }
     Ok(env)
 }
@@ -473,6 +466,11 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
                 });
             }
             env.enums[id.0 as usize].cases = cases;
+            env.case_type_spans[id.0 as usize] = e
+                .cases
+                .iter()
+                .map(|c| c.payload.as_ref().map(|t| t.span))
+                .collect();
         }
         ItemKind::ScopeDecl(s) => resolve_scope_decl(env, s)?,
         ItemKind::TopDef(t) => {
@@ -483,7 +481,7 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
             sig.ty = ty;
             sig.params = params;
         }
-        ItemKind::ScopeUse(_) | ItemKind::ModuleDef { .. } | ItemKind::ModuleUse { .. } => {}
+        _ => {}
     }
     Ok(())
 }
@@ -610,26 +608,29 @@ fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnosti
 /// Rejects structures and enumerations that contain themselves (directly or not) other than
 /// through a list.
 fn check_type_cycles(env: &Env) -> Result<(), Diagnostic> {
-    fn direct(ty: &Ty, out: &mut Vec<Ty>) {
+    fn direct(ty: &Ty, span: Option<Span>, out: &mut Vec<(Ty, Option<Span>)>) {
         match ty {
-            Ty::Struct(_) | Ty::Enum(_) => out.push(ty.clone()),
-            Ty::Tuple(ts) => ts.iter().for_each(|t| direct(t, out)),
-            Ty::Option(t) => direct(t, out),
+            Ty::Struct(_) | Ty::Enum(_) => out.push((ty.clone(), span)),
+            Ty::Tuple(ts) => ts.iter().for_each(|t| direct(t, span, out)),
+            Ty::Option(t) => direct(t, span, out),
             _ => {}
         }
     }
-    let node_deps = |ty: &Ty| -> Vec<Ty> {
+    // The types a type contains (not through a list), with the span of the written type.
+    let node_deps = |ty: &Ty| -> Vec<(Ty, Option<Span>)> {
         let mut out = Vec::new();
         match ty {
             Ty::Struct(s) => {
-                for f in &env.structs[s.0 as usize].fields {
-                    direct(&f.ty, &mut out);
+                let spans = &env.field_type_spans[s.0 as usize];
+                for (i, f) in env.structs[s.0 as usize].fields.iter().enumerate() {
+                    direct(&f.ty, spans.get(i).copied(), &mut out);
                 }
             }
             Ty::Enum(e) => {
-                for c in &env.enums[e.0 as usize].cases {
+                let spans = &env.case_type_spans[e.0 as usize];
+                for (i, c) in env.enums[e.0 as usize].cases.iter().enumerate() {
                     if let Some(p) = &c.payload {
-                        direct(p, &mut out);
+                        direct(p, spans.get(i).copied().flatten(), &mut out);
                     }
                 }
             }
@@ -642,27 +643,34 @@ fn check_type_cycles(env: &Env) -> Result<(), Diagnostic> {
         .chain((0..env.enums.len()).map(|i| Ty::Enum(EnumId(i as u32))))
         .collect();
     for root in roots {
-        let mut stack = node_deps(&root);
+        let decl_span = match &root {
+            Ty::Struct(s) => env.structs[s.0 as usize].span,
+            Ty::Enum(e) => env.enums[e.0 as usize].span,
+            _ => Span::default(),
+        };
+        let first = node_deps(&root);
+        if let Some((_, span)) = first.iter().find(|(t, _)| *t == root) {
+            return Err(name_error(
+                format!(
+                    "The type {} is defined using itself, which is not supported (Catala does \
+                     not allow recursive types).",
+                    env.type_name(&root)
+                ),
+                span.unwrap_or(decl_span),
+            ));
+        }
+        let mut stack: Vec<Ty> = first.into_iter().map(|(t, _)| t).collect();
         let mut seen: Vec<Ty> = Vec::new();
         while let Some(t) = stack.pop() {
             if t == root {
-                let span = match &root {
-                    Ty::Struct(s) => env.structs[s.0 as usize].span,
-                    Ty::Enum(e) => env.enums[e.0 as usize].span,
-                    _ => Span::default(),
-                };
                 return Err(name_error(
-                    format!(
-                        "The type {} is defined using itself, which is not supported (Catala \
-                         does not allow recursive types).",
-                        env.type_name(&root)
-                    ),
-                    span,
+                    "Cyclic dependency detected between types.",
+                    decl_span,
                 ));
             }
             if !seen.contains(&t) {
-                seen.push(t.clone());
-                stack.extend(node_deps(&t));
+                stack.extend(node_deps(&t).into_iter().map(|(t, _)| t));
+                seen.push(t);
             }
         }
     }

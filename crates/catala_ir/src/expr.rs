@@ -11,7 +11,7 @@ use crate::frame::Frames;
 use crate::literals::translate_literal;
 use crate::ops;
 use catala_syntax::ast::{self, ExprKind as S};
-use catala_syntax::{Diagnostic, Span};
+use catala_syntax::{Diagnostic, SourceMap, Span};
 use std::rc::Rc;
 
 /// Something an expression reads, for dependency ordering.
@@ -27,8 +27,8 @@ pub(crate) enum Dep {
 }
 
 #[derive(Debug)]
-struct Local {
-    name: String,
+pub(crate) struct Local {
+    pub(crate) name: String,
     slot: Slot,
     ty: Ty,
     depth: usize,
@@ -39,21 +39,29 @@ pub(crate) type R<T> = Result<T, Diagnostic>;
 /// The translation context of one scope or one top-level definition.
 pub(crate) struct ExprCtx<'a> {
     pub env: &'a Env,
+    /// The source text, to locate operator tokens.
+    pub sources: &'a SourceMap,
     /// The enclosing scope, if any.
     pub scope: Option<(ScopeId, &'a ScopeSig)>,
     pub rounding: DateRounding,
     /// The declaration and state index being defined (for state references and recursion).
     pub defining: Option<(usize, usize)>,
-    locals: Vec<Local>,
+    pub(crate) locals: Vec<Local>,
     pub frames: Frames,
     pub deps: Vec<(Dep, Span)>,
 }
 
 impl<'a> ExprCtx<'a> {
-    pub fn for_scope(env: &'a Env, id: ScopeId, rounding: DateRounding) -> ExprCtx<'a> {
+    pub fn for_scope(
+        env: &'a Env,
+        sources: &'a SourceMap,
+        id: ScopeId,
+        rounding: DateRounding,
+    ) -> ExprCtx<'a> {
         let sig = env.scope(id);
         ExprCtx {
             env,
+            sources,
             scope: Some((id, sig)),
             rounding,
             defining: None,
@@ -63,9 +71,10 @@ impl<'a> ExprCtx<'a> {
         }
     }
 
-    pub fn for_topdef(env: &'a Env) -> ExprCtx<'a> {
+    pub fn for_topdef(env: &'a Env, sources: &'a SourceMap) -> ExprCtx<'a> {
         ExprCtx {
             env,
+            sources,
             scope: None,
             rounding: DateRounding::Abort,
             defining: None,
@@ -98,13 +107,13 @@ impl<'a> ExprCtx<'a> {
         self.locals.truncate(len);
     }
 
-    fn dep(&mut self, d: Dep, span: Span) {
+    pub(crate) fn dep(&mut self, d: Dep, span: Span) {
         if !self.deps.iter().any(|(x, _)| *x == d) {
             self.deps.push((d, span));
         }
     }
 
-    fn tyname(&self, t: &Ty) -> String {
+    pub(crate) fn tyname(&self, t: &Ty) -> String {
         self.env.type_name(t)
     }
 
@@ -220,7 +229,10 @@ impl<'a> ExprCtx<'a> {
                 ) =>
             {
                 let S::TestCtor {
-                    expr, ctor, binding, ..
+                    expr,
+                    ctor,
+                    binding,
+                    ..
                 } = &a.kind
                 else {
                     return self.binop(ast::BinOp::And, a, b, span);
@@ -277,6 +289,20 @@ impl<'a> ExprCtx<'a> {
                         body: Box::new(bx),
                     }),
                     bt,
+                ))
+            }
+            S::LetTuple(names, v, body) => self.let_tuple(names, v, body, expect, span),
+            // `assertion check in next`: a failed check stops the computation.
+            S::Assert(check, next) => {
+                let cx = self.check(check, &Ty::Bool, check.span)?;
+                let (nx, nt) = self.translate(next, expect)?;
+                Ok((
+                    mk(ExprKind::If {
+                        cond: Box::new(cx),
+                        then_branch: Box::new(nx),
+                        else_branch: Box::new(Expr::new(ExprKind::Impossible, check.span)),
+                    }),
+                    nt,
                 ))
             }
             S::Match(scrutinee, arms) => self.matching(scrutinee, arms, expect, span),
@@ -482,88 +508,6 @@ impl<'a> ExprCtx<'a> {
         Ok(self.scope_var(sig, di, k, span))
     }
 
-    fn field(&mut self, inner: &ast::Expr, field: &ast::Ident, span: Span) -> R<(Expr, Ty)> {
-        // `sub.x`: an output of a sub-scope.
-        if let (S::Var(id), Some((_, sig))) = (&inner.kind, self.scope) {
-            let is_local = self.locals.iter().any(|l| l.name == id.name);
-            if let (false, Some(&si)) = (is_local, sig.sub_by_name.get(&id.name)) {
-                let sub = &sig.subscopes[si];
-                let callee = self.env.scope(sub.scope);
-                let out = &self.env.structs[callee.output_struct.0 as usize];
-                let Some(fi) = out.fields.iter().position(|f| f.name == field.name) else {
-                    return Err(name_error(
-                        format!(
-                            "Variable {} is not a declared output of scope {}.",
-                            field.name, callee.name
-                        ),
-                        span,
-                    ));
-                };
-                self.dep(Dep::Sub(si), inner.span);
-                let s = self.frames.access(0, sub.slot);
-                let ty = out.fields[fi].ty.clone();
-                return Ok((
-                    Expr::new(
-                        ExprKind::StructField {
-                            expr: Box::new(Expr::new(ExprKind::Local(s), inner.span)),
-                            id: callee.output_struct,
-                            field: fi as u32,
-                        },
-                        span,
-                    ),
-                    ty,
-                ));
-            }
-        }
-        let (x, t) = self.translate(inner, None)?;
-        let Ty::Struct(sid) = t else {
-            return Err(type_error(
-                format!(
-                    "This expression has type {}, it has no field {}",
-                    self.tyname(&t),
-                    field.name
-                ),
-                inner.span,
-            ));
-        };
-        let def = &self.env.structs[sid.0 as usize];
-        let Some(fi) = def.fields.iter().position(|f| f.name == field.name) else {
-            let elsewhere: Vec<&str> = self
-                .env
-                .structs
-                .iter()
-                .filter(|s| s.fields.iter().any(|f| f.name == field.name))
-                .map(|s| s.name.as_str())
-                .collect();
-            let message = if elsewhere.is_empty() {
-                format!(
-                    "Field \"{}\" does not belong to structure \"{}\".",
-                    field.name, def.name
-                )
-            } else {
-                format!(
-                    "Field {} does not belong to structure {} (however, structure {} defines \
-                     it).",
-                    field.name,
-                    def.name,
-                    elsewhere.join(", ")
-                )
-            };
-            return Err(name_error(message, span));
-        };
-        Ok((
-            Expr::new(
-                ExprKind::StructField {
-                    expr: Box::new(x),
-                    id: sid,
-                    field: fi as u32,
-                },
-                span,
-            ),
-            def.fields[fi].ty.clone(),
-        ))
-    }
-
     fn binop(&mut self, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> R<(Expr, Ty)> {
         let (ax, at) = self.translate(a, None)?;
         // The left operand's type types an empty list on the right (`l = []`).
@@ -596,21 +540,15 @@ impl<'a> ExprCtx<'a> {
             if op == ast::BinOp::Concat {
                 let any_list = "list of <any type>".to_string();
                 return Err(match (&at, &bt) {
-                    (Ty::List(_), Ty::List(_)) => incompatible_types(
-                        &self.tyname(&bt),
-                        b.span,
-                        &self.tyname(&at),
-                        a.span,
-                    ),
+                    (Ty::List(_), Ty::List(_)) => {
+                        incompatible_types(&self.tyname(&bt), b.span, &self.tyname(&at), a.span)
+                    }
                     (Ty::List(_), _) => {
                         incompatible_types(&self.tyname(&bt), b.span, &any_list, span)
                     }
-                    (_, Ty::List(_)) => incompatible_types(
-                        &self.tyname(&at),
-                        a.span,
-                        &self.tyname(&bt),
-                        b.span,
-                    ),
+                    (_, Ty::List(_)) => {
+                        incompatible_types(&self.tyname(&at), a.span, &self.tyname(&bt), b.span)
+                    }
                     _ => incompatible_types(&self.tyname(&at), a.span, &any_list, span),
                 });
             }
@@ -626,6 +564,9 @@ impl<'a> ExprCtx<'a> {
             .with_kind_typing());
         };
         let (lhs, rhs) = if r.swap { (bx, ax) } else { (ax, bx) };
+        // Runtime errors of an operator (ambiguous date, incomparable durations) point at the
+        // operator token, as Catala does.
+        let op_span = self.operator_span(a.span, b.span).unwrap_or(span);
         Ok((
             Expr::new(
                 ExprKind::Binary {
@@ -633,205 +574,30 @@ impl<'a> ExprCtx<'a> {
                     lhs: Box::new(lhs),
                     rhs: Box::new(rhs),
                 },
-                span,
+                op_span,
             ),
             r.result,
         ))
     }
 
-    fn struct_lit(
-        &mut self,
-        name: &ast::QualName,
-        fields: &[(ast::Ident, ast::Expr)],
-        span: Span,
-    ) -> R<(Expr, Ty)> {
-        let by_scope = self
-            .env
-            .scope_by_name
-            .get(&name.name.name)
-            .map(|s| self.env.scope(*s).output_struct);
-        let by_struct = self.env.struct_by_name.get(&name.name.name).copied();
-        let Some(sid) = by_struct.or(by_scope) else {
-            return Err(name_error(
-                format!("No struct named {} found", name.name.name),
-                name.name.span,
-            ));
-        };
-        let def = &self.env.structs[sid.0 as usize];
-        let mut slots: Vec<Option<Expr>> = vec![None; def.fields.len()];
-        for (f, e) in fields {
-            let Some(fi) = def.fields.iter().position(|d| d.name == f.name) else {
-                return Err(name_error_at(
-                    format!(
-                        "This identifier should refer to a field of struct {}.",
-                        def.name
-                    ),
-                    &[f.span, def.span],
-                ));
-            };
-            if slots[fi].is_some() {
-                return Err(name_error(
-                    format!("The field {} has been defined twice.", f.name),
-                    f.span,
-                ));
-            }
-            let origin = self.env.field_type_spans[sid.0 as usize][fi];
-            slots[fi] = Some(self.check(e, &def.fields[fi].ty, origin)?);
+    /// The span of the operator token between two operands (skipping spaces and closing
+    /// parentheses), if it can be found in the source.
+    fn operator_span(&self, lhs: Span, rhs: Span) -> Option<Span> {
+        if lhs.file != rhs.file || lhs.end > rhs.start {
+            return None;
         }
-        let missing: Vec<&str> = def
-            .fields
-            .iter()
-            .zip(slots.iter())
-            .filter(|(_, s)| s.is_none())
-            .map(|(f, _)| f.name.as_str())
-            .collect();
-        if !missing.is_empty() {
-            return Err(name_error(
-                format!(
-                    "Missing field(s) for structure {}:\n{}.",
-                    def.name,
-                    missing.join(", ")
-                ),
-                span,
-            ));
-        }
-        let fields = slots.into_iter().flatten().collect();
-        Ok((
-            Expr::new(ExprKind::StructNew { id: sid, fields }, span),
-            Ty::Struct(sid),
-        ))
-    }
-
-    fn struct_replace(
-        &mut self,
-        base: &ast::Expr,
-        fields: &[(ast::Ident, ast::Expr)],
-        span: Span,
-    ) -> R<(Expr, Ty)> {
-        let (bx, bt) = self.translate(base, None)?;
-        let Ty::Struct(sid) = bt else {
-            return Err(type_error(
-                format!(
-                    "This expression has type {}, not a structure",
-                    self.tyname(&bt)
-                ),
-                base.span,
-            ));
-        };
-        let def = &self.env.structs[sid.0 as usize];
-        let tmp = self.frames.alloc();
-        let mut out: Vec<Option<Expr>> = vec![None; def.fields.len()];
-        for (f, e) in fields {
-            let Some(fi) = def.fields.iter().position(|d| d.name == f.name) else {
-                return Err(name_error(
-                    format!("Field {} does not belong to structure {}", f.name, def.name),
-                    f.span,
-                ));
-            };
-            if out[fi].is_some() {
-                return Err(name_error(
-                    format!("Duplicate redefinition of field {}.", f.name),
-                    f.span,
-                ));
-            }
-            let origin = self.env.field_type_spans[sid.0 as usize][fi];
-            out[fi] = Some(self.check(e, &def.fields[fi].ty, origin)?);
-        }
-        let fields = out
-            .into_iter()
-            .enumerate()
-            .map(|(i, x)| {
-                x.unwrap_or_else(|| {
-                    Expr::new(
-                        ExprKind::StructField {
-                            expr: Box::new(Expr::new(ExprKind::Local(tmp), base.span)),
-                            id: sid,
-                            field: i as u32,
-                        },
-                        base.span,
-                    )
-                })
-            })
-            .collect();
-        Ok((
-            Expr::new(
-                ExprKind::Let {
-                    slot: tmp,
-                    value: Box::new(bx),
-                    body: Box::new(Expr::new(ExprKind::StructNew { id: sid, fields }, span)),
-                },
-                span,
-            ),
-            Ty::Struct(sid),
-        ))
-    }
-
-    fn scope_call(
-        &mut self,
-        name: &ast::QualName,
-        args: &[(ast::Ident, ast::Expr)],
-        span: Span,
-    ) -> R<(Expr, Ty)> {
-        if self.scope.is_none() {
-            return Err(name_error(
-                "Scope calls are not allowed outside of a scope.",
-                span,
-            ));
-        }
-        let Some(&callee_id) = self.env.scope_by_name.get(&name.name.name) else {
-            return Err(name_error(
-                format!("No scope named {} found", name.name.name),
-                name.name.span,
-            ));
-        };
-        let callee = self.env.scope(callee_id);
-        for &d in &callee.inputs {
-            let decl = &callee.decls[d];
-            if !args.iter().any(|(a, _)| a.name == decl.name) && decl.kind == crate::dcalc::InputKind::Input {
-                return Err(name_error_at(
-                    format!(
-                        "Definition of input variable '{}' missing in this scope call",
-                        decl.name
-                    ),
-                    &[span, decl.span],
-                ));
-            }
-        }
-        let mut out: Vec<Option<Expr>> = vec![None; callee.inputs.len()];
-        for (arg, e) in args {
-            let pos = callee
-                .inputs
-                .iter()
-                .position(|&d| callee.decls[d].name == arg.name);
-            let Some(i) = pos else {
-                return Err(name_error_at(
-                    format!("Scope {} has no input variable {}.", callee.name, arg.name),
-                    &[arg.span, callee.span],
-                ));
-            };
-            if out[i].is_some() {
-                return Err(name_error(
-                    format!(
-                        "Duplicate definition of scope input variable '{}'.",
-                        arg.name
-                    ),
-                    arg.span,
-                ));
-            }
-            let decl = &callee.decls[callee.inputs[i]];
-            out[i] = Some(self.check(e, &decl.value_ty(), decl.ty_span)?);
-        }
-        self.dep(Dep::Scope(callee_id), span);
-        Ok((
-            Expr::new(
-                ExprKind::ScopeCall {
-                    scope: callee_id,
-                    args: out,
-                },
-                span,
-            ),
-            Ty::Struct(callee.output_struct),
-        ))
+        let file = self.sources.files.get(lhs.file.0 as usize)?;
+        let gap = file.text.get(lhs.end as usize..rhs.start as usize)?;
+        let skip = gap
+            .char_indices()
+            .find(|(_, c)| !c.is_whitespace() && *c != ')')?
+            .0;
+        let len = gap[skip..]
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace() || *c == '(')
+            .map_or(gap.len() - skip, |(i, _)| i);
+        let start = lhs.end as usize + skip;
+        Some(Span::new(lhs.file, start, start + len))
     }
 
     /// Makes an expression capture-free by wrapping: used for the `Rc` of lambdas.
@@ -841,7 +607,7 @@ impl<'a> ExprCtx<'a> {
 }
 
 /// Small extension to retag a diagnostic built with a name-resolution constructor.
-trait WithKind {
+pub(crate) trait WithKind {
     fn with_kind_typing(self) -> Self;
 }
 

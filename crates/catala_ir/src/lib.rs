@@ -19,6 +19,7 @@ mod ops;
 mod order;
 mod patterns;
 mod program;
+mod records;
 mod rules;
 mod scopes;
 

@@ -12,7 +12,7 @@ use catala_syntax::{Diagnostic, Label, SourceMap, Span};
 
 /// Compiles a parsed program to the default calculus.
 pub fn compile(
-    _sources: &SourceMap,
+    sources: &SourceMap,
     program: &ast::Program,
 ) -> Result<dcalc::Program, Vec<Diagnostic>> {
     let heading_ranges: Vec<HeadingRange> = program
@@ -23,7 +23,7 @@ pub fn compile(
             headings: it.headings.clone(),
         })
         .collect();
-    let result = compile_inner(program, heading_ranges.clone());
+    let result = compile_inner(sources, program, heading_ranges.clone());
     match result {
         Ok(p) => Ok(p),
         Err(mut ds) => {
@@ -34,6 +34,7 @@ pub fn compile(
 }
 
 fn compile_inner(
+    sources: &SourceMap,
     program: &ast::Program,
     heading_ranges: Vec<HeadingRange>,
 ) -> Result<dcalc::Program, Vec<Diagnostic>> {
@@ -45,7 +46,7 @@ fn compile_inner(
     let mut topdef_deps = Vec::new();
     for item in &program.items {
         if let ItemKind::TopDef(t) = &item.kind {
-            match lower_topdef(&env, t) {
+            match lower_topdef(&env, sources, t) {
                 Ok((d, deps)) => {
                     topdefs.push(d);
                     topdef_deps.push(deps);
@@ -99,7 +100,7 @@ fn compile_inner(
     let mut scopes = Vec::new();
     let mut calls: Vec<Vec<(ScopeId, Span)>> = Vec::new();
     for (i, bs) in blocks.iter().enumerate() {
-        match lower_scope(&env, ScopeId(i as u32), bs) {
+        match lower_scope(&env, sources, ScopeId(i as u32), bs) {
             Ok(l) => {
                 scopes.push(l.scope);
                 calls.push(l.callees);
@@ -122,10 +123,10 @@ fn compile_inner(
     })
 }
 
-fn lower_topdef(env: &Env, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
+fn lower_topdef(env: &Env, sources: &SourceMap, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
     let id = env.topdef_by_name[&t.name.name];
     let sig = &env.topdefs[id.0 as usize];
-    let mut ctx = ExprCtx::for_topdef(env);
+    let mut ctx = ExprCtx::for_topdef(env, sources);
     let body = if sig.params.is_empty() {
         ctx.check(&t.body, &sig.ty, sig.ty_span)?
     } else {

@@ -32,6 +32,8 @@ pub(crate) struct Rule {
     pub justification: Option<Expr>,
     /// A value position.
     pub consequence: Expr,
+    /// Span of the consequence as written (reported in conflicts).
+    pub cons_span: Span,
     /// Span of the defined name in the rule (`definition x ...`).
     pub name_span: Span,
     /// Span of the whole rule.
@@ -104,7 +106,7 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
                 [b] if rules[*b].label.is_none() => Some((rule_group[*b], *span)),
                 _ => {
                     let mut spans = vec![r.def_span];
-                    spans.extend(bases.iter().map(|&b| rules[b].name_span));
+                    spans.extend(bases.iter().rev().map(|&b| rules[b].name_span));
                     return Err(name_error_at(
                         "This exception can refer to several definitions. Try using labels to \
                          disambiguate.",
@@ -149,7 +151,11 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
             if p == start {
                 let spans: Vec<Span> = seen
                     .iter()
-                    .filter_map(|&g| groups[g].rules.first().map(|&r| rules[r].def_span))
+                    .filter_map(|&g| groups[g].rules.first())
+                    .map(|&r| Span {
+                        end: rules[r].name_span.end,
+                        ..rules[r].def_span
+                    })
                     .collect();
                 return Err(name_error_at(
                     format!(
@@ -193,7 +199,7 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
 
 /// The default of one rule: `⟨ | just :- cons ⟩`, spanned at its consequence.
 fn rule_default(rule: Rule) -> Expr {
-    let span = rule.consequence.span;
+    let span = rule.cons_span;
     let just = rule.justification.unwrap_or_else(|| bool_lit(true, span));
     Expr::new(
         ExprKind::Default {
@@ -218,7 +224,7 @@ fn group_expr(g: usize, groups: &[Group], rules: &mut [Option<Rule>], fallback: 
                 Some(ExprKind::Literal(crate::dcalc::Literal::Bool(false)))
             );
             if n == 0 {
-                span = rule.consequence.span;
+                span = rule.cons_span;
             }
             if !is_false {
                 base_exceptions.push(rule_default(rule));
@@ -344,6 +350,7 @@ mod tests {
             exception: exc,
             justification: Some(bool_lit(true, sp(at))),
             consequence: int(v, at),
+            cons_span: sp(at),
             name_span: sp(at),
             def_span: sp(at),
         }

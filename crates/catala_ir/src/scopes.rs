@@ -239,11 +239,16 @@ fn translate_rule(
         ast::ExceptionTo::Unlabeled(s) => ExceptionTarget::Unlabeled(*s),
         ast::ExceptionTo::Label(l) => ExceptionTarget::Label(l.name.clone(), l.span),
     };
+    let cons_span = match &def.body {
+        DefBody::Expr(e) => e.span,
+        DefBody::Fulfilled(_, span) => *span,
+    };
     Ok(Rule {
         label: def.label.as_ref().map(|l| (l.name.clone(), l.span)),
         exception,
         justification: just,
         consequence,
+        cons_span,
         name_span: def.target.span,
         def_span: def.span,
     })
@@ -314,7 +319,12 @@ fn target_tree(
 }
 
 /// Lowers scope `id` from its `scope S:` blocks.
-pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> R<LoweredScope> {
+pub(crate) fn lower_scope(
+    env: &Env,
+    sources: &catala_syntax::SourceMap,
+    id: ScopeId,
+    blocks: &[ScopeBlock<'_>],
+) -> R<LoweredScope> {
     let sig = env.scope(id);
     let rounding = date_rounding(blocks)?;
     let mut by_target: HashMap<Target, Vec<Pending<'_>>> = HashMap::new();
@@ -334,7 +344,7 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
             }
         }
     }
-    let mut ctx = ExprCtx::for_scope(env, id, rounding);
+    let mut ctx = ExprCtx::for_scope(env, sources, id, rounding);
     let nv = sig.vars.len();
     let ns = sig.subscopes.len();
     let mut vertex_deps: Vec<Vec<(Dep, Span)>> = Vec::new();
@@ -517,26 +527,29 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
             }
         })
         .collect();
-    let mut outputs: Vec<ScopeOutput> = sig
+    let mut outputs: Vec<(usize, ScopeOutput)> = sig
         .decls
         .iter()
         .filter(|d| d.output)
-        .map(|d| ScopeOutput {
-            name: d.name.clone(),
-            ty: d.value_ty(),
-            slot: sig.vars[d.last_var()].slot,
+        .map(|d| {
+            let out = ScopeOutput {
+                name: d.name.clone(),
+                ty: d.value_ty(),
+                slot: sig.vars[d.last_var()].slot,
+            };
+            (d.position, out)
         })
         .collect();
-    outputs.extend(
-        sig.subscopes
-            .iter()
-            .filter(|s| s.output)
-            .map(|s| ScopeOutput {
-                name: s.name.clone(),
-                ty: Ty::Struct(env.scope(s.scope).output_struct),
-                slot: s.slot,
-            }),
-    );
+    outputs.extend(sig.subscopes.iter().filter(|s| s.output).map(|s| {
+        let out = ScopeOutput {
+            name: s.name.clone(),
+            ty: Ty::Struct(env.scope(s.scope).output_struct),
+            slot: s.slot,
+        };
+        (s.position, out)
+    }));
+    outputs.sort_by_key(|(p, _)| *p);
+    let outputs: Vec<ScopeOutput> = outputs.into_iter().map(|(_, o)| o).collect();
     let scope = dcalc::Scope {
         name: sig.name.clone(),
         language: sig.language,

@@ -185,7 +185,10 @@ fn enumerations_patterns_and_structures_in_french() {
         Value::Struct(vec![int(9), Value::Bool(true)])
     );
     assert_eq!(output(&out, "grand_carré"), Value::Bool(true));
-    assert_eq!(output(&out, "agrandie"), Value::Struct(vec![int(1), int(9)]));
+    assert_eq!(
+        output(&out, "agrandie"),
+        Value::Struct(vec![int(1), int(9)])
+    );
     let rect = Value::Enum(1, Some(Box::new(Value::Struct(vec![int(2), int(5)]))));
     let out = ev.run_named("Formes", &[("f", rect)]).unwrap();
     assert_eq!(output(&out, "aire"), int(10));
@@ -210,9 +213,7 @@ fn statements_follow_the_stable_topological_order() {
         .iter()
         .map(|s| match s {
             Stmt::Define { var, .. } => scope.vars[*var as usize].name.clone(),
-            Stmt::CallSubScope { subscope, .. } => {
-                scope.subscopes[*subscope as usize].name.clone()
-            }
+            Stmt::CallSubScope { subscope, .. } => scope.subscopes[*subscope as usize].name.clone(),
             Stmt::Assert { .. } => "assertion".to_string(),
         })
         .collect();

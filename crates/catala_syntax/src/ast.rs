@@ -290,6 +290,9 @@ pub enum TypeKind {
     /// `anything` / `anything of type t`: a type variable (polymorphic standard-library
     /// signatures).
     Any(Option<Ident>),
+    /// `code_location` (`position_source`): a source position, passed implicitly to
+    /// standard-library functions whose parameter has `#[implicit_position_argument]`.
+    CodeLocation,
 }
 
 #[derive(Clone, Debug)]

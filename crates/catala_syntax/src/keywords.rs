@@ -413,7 +413,7 @@ pub enum PrimitiveType {
     Boolean,
     Money,
     Duration,
-    /// `code_location`: not supported by lexprobe, reported by the parser.
+    /// `code_location` (`position_source`).
     Position,
 }
 

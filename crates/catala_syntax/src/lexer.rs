@@ -210,7 +210,7 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             if c == '$' && self.lang == Language::En {
-                if let Some(tok) = self.try_money(start) {
+                if let Some(tok) = self.try_money() {
                     self.push(tok, start);
                     continue;
                 }
@@ -298,7 +298,7 @@ impl<'a> Lexer<'a> {
 
     /// Money amounts: `$1,234.56` (EN), `1 234,56 €` (FR), `1,234.56 PLN` (PL). On success,
     /// advances past the literal.
-    fn try_money(&mut self, _start: usize) -> Option<TokenKind> {
+    fn try_money(&mut self) -> Option<TokenKind> {
         let rest = self.rest();
         let (sep, dec, prefix, suffix): (fn(char) -> bool, char, &str, &str) = match self.lang {
             Language::En => (|c| c == ',', '.', "$", ""),
@@ -360,7 +360,7 @@ impl<'a> Lexer<'a> {
 
     fn lex_number(&mut self, start: usize) -> Result<(), Diagnostic> {
         if self.lang != Language::En {
-            if let Some(tok) = self.try_money(start) {
+            if let Some(tok) = self.try_money() {
                 self.push(tok, start);
                 return Ok(());
             }

@@ -15,7 +15,7 @@ pub mod render;
 pub mod source;
 
 pub use diagnostic::{Diagnostic, DiagnosticKind, Label};
-pub use render::{render_error, render_gnu, render_warning};
+pub use render::{render_error, render_gnu, render_gnu_warning, render_warning};
 pub use source::{FileId, Position, SourceFile, SourceMap, Span};
 
 use ast::{Item, ItemKind, Language, Program};

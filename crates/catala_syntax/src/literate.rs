@@ -449,7 +449,9 @@ mod tests {
 
     #[test]
     fn module_directives() {
-        let r = read("> Module Foo external\n> Using Bar as B\n");
+        let r = read(
+            "> Module Foo external\n> Using Bar as B\n> Usage de Aides_logement en tant que AL\n",
+        );
         assert!(matches!(
             &r.chunks[0],
             Chunk::Module { directive: ModuleDirective::Def { name, external: true }, .. } if name.name == "Foo"
@@ -457,6 +459,10 @@ mod tests {
         assert!(matches!(
             &r.chunks[1],
             Chunk::Module { directive: ModuleDirective::Use { name, alias: Some(a) }, .. } if name.name == "Bar" && a.name == "B"
+        ));
+        assert!(matches!(
+            &r.chunks[2],
+            Chunk::Module { directive: ModuleDirective::Use { name, alias: Some(a) }, .. } if name.name == "Aides_logement" && a.name == "AL"
         ));
     }
 }

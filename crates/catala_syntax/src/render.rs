@@ -31,8 +31,29 @@ pub fn render_warning(
 }
 
 /// The GNU layout: `file:line.col-col: [ERROR] message` on one line (the message's line
-/// breaks and runs of spaces become single spaces), at the first label's position.
+/// breaks and runs of spaces become single spaces), at the first label's position; with a
+/// suffix, `[ERROR] 1/2: message`.
 pub fn render_gnu(
+    sources: &SourceMap,
+    title_suffix: Option<&str>,
+    message: &str,
+    labels: &[Label],
+) -> String {
+    render_gnu_line("ERROR", sources, title_suffix, message, labels)
+}
+
+/// The `[WARNING]` variant of [`render_gnu`].
+pub fn render_gnu_warning(
+    sources: &SourceMap,
+    title_suffix: Option<&str>,
+    message: &str,
+    labels: &[Label],
+) -> String {
+    render_gnu_line("WARNING", sources, title_suffix, message, labels)
+}
+
+fn render_gnu_line(
+    kind: &str,
     sources: &SourceMap,
     title_suffix: Option<&str>,
     message: &str,
@@ -45,7 +66,7 @@ pub fn render_gnu(
             out.push_str(": ");
         }
     }
-    out.push_str("[ERROR]");
+    out.push_str(&format!("[{kind}]"));
     if let Some(h) = title_suffix {
         out.push(' ');
         out.push_str(h);
@@ -401,11 +422,28 @@ mod tests {
         assert_eq!(out, expected);
     }
 
+    /// The layout of `catala Interpret --message-format=gnu` in the Catala compiler's
+    /// `tests/default/bad/conflict.catala_en`.
     #[test]
     fn gnu_layout() {
         let src = sources("ab\n");
         let label = Label::new(Span::new(FileId(0), 1, 2));
-        let out = render_gnu(&src, None, "Bad\n  thing", &[label]);
-        assert_eq!(out, "tests/x.catala_en:1.2-3: [ERROR] Bad thing\n");
+        let out = render_gnu(
+            &src,
+            None,
+            "During evaluation: conflict between multiple valid consequences for\nassigning the \
+             same variable.",
+            std::slice::from_ref(&label),
+        );
+        assert_eq!(
+            out,
+            "tests/x.catala_en:1.2-3: [ERROR] During evaluation: conflict between multiple \
+             valid consequences for assigning the same variable.\n"
+        );
+        let warning = render_gnu_warning(&src, Some("1/2"), "Multiple   definitions", &[label]);
+        assert_eq!(
+            warning,
+            "tests/x.catala_en:1.2-3: [WARNING] 1/2: Multiple definitions\n"
+        );
     }
 }

@@ -250,10 +250,10 @@ fn english_fixture_items_headings_and_attributes() {
             "struct Person",
             "enum Residence",
             "scope Benefit",
-            "scope Helper",
+            "scope Supplement",
             "def half",
             "use Benefit",
-            "use Helper",
+            "use Supplement",
             "def precedence",
             "def lists",
             "def structures",
@@ -358,8 +358,8 @@ fn english_declarations() {
             "ratio Internal out=false cond=false params=2 states=",
             "items Internal out=true cond=false params=0 states=",
             "maybe Input out=false cond=false params=0 states=",
-            "helper sub Helper out=false",
-            "visible_helper sub Helper out=true",
+            "supplement sub Supplement out=false",
+            "visible_supplement sub Supplement out=true",
         ]
     );
     let half = topdef(&p, "half");
@@ -424,12 +424,12 @@ fn english_scope_use() {
             "rule eligible label=- exc=- params=0 cond=(Gt person.age 100) body=fulfilled=false attrs=0",
             // A built-in applies to one argument at application level: `(decimal of x) * y`.
             "def ratio label=- exc=- params=2 cond=- body=(Mul (ToDecimal x) y) attrs=0",
-            "def helper.value label=- exc=- params=0 cond=- body=21 attrs=0",
+            "def supplement.value label=- exc=- params=0 cond=- body=21 attrs=0",
             "def items label=- exc=- params=0 cond=- body=[1 2 3] attrs=0",
             // `content` binds tighter than `+`.
             "def maybe label=- exc=- params=0 cond=- body=(Add (Add (Present 3Year) 2Month) 1Day) attrs=0",
             "assert (And (Ge amount $0.00) (Not (Gt amount $100000.00))) attrs=0",
-            "assert (Eq helper.doubled 42) attrs=1",
+            "assert (Eq supplement.doubled 42) attrs=1",
             "round Up",
         ]
     );
@@ -470,7 +470,7 @@ fn english_expressions() {
     );
     assert_eq!(
         sx(&topdef(&p, "calls").body),
-        "(Sub (Add (Mul (call Helper {value=1}).doubled $1.00) \
+        "(Sub (Add (Mul (call Supplement {value=1}).doubled $1.00) \
          (FirstDayOfMonth |2024-3-15|)) (Mul |2024-3-1| 0))"
     );
 }

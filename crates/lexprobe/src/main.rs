@@ -23,6 +23,11 @@ enum Command {
     Test(commands::test::TestArgs),
     /// Parse, resolve names and type-check Catala programs.
     Typecheck(commands::typecheck::TypecheckArgs),
+    /// Explore every execution path of a Catala scope (concolic execution) and report conflicts,
+    /// empty defaults and runtime errors with concrete inputs.
+    Concolic(commands::concolic::ConcolicArgs),
+    /// Inject bugs into a Catala scope and check that concolic execution finds them.
+    Mutate(commands::mutate::MutateArgs),
     /// Falsify a temporal safety property of an ADT method (derivative-guided symbolic execution).
     Falsify(commands::falsify::FalsifyArgs),
     /// Search for violations of metamorphic relations on a Catala scope or an external program.
@@ -35,6 +40,8 @@ fn main() {
         Command::Run(args) => commands::run::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Typecheck(args) => commands::typecheck::run(args),
+        Command::Concolic(args) => commands::concolic::run(args),
+        Command::Mutate(args) => commands::mutate::run(args),
         Command::Falsify(args) => commands::falsify::run(args),
         Command::Metamorphic(args) => commands::metamorphic::run(args),
     };

@@ -56,5 +56,8 @@ fn main() {
         tests += outcome.tests;
         elapsed += outcome.elapsed_s;
     }
-    println!("all relations: {tests} tests in {elapsed:.1}s = {:.0} tests/s", tests as f64 / elapsed);
+    println!(
+        "all relations: {tests} tests in {elapsed:.1}s = {:.0} tests/s",
+        tests as f64 / elapsed
+    );
 }

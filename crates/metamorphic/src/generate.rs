@@ -14,6 +14,7 @@ use crate::relation::eval::{holds, value, CaseEnvironment};
 use crate::relation::{CmpOp, Expr, Relation};
 use crate::rng::SeededRng;
 use crate::value::{Record, Value};
+use std::collections::HashMap;
 
 /// Attempts before giving up on one draw (the search then counts a generation failure).
 const ATTEMPTS: usize = 200;
@@ -22,10 +23,82 @@ const MAX_CLAUSES: usize = 512;
 
 /// One conjunction of literals (each literal a comparison pair, an equivalence, a boolean
 /// atom, or the negation of one of the latter two).
-type Clause = Vec<Expr>;
+type Literals = Vec<Expr>;
+
+/// A literal that bounds one field: `field op other`.
+#[derive(Debug, Clone)]
+struct FieldConstraint {
+    op: CmpOp,
+    other: Expr,
+    /// The case variables `other` reads (all must be built before it can be computed).
+    other_vars: Vec<String>,
+}
+
+/// A clause with what it says about each field, worked out once.
+#[derive(Debug, Clone)]
+struct Clause {
+    literals: Literals,
+    /// The variables of each literal.
+    literal_vars: Vec<Vec<String>>,
+    /// variable -> field -> constraints.
+    constraints: HashMap<String, HashMap<String, Vec<FieldConstraint>>>,
+}
+
+impl Clause {
+    fn new(literals: Literals) -> Clause {
+        let literal_vars = literals.iter().map(Expr::variables).collect();
+        let mut constraints: HashMap<String, HashMap<String, Vec<FieldConstraint>>> =
+            HashMap::new();
+        let mut add = |var: &str, field: &str, op: CmpOp, other: Expr| {
+            let mut self_reference = false;
+            other.walk(&mut |e| {
+                self_reference |=
+                    matches!(e, Expr::Field { var: v, field: f, .. } if v == var && f == field)
+            });
+            if self_reference {
+                return;
+            }
+            let other_vars = other.variables();
+            constraints
+                .entry(var.to_string())
+                .or_default()
+                .entry(field.to_string())
+                .or_default()
+                .push(FieldConstraint {
+                    op,
+                    other,
+                    other_vars,
+                });
+        };
+        for literal in &literals {
+            match literal {
+                Expr::Compare { operands, ops } if operands.len() == 2 => {
+                    if let Expr::Field { var, field, .. } = &operands[0] {
+                        add(var, field, ops[0], operands[1].clone());
+                    }
+                    if let Expr::Field { var, field, .. } = &operands[1] {
+                        add(var, field, ops[0].flipped(), operands[0].clone());
+                    }
+                }
+                Expr::Field { var, field, .. } => add(var, field, CmpOp::Eq, Expr::Bool(true)),
+                Expr::Not(inner) => {
+                    if let Expr::Field { var, field, .. } = inner.as_ref() {
+                        add(var, field, CmpOp::Eq, Expr::Bool(false));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Clause {
+            literals,
+            literal_vars,
+            constraints,
+        }
+    }
+}
 
 /// The literal-level normal form of `expr` (negated when `negated`).
-fn dnf(expr: &Expr, negated: bool) -> Vec<Clause> {
+fn dnf(expr: &Expr, negated: bool) -> Vec<Literals> {
     match expr {
         Expr::Bool(b) => {
             if *b != negated {
@@ -66,7 +139,7 @@ fn dnf(expr: &Expr, negated: bool) -> Vec<Clause> {
     }
 }
 
-fn combine(left: Vec<Clause>, right: Vec<Clause>, conjunctive: bool) -> Vec<Clause> {
+fn combine(left: Vec<Literals>, right: Vec<Literals>, conjunctive: bool) -> Vec<Literals> {
     if !conjunctive {
         let mut all = left;
         all.extend(right);
@@ -166,11 +239,12 @@ pub struct CaseGenerator<'a> {
 impl<'a> CaseGenerator<'a> {
     pub fn new(relation: &'a Relation, domain: &'a Domain) -> CaseGenerator<'a> {
         let premise = relation.premise();
-        let mut clauses = dnf(&premise, false);
-        if clauses.is_empty() {
+        let mut literal_sets = dnf(&premise, false);
+        if literal_sets.is_empty() {
             // An unsatisfiable premise: keep one empty clause; rejection will report it.
-            clauses.push(Vec::new());
+            literal_sets.push(Vec::new());
         }
+        let clauses = literal_sets.into_iter().map(Clause::new).collect();
         CaseGenerator {
             relation,
             domain,
@@ -185,12 +259,9 @@ impl<'a> CaseGenerator<'a> {
         self.clauses.len()
     }
 
-    /// The bounds a clause puts on `var.field`, given the cases built so far.
+    /// The bounds the constraints of one field put on it, given the cases built so far.
     fn bounds_for(
-        &self,
-        clause: &Clause,
-        var: &str,
-        field: &str,
+        constraints: &[FieldConstraint],
         names: &[String],
         cases: &[Record],
     ) -> FieldBounds {
@@ -201,35 +272,11 @@ impl<'a> CaseGenerator<'a> {
             main_output: "",
         };
         let mut bounds = FieldBounds::new();
-        let is_target =
-            |e: &Expr| matches!(e, Expr::Field { var: v, field: f, .. } if v == var && f == field);
-        let computable = |e: &Expr| {
-            e.variables().iter().all(|v| names.contains(v))
-                && !{
-                    let mut self_reference = false;
-                    e.walk(&mut |sub| self_reference |= is_target(sub));
-                    self_reference
+        for constraint in constraints {
+            if constraint.other_vars.iter().all(|v| names.contains(v)) {
+                if let Ok(bound) = value(&constraint.other, &env) {
+                    bounds.add(constraint.op, bound);
                 }
-        };
-        for literal in clause {
-            match literal {
-                Expr::Compare { operands, ops } if operands.len() == 2 => {
-                    let (op, other) = if is_target(&operands[0]) {
-                        (ops[0], &operands[1])
-                    } else if is_target(&operands[1]) {
-                        (ops[0].flipped(), &operands[0])
-                    } else {
-                        continue;
-                    };
-                    if computable(other) {
-                        if let Ok(bound) = value(other, &env) {
-                            bounds.add(op, bound);
-                        }
-                    }
-                }
-                e if is_target(e) => bounds.add(CmpOp::Eq, Value::Bool(true)),
-                Expr::Not(inner) if is_target(inner) => bounds.add(CmpOp::Eq, Value::Bool(false)),
-                _ => {}
             }
         }
         bounds
@@ -265,21 +312,31 @@ impl<'a> CaseGenerator<'a> {
         &self,
         clause: &Clause,
         var: &str,
-        mut case: Record,
+        case: Record,
         redraw: &dyn Fn(&str) -> bool,
         built: &mut BuiltCases,
         rng: &mut SeededRng,
     ) -> Option<()> {
         built.names.push(var.to_string());
-        built.cases.push(case.clone());
+        built.cases.push(case);
         let last = built.cases.len() - 1;
+        let var_constraints = clause.constraints.get(var);
         for spec in &self.domain.fields {
-            let bounds = self.bounds_for(clause, var, &spec.name, &built.names, &built.cases);
-            let current_ok = case.get(&spec.name).is_some_and(|v| bounds.admits(v));
-            if redraw(&spec.name) || (!bounds.is_trivial() && !current_ok) {
+            let constraints = var_constraints.and_then(|c| c.get(&spec.name));
+            let must_redraw = redraw(&spec.name);
+            if constraints.is_none() && !must_redraw {
+                continue;
+            }
+            let bounds = match constraints {
+                Some(c) => Self::bounds_for(c, &built.names, &built.cases),
+                None => FieldBounds::new(),
+            };
+            let current_ok = built.cases[last]
+                .get(&spec.name)
+                .is_some_and(|v| bounds.admits(v));
+            if must_redraw || (!bounds.is_trivial() && !current_ok) {
                 let v = self.draw(&spec.name, &bounds, rng)?;
-                case.insert(spec.name.clone(), v);
-                built.cases[last] = case.clone();
+                built.cases[last].insert(spec.name.clone(), v);
             }
         }
         Some(())
@@ -292,10 +349,13 @@ impl<'a> CaseGenerator<'a> {
             outputs: None,
             main_output: "",
         };
-        clause.iter().all(|literal| {
-            let mentions = literal.variables();
-            !mentions.iter().all(|v| vars.contains(v)) || holds(literal, &env).unwrap_or(false)
-        })
+        clause
+            .literals
+            .iter()
+            .zip(&clause.literal_vars)
+            .all(|(literal, mentions)| {
+                !mentions.iter().all(|v| vars.contains(v)) || holds(literal, &env).unwrap_or(false)
+            })
     }
 
     fn admitted(&self, cases: &[Record]) -> bool {
@@ -372,7 +432,7 @@ impl<'a> CaseGenerator<'a> {
             };
             let mut complete = true;
             for var in &self.relation.follow_vars {
-                let partner = clause.iter().find_map(|literal| match literal {
+                let partner = clause.literals.iter().find_map(|literal| match literal {
                     Expr::Equiv {
                         left,
                         right,

@@ -14,7 +14,7 @@ use crate::generate::CaseGenerator;
 use crate::relation::eval::{judge, CaseEnvironment};
 use crate::relation::Relation;
 use crate::rng::SeededRng;
-use crate::system::{run_batch, RunResult, SystemUnderTest};
+use crate::system::{run_batch, RunFailure, RunResult, SystemUnderTest};
 use crate::value::{record_key, Record, Value};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -233,6 +233,7 @@ impl SearchState<'_> {
                     Ok(o) => outputs.push(o),
                     Err(e) => error = Some(e),
                 },
+                Err(RunFailure::NotRun) => return,
                 Err(e) => error = Some(e.to_string()),
             }
         }
@@ -425,7 +426,7 @@ pub fn search_relation(
         for (_, follow) in &planned {
             inputs.extend(follow.iter().cloned());
         }
-        let results = run_batch(system, &inputs, config.jobs);
+        let results = run_batch(system, &inputs, config.jobs, Some(start + config.budget));
         state.outcome.runs += inputs.len();
         for (index, at) in base_slots {
             let outputs: Result<Vec<Record>, String> = results[at..at + base_count]
@@ -436,6 +437,13 @@ pub fn search_relation(
                         .and_then(|o| with_main_output(domain, o))
                 })
                 .collect();
+            if results[at..at + base_count]
+                .iter()
+                .any(|r| matches!(r, Err(RunFailure::NotRun)))
+            {
+                active[index].done = true;
+                continue;
+            }
             match outputs {
                 Ok(o) => active[index].outputs = Some(o),
                 Err(message) => {

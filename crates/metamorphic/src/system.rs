@@ -4,6 +4,7 @@
 
 use crate::value::Record;
 use std::fmt;
+use std::time::Instant;
 
 /// Why one run of the system produced no outputs.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,6 +17,8 @@ pub enum RunFailure {
     Malformed { reply: String },
     /// The system answered with an error of its own (e.g. `{"error": "..."}`).
     Reported { message: String },
+    /// Not run: the time budget ran out first.
+    NotRun,
 }
 
 impl fmt::Display for RunFailure {
@@ -28,6 +31,7 @@ impl fmt::Display for RunFailure {
                 write!(f, "malformed reply: {shown}")
             }
             RunFailure::Reported { message } => write!(f, "error: {message}"),
+            RunFailure::NotRun => write!(f, "not run (time budget exhausted)"),
         }
     }
 }
@@ -61,11 +65,27 @@ impl<F: Fn(&Record) -> RunResult + Send + Sync> SystemUnderTest for FunctionSyst
     }
 }
 
-/// Runs a batch of inputs on `jobs` threads; results are in input order.
-pub fn run_batch(system: &dyn SystemUnderTest, inputs: &[Record], jobs: usize) -> Vec<RunResult> {
+/// Runs a batch of inputs on `jobs` threads; results are in input order. Inputs not started
+/// by `deadline` are not run (`RunFailure::NotRun`).
+pub fn run_batch(
+    system: &dyn SystemUnderTest,
+    inputs: &[Record],
+    jobs: usize,
+    deadline: Option<Instant>,
+) -> Vec<RunResult> {
     let jobs = jobs.max(1).min(inputs.len().max(1));
+    let expired = || deadline.is_some_and(|d| Instant::now() >= d);
     if jobs == 1 {
-        return inputs.iter().map(|i| system.run(i)).collect();
+        return inputs
+            .iter()
+            .map(|i| {
+                if expired() {
+                    Err(RunFailure::NotRun)
+                } else {
+                    system.run(i)
+                }
+            })
+            .collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut results: Vec<Option<RunResult>> = vec![None; inputs.len()];
@@ -77,7 +97,11 @@ pub fn run_batch(system: &dyn SystemUnderTest, inputs: &[Record], jobs: usize) -
                 if i >= inputs.len() {
                     break;
                 }
-                let result = system.run(&inputs[i]);
+                let result = if expired() {
+                    Err(RunFailure::NotRun)
+                } else {
+                    system.run(&inputs[i])
+                };
                 if let Ok(mut guard) = slots.lock() {
                     guard[i] = Some(result);
                 }
@@ -118,8 +142,10 @@ mod tests {
         let inputs: Vec<Record> = (0..40)
             .map(|i| [("x".to_string(), Value::Integer(i))].into_iter().collect())
             .collect();
-        let results = run_batch(&system, &inputs, 4);
+        let results = run_batch(&system, &inputs, 4, None);
         assert_eq!(results.len(), 40);
+        let late = run_batch(&system, &inputs, 2, Some(Instant::now()));
+        assert!(late.iter().all(|r| r == &Err(RunFailure::NotRun)));
         for (i, r) in results.iter().enumerate() {
             if i == 3 {
                 assert!(matches!(r, Err(RunFailure::Reported { .. })));

@@ -146,26 +146,35 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         e: &Expr,
         fr: &Frame<C>,
     ) -> EvalResult<Option<Tracked<C>>> {
+        Ok(self.eval_default_at(e, fr)?.map(|(v, _)| v))
+    }
+
+    /// Evaluates a default position, returning with a value the span of the rule that produced
+    /// it (the `PureDefault` holding the consequence), which is where a conflict points.
+    fn eval_default_at(
+        &mut self,
+        e: &Expr,
+        fr: &Frame<C>,
+    ) -> EvalResult<Option<(Tracked<C>, Span)>> {
         match &e.kind {
             ExprKind::Default {
                 exceptions,
                 justification,
                 consequence,
             } => {
-                let mut found: Option<Tracked<C>> = None;
+                let mut found: Option<(Tracked<C>, Span)> = None;
                 let mut non_empty = 0;
-                // Spans of the applicable exceptions, kept only once there is a conflict.
+                // Spans of the applicable rules, kept only once there is a conflict.
                 let mut applicable: Vec<Span> = Vec::new();
-                let mut first_span = e.span;
                 for ex in exceptions {
-                    if let Some(v) = self.eval_default(ex, fr)? {
+                    if let Some((v, at)) = self.eval_default_at(ex, fr)? {
                         non_empty += 1;
-                        match non_empty {
-                            1 => first_span = ex.span,
-                            2 => applicable.extend([first_span, ex.span]),
-                            _ => applicable.push(ex.span),
+                        match (non_empty, &found) {
+                            (2, Some((_, first))) => applicable.extend([*first, at]),
+                            (1, _) => {}
+                            _ => applicable.push(at),
                         }
-                        found = Some(v);
+                        found = Some((v, at));
                     }
                 }
                 C::branch(
@@ -187,7 +196,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                             },
                         );
                         if taken {
-                            self.eval_default(consequence, fr)
+                            self.eval_default_at(consequence, fr)
                         } else {
                             Ok(None)
                         }
@@ -197,9 +206,14 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 }
             }
             ExprKind::Empty => Ok(None),
-            ExprKind::PureDefault(inner) => self.eval(inner, fr).map(Some),
-            ExprKind::ScopeArg(i) => Ok(fr.args.get(*i as usize).cloned().flatten()),
-            _ => self.eval(e, fr).map(Some),
+            ExprKind::PureDefault(inner) => Ok(Some((self.eval(inner, fr)?, e.span))),
+            ExprKind::ScopeArg(i) => Ok(fr
+                .args
+                .get(*i as usize)
+                .cloned()
+                .flatten()
+                .map(|v| (v, e.span))),
+            _ => Ok(Some((self.eval(e, fr)?, e.span))),
         }
     }
 

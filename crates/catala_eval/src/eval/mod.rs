@@ -96,6 +96,16 @@ pub fn inputs_from_json(
     json: &Json,
 ) -> Result<Vec<Option<Value>>, InputError> {
     let s = program.scope(scope);
+    if let Some(f) = s
+        .inputs
+        .iter()
+        .find(|i| matches!(i.ty, catala_ir::dcalc::Ty::Arrow(..)))
+    {
+        return Err(InputError {
+            path: format!("/{}", f.name),
+            message: "Cannot convert functional values from JSON".into(),
+        });
+    }
     let empty = Map::new();
     let obj = match json {
         Json::Object(m) => m,

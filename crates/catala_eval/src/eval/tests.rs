@@ -196,8 +196,9 @@ fn two_applicable_exceptions_conflict_at_both_rules() {
         err.message,
         "conflict between multiple valid consequences for assigning the same variable."
     );
+    // The conflict names the consequences (the `PureDefault`s) of the two applicable rules.
     let spans: Vec<Span> = err.labels.iter().map(|l| l.span).collect();
-    assert_eq!(spans, vec![sp(22), sp(42)]);
+    assert_eq!(spans, vec![sp(21), sp(41)]);
 }
 
 #[test]

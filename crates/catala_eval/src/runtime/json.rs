@@ -116,17 +116,23 @@ pub fn money_to_string(cents: &Integer) -> String {
     format!("{sign}{units}.{:02}", rest.to_i64().unwrap_or(0))
 }
 
+/// Largest integer a JSON number may carry exactly (2^53), as Catala's `int53`.
+const MAX_SAFE_FLOAT_INTEGER: f64 = 9_007_199_254_740_992.0;
+
+/// An integer given as a JSON number: an integer literal, or a float with an integral value.
+fn number_as_integer(n: &serde_json::Number) -> Option<i64> {
+    if let Some(i) = n.as_i64() {
+        return Some(i);
+    }
+    let f = n.as_f64()?;
+    (f.fract() == 0.0 && f.abs() <= MAX_SAFE_FLOAT_INTEGER).then_some(f as i64)
+}
+
 fn json_integer(path: &str, j: &Json) -> Result<Integer, InputError> {
     match j {
-        Json::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Ok(Integer::from(i))
-            } else if let Some(u) = n.as_u64() {
-                Ok(Integer::from_i128(u as i128))
-            } else {
-                Err(err(path, "unexpected float instead of integer"))
-            }
-        }
+        Json::Number(n) => number_as_integer(n)
+            .map(Integer::from)
+            .ok_or_else(|| err(path, "unexpected float instead of integer")),
         Json::String(s) => s
             .trim()
             .parse::<BigInt>()
@@ -177,7 +183,11 @@ fn json_money(path: &str, j: &Json) -> Result<Integer, InputError> {
 }
 
 fn json_small_int(path: &str, j: &Json) -> Result<i64, InputError> {
-    j.as_i64().ok_or_else(|| unexpected(path, j, "integer"))
+    match j {
+        Json::Number(n) => number_as_integer(n),
+        _ => None,
+    }
+    .ok_or_else(|| unexpected(path, j, "integer"))
 }
 
 fn json_date(path: &str, j: &Json) -> Result<Date, InputError> {

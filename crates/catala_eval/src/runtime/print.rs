@@ -6,7 +6,7 @@
 //! Catala lays values out with OCaml's `Format` at margin 78: a value is a vertical box whose
 //! lines are indented by hand (+2 per nesting level), and a result line `x = v` is a
 //! horizontal-or-vertical box that puts the value on the next line (indented by 2) when the
-//! value, printed flat, does not fit. [`result_lines`] reproduces that layout; widths are
+//! value, printed flat, does not fit. [`ValuePrinter::result_lines`] reproduces that layout; widths are
 //! counted as `Format` counts them (bytes of names, one column for `€` and `…`).
 
 use super::date::Duration;

@@ -136,11 +136,7 @@ impl<'p> Evaluator<'p> {
             })
             .collect();
         let out = self.run(id, &args)?;
-        Ok(s.outputs
-            .iter()
-            .map(|o| o.name.clone())
-            .zip(out)
-            .collect())
+        Ok(s.outputs.iter().map(|o| o.name.clone()).zip(out).collect())
     }
 
     /// Evaluates a default position: `None` is empty.
@@ -166,10 +162,15 @@ impl<'p> Evaluator<'p> {
                         _ => Ok(None),
                     },
                     1 => Ok(found.pop().map(|(_, v)| v)),
-                    _ => Err(EvalError::Conflict(found.into_iter().map(|(s, _)| s).collect())),
+                    _ => Err(EvalError::Conflict(
+                        found.into_iter().map(|(s, _)| s).collect(),
+                    )),
                 }
             }
-            _ => Err(EvalError::Unsupported(format!("not a default: {:?}", e.kind))),
+            _ => Err(EvalError::Unsupported(format!(
+                "not a default: {:?}",
+                e.kind
+            ))),
         }
     }
 
@@ -217,12 +218,9 @@ impl<'p> Evaluator<'p> {
                 let mut inner = Frame { slots, args: &[] };
                 self.value(&l.body, &mut inner)?
             }
-            ExprKind::StructNew { fields, .. } => Value::Struct(
-                fields
-                    .iter()
-                    .map(|x| self.value(x, f))
-                    .collect::<R<_>>()?,
-            ),
+            ExprKind::StructNew { fields, .. } => {
+                Value::Struct(fields.iter().map(|x| self.value(x, f)).collect::<R<_>>()?)
+            }
             ExprKind::StructField { expr, field, .. } => match self.value(expr, f)? {
                 Value::Struct(fs) => fs[*field as usize].clone(),
                 _ => return Err(EvalError::Unsupported("field".into())),

@@ -58,8 +58,8 @@ impl Parser<'_> {
     fn expr_inner(&mut self, min: u8) -> PResult<Expr> {
         let mut lhs = self.prefix()?;
         loop {
-            let tok = self.peek().clone();
-            lhs = if let Some((op, level)) = binop_of(&tok) {
+            let tok = self.peek();
+            lhs = if let Some((op, level)) = binop_of(tok) {
                 if level < min {
                     break;
                 }
@@ -252,13 +252,12 @@ impl Parser<'_> {
 
     fn prefix(&mut self) -> PResult<Expr> {
         let start = self.span();
-        let tok = self.peek().clone();
-        let kind = match tok {
+        let kind = match self.peek() {
             TokenKind::AttrStart => {
                 self.attributes()?;
                 return self.prefix();
             }
-            TokenKind::LIdent(name) => return self.lident_expr(name),
+            TokenKind::LIdent(_) => return self.lident_expr(),
             TokenKind::Keyword(K::Sum) if !matches!(self.peek_at(1), TokenKind::Keyword(K::Of)) => {
                 self.prefix_sum()?
             }
@@ -282,7 +281,10 @@ impl Parser<'_> {
             TokenKind::Keyword(K::List) => self.prefix_list_filter()?,
             TokenKind::Keyword(K::Combine) => self.prefix_combine()?,
             TokenKind::Keyword(K::Content) => self.prefix_arg_extremum()?,
-            TokenKind::Keyword(kw @ (K::Maximum | K::Minimum)) => self.prefix_min_max(kw)?,
+            TokenKind::Keyword(kw @ (K::Maximum | K::Minimum)) => {
+                let kw = *kw;
+                self.prefix_min_max(kw)?
+            }
             TokenKind::Keyword(K::Sort) => self.prefix_sort()?,
             TokenKind::Keyword(K::Assertion) => {
                 self.bump();
@@ -390,10 +392,10 @@ impl Parser<'_> {
 
     /// A lower-case name: a variable, `x state s`, or a built-in (`round of e`, `number of l`,
     /// `impossible`).
-    fn lident_expr(&mut self, name: String) -> PResult<Expr> {
+    fn lident_expr(&mut self) -> PResult<Expr> {
         let ident = self.lident()?;
         let start = ident.span;
-        match keywords::builtin(self.lang, &name) {
+        match keywords::builtin(self.lang, &ident.name) {
             Some(BuiltinName::Impossible) => Ok(Expr {
                 kind: ExprKind::Impossible,
                 span: start,
@@ -402,7 +404,10 @@ impl Parser<'_> {
                 if self.eat_kw(K::Of).is_none() {
                     return Err(self.error_at(
                         start,
-                        format!("Invalid use of built-in {name}: expected \"of\" after it"),
+                        format!(
+                            "Invalid use of built-in {}: expected \"of\" after it",
+                            ident.name
+                        ),
                     ));
                 }
                 let arg = self.expr(APPLY)?;
@@ -589,22 +594,21 @@ impl Parser<'_> {
     fn typ_inner(&mut self) -> PResult<Type> {
         let start = self.span();
         self.attributes()?;
-        let kind = match self.peek().clone() {
+        let kind = match self.peek() {
             TokenKind::Keyword(K::Date) => {
                 self.bump();
                 TypeKind::Date
             }
             TokenKind::LIdent(name) => {
+                let prim = keywords::primitive_type(self.lang, name);
                 let span = self.bump().span;
-                match keywords::primitive_type(self.lang, &name) {
+                match prim {
                     Some(PrimitiveType::Integer) => TypeKind::Integer,
                     Some(PrimitiveType::Decimal) => TypeKind::Decimal,
                     Some(PrimitiveType::Boolean) => TypeKind::Boolean,
                     Some(PrimitiveType::Money) => TypeKind::Money,
                     Some(PrimitiveType::Duration) => TypeKind::Duration,
-                    Some(PrimitiveType::Position) => {
-                        return Err(self.error_at(span, "The code location type is not supported"))
-                    }
+                    Some(PrimitiveType::Position) => TypeKind::CodeLocation,
                     None => return Err(self.error_at(span, "Unknown built-in type")),
                 }
             }

@@ -133,9 +133,21 @@ impl Parser<'_> {
         }
     }
 
+    /// The current token as written in the source, quoted (its description at the end of a
+    /// block).
+    fn current_token_text(&self) -> String {
+        let span = self.span();
+        match self.text.get(span.start as usize..span.end as usize) {
+            Some(t) if !t.is_empty() && !matches!(self.peek(), TokenKind::Eof) => {
+                format!("\"{t}\"")
+            }
+            _ => self.peek().describe(),
+        }
+    }
+
     /// A syntax error at the current token: `Syntax error at "tok":` then `expected ...`.
     fn error(&self, expected: &str) -> Diagnostic {
-        let tok = self.peek().describe();
+        let tok = self.current_token_text();
         Diagnostic::new(
             DiagnosticKind::Parse,
             format!("Syntax error at {tok}:\nexpected {expected}."),
@@ -146,7 +158,7 @@ impl Parser<'_> {
     /// A syntax error in the Catala compiler's wording: an optional `» expected ...` context
     /// line, then the keywords (in the file's language) valid at this point.
     fn error_valid(&self, context: Option<&str>, valid: &[Valid]) -> Diagnostic {
-        let tok = self.peek().describe();
+        let tok = self.current_token_text();
         let names: Vec<String> = valid
             .iter()
             .map(|v| match v {
@@ -189,17 +201,21 @@ impl Parser<'_> {
     /// A lower-case identifier. A few keywords that only matter in rare positions (`type`,
     /// `sum`) are accepted as identifiers, as older Catala programs use them as names.
     fn lident(&mut self) -> PResult<Ident> {
-        match self.peek().clone() {
-            TokenKind::LIdent(name) => {
-                let span = self.bump().span;
-                Ok(Ident { name, span })
+        match self.peek() {
+            TokenKind::LIdent(_) => {
+                let tok = self.bump();
+                match tok.kind {
+                    TokenKind::LIdent(name) => Ok(Ident {
+                        name,
+                        span: tok.span,
+                    }),
+                    _ => Err(self.error("a lower-case identifier")),
+                }
             }
             TokenKind::Keyword(kw @ (Keyword::Type | Keyword::Sum)) => {
+                let name = crate::keywords::spelling(self.lang, *kw).to_string();
                 let span = self.bump().span;
-                Ok(Ident {
-                    name: crate::keywords::spelling(self.lang, kw).to_string(),
-                    span,
-                })
+                Ok(Ident { name, span })
             }
             _ => Err(self.error("a lower-case identifier")),
         }
@@ -213,10 +229,16 @@ impl Parser<'_> {
     }
 
     fn uident(&mut self) -> PResult<Ident> {
-        match self.peek().clone() {
-            TokenKind::UIdent(name) => {
-                let span = self.bump().span;
-                Ok(Ident { name, span })
+        match self.peek() {
+            TokenKind::UIdent(_) => {
+                let tok = self.bump();
+                match tok.kind {
+                    TokenKind::UIdent(name) => Ok(Ident {
+                        name,
+                        span: tok.span,
+                    }),
+                    _ => Err(self.error("an upper-case identifier")),
+                }
             }
             _ => Err(self.error("an upper-case identifier")),
         }

@@ -1,0 +1,1 @@
+//! concolic (being written).
