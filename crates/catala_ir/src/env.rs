@@ -518,12 +518,14 @@ fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnosti
                 };
                 let mut states: Vec<String> = Vec::new();
                 for st in &v.states {
-                    if states.contains(&st.name) {
-                        return Err(name_error(
-                            "There are two states with the same name for the same variable: \
-                             this is ambiguous. Please change the name of either states.",
-                            st.span,
-                        ));
+                    if let Some(first) = v.states.iter().find(|s| s.name == st.name) {
+                        if states.contains(&st.name) {
+                            return Err(name_error_at(
+                                "There are two states with the same name for the same variable: \
+                                 this is ambiguous. Please change the name of either states.",
+                                &[first.span, st.span],
+                            ));
+                        }
                     }
                     states.push(st.name.clone());
                 }

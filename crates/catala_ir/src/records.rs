@@ -242,6 +242,20 @@ impl ExprCtx<'_> {
             ));
         };
         let callee = self.env.scope(callee_id);
+        let no_input = |arg: &ast::Ident| {
+            name_error_at(
+                format!("Scope {} has no input variable {}.", callee.name, arg.name),
+                &[arg.span, callee.span],
+            )
+        };
+        // Names that are no variable of the callee at all come first, then missing inputs,
+        // then variables that are not inputs (as Catala checks them).
+        if let Some((arg, _)) = args
+            .iter()
+            .find(|(a, _)| !callee.decl_by_name.contains_key(&a.name))
+        {
+            return Err(no_input(arg));
+        }
         for &d in &callee.inputs {
             let decl = &callee.decls[d];
             if !args.iter().any(|(a, _)| a.name == decl.name)
@@ -263,10 +277,7 @@ impl ExprCtx<'_> {
                 .iter()
                 .position(|&d| callee.decls[d].name == arg.name);
             let Some(i) = pos else {
-                return Err(name_error_at(
-                    format!("Scope {} has no input variable {}.", callee.name, arg.name),
-                    &[arg.span, callee.span],
-                ));
+                return Err(no_input(arg));
             };
             if out[i].is_some() {
                 return Err(name_error(

@@ -350,7 +350,9 @@ pub(crate) fn lower_scope(
     let mut vertex_deps: Vec<Vec<(Dep, Span)>> = Vec::new();
     let mut stmts: Vec<Stmt> = Vec::new();
 
-    // Variables.
+    // Variables. A variable whose rules fail to type still records the dependencies read so far:
+    // Catala reports a dependency cycle before typing errors.
+    let mut first_error: Option<Diagnostic> = None;
     for (v, var) in sig.vars.iter().enumerate() {
         let di = sig.var_decl[v];
         let decl = &sig.decls[di];
@@ -368,7 +370,15 @@ pub(crate) fn lower_scope(
                     Some(s) => format!("{}@{}", decl.name, s),
                     None => decl.name.clone(),
                 };
-                let tree = target_tree(&mut ctx, &defs, decl, &name, decl.is_condition && k == 0)?;
+                let tree =
+                    match target_tree(&mut ctx, &defs, decl, &name, decl.is_condition && k == 0) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            ctx.unbind(usize::MAX);
+                            first_error.get_or_insert(e);
+                            Expr::new(ExprKind::Empty, span)
+                        }
+                    };
                 match (kind, input) {
                     (InputKind::Context, Some(i)) => Expr::new(
                         ExprKind::Default {
@@ -510,6 +520,9 @@ pub(crate) fn lower_scope(
         Ok(o) => o,
         Err(cycle) => return Err(cycle_error(sig, &cycle, &vertex_deps, nv, ns)),
     };
+    if let Some(e) = first_error {
+        return Err(e);
+    }
     let mut slots: Vec<Option<Stmt>> = stmts.into_iter().map(Some).collect();
     let body: Vec<Stmt> = order.into_iter().filter_map(|v| slots[v].take()).collect();
 

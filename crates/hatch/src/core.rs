@@ -124,6 +124,52 @@ pub struct Harness {
     pub body: Comp,
     /// The user functions to bind before `body`.
     pub functions: Vec<Rc<FunDef>>,
+    /// Library specifications used to check that a sampled prestate is constructible.
+    pub replay: HashMap<String, Vec<ReplayAlt>>,
+}
+
+/// One alternative of a library specification, over its parameter and ghost names, for
+/// replaying a prestate: the events before a call must be in `pre`, the call in `effect`.
+#[derive(Clone, Debug)]
+pub struct ReplayAlt {
+    pub params: Vec<(String, Sort)>,
+    pub ghosts: Vec<(String, Sort)>,
+    pub pre: Sre,
+    pub effect: sre::Event,
+}
+
+/// The replay table of a library: effectful functions whose specifications append one event.
+pub fn replay_table(lib: &Library) -> Result<HashMap<String, Vec<ReplayAlt>>, FrontError> {
+    let mut out = HashMap::new();
+    for (name, spec) in &lib.lib_specs {
+        if !lib.ops.contains_key(name) {
+            continue;
+        }
+        let mut scope = Scope::default();
+        let mut params = Vec::new();
+        for p in &spec.params {
+            if let ParamKind::Value { sort, .. } = &p.kind {
+                scope = scope.with(&p.name, Term::var(&p.name, sort.clone()));
+                params.push((p.name.clone(), sort.clone()));
+            }
+        }
+        let ghosts = spec.ghosts.clone();
+        for (g, sort) in &ghosts {
+            scope = scope.with(g, Term::var(g, sort.clone()));
+        }
+        let mut alts = Vec::new();
+        for t in &spec.alternatives {
+            if !t.newadding {
+                continue;
+            }
+            let eff = lib.sre(&spec.file, &t.post, &scope)?;
+            let sre::Node::Lit(effect) = eff.node() else { continue };
+            let pre = lib.sre(&spec.file, &t.pre, &scope)?;
+            alts.push(ReplayAlt { params: params.clone(), ghosts: ghosts.clone(), pre, effect: effect.clone() });
+        }
+        out.insert(name.clone(), alts);
+    }
+    Ok(out)
 }
 
 impl Harness {
@@ -535,5 +581,6 @@ pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
         result,
         body: Comp::Call(Rc::from(method.name.as_str()), call_args),
         functions: vec![def],
+        replay: replay_table(lib)?,
     })
 }

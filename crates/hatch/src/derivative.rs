@@ -9,7 +9,8 @@
 use crate::exec::{feasible, trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
 use smt::{SatOutcome, Solver, Term};
 use sre::{Deriver, Event, SmtOracle, Sre};
-use std::collections::BTreeMap;
+use crate::core::ReplayAlt;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 /// The trace part of a derivative-based state.
@@ -17,6 +18,8 @@ use std::rc::Rc;
 pub struct DerivEffects {
     pub trace: Vec<Event>,
     pub cont: Sre,
+    /// How many events of `trace` form the sampled prestate.
+    pub context_len: usize,
 }
 
 /// Settings and memo tables of the derivative semantics.
@@ -29,34 +32,110 @@ pub struct DerivativeSemantics {
     pub append_bound: usize,
     pub dead_cutoff: usize,
     pub match_limit: usize,
+    /// Library specifications for checking that a prestate is constructible.
+    pub replay: HashMap<String, Vec<ReplayAlt>>,
+    /// Witnesses rejected because their prestate could not be constructed.
+    pub rejected: usize,
 }
 
 impl DerivativeSemantics {
     fn violation(
-        &self,
+        &mut self,
         solver: &mut Solver,
         kind: ViolationKind,
         phi: &[Term],
         eff: &DerivEffects,
         extra: Option<Term>,
     ) -> Result<Option<Violation>, ExecError> {
-        let mut all = phi.to_vec();
-        all.extend(trace_constraint(&eff.trace));
+        let mut phi = phi.to_vec();
         if let Some(x) = extra {
-            all.push(x);
+            phi.push(x);
         }
+        let mut budget = 256;
+        let Some(trace) = self.constructible(solver, &phi, eff.trace.clone(), 0, eff.context_len, &mut budget)? else {
+            self.rejected += 1;
+            return Ok(None);
+        };
+        let mut all = phi.clone();
+        all.extend(trace_constraint(&trace));
         let (r, model) = solver.check_with_model(&all)?;
         if r != SatOutcome::Sat {
             return Ok(None);
         }
         Ok(Some(Violation {
             kind,
-            phi: phi.to_vec(),
-            trace: eff.trace.clone(),
+            phi,
+            trace,
             context: None,
             cont: Some(eff.cont.clone()),
             model: model.unwrap_or_default(),
         }))
+    }
+}
+
+impl DerivativeSemantics {
+    /// Replays the prestate against the library: every call event of the first `context_len`
+    /// events must follow a trace admitted by its function's `pre`, and be the effect that
+    /// function appends. Gives the trace refined accordingly when Φ stays satisfiable.
+    fn constructible(
+        &mut self,
+        solver: &mut Solver,
+        phi: &[Term],
+        trace: Vec<Event>,
+        i: usize,
+        context_len: usize,
+        budget: &mut usize,
+    ) -> Result<Option<Vec<Event>>, ExecError> {
+        if i >= context_len.min(trace.len()) {
+            let mut all = phi.to_vec();
+            all.extend(trace_constraint(&trace));
+            return Ok(if solver.check(&all)? == SatOutcome::Unsat { None } else { Some(trace) });
+        }
+        if *budget == 0 {
+            return Ok(None);
+        }
+        *budget -= 1;
+        let ops = trace[i].possible_ops();
+        let op = match ops.as_deref() {
+            Some([op]) if self.replay.contains_key(&**op) => op.clone(),
+            // events that may be calls of several functions are unconstrained filler
+            _ => return self.constructible(solver, phi, trace, i + 1, context_len, budget),
+        };
+        let alts = self.replay.get(&*op).cloned().unwrap_or_default();
+        let sig_len = |alt: &ReplayAlt| alt.params.len();
+        for alt in &alts {
+            let mut map: BTreeMap<Rc<str>, Term> = BTreeMap::new();
+            for (k, (p, sort)) in alt.params.iter().enumerate().take(sig_len(alt)) {
+                map.insert(Rc::from(p.as_str()), Term::var(&format!("e{i}:{op}#{k}"), sort.clone()));
+            }
+            for (g, sort) in &alt.ghosts {
+                map.insert(Rc::from(g.as_str()), Term::var(&format!("g{i}:{g}"), sort.clone()));
+            }
+            let pre = alt.pre.subst(&map);
+            let effect = alt.effect.subst(&map);
+            let refined = trace[i].and(&effect);
+            let prefixes = {
+                let mut oracle = SmtOracle::new(solver);
+                if refined.is_bottom() || !sre::EventOracle::satisfiable(&mut oracle, &refined) {
+                    continue;
+                }
+                self.deriver.match_trace(&mut oracle, &trace[..i], &pre, true, false, 0, 8)
+            };
+            for (pfx, _) in prefixes {
+                let mut t2 = pfx;
+                t2.push(refined.clone());
+                t2.extend(trace[i + 1..].iter().cloned());
+                let mut all = phi.to_vec();
+                all.extend(trace_constraint(&t2));
+                if solver.check(&all)? == SatOutcome::Unsat {
+                    continue;
+                }
+                if let Some(r) = self.constructible(solver, phi, t2, i + 1, context_len, budget)? {
+                    return Ok(Some(r));
+                }
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -103,6 +182,7 @@ impl EffectSemantics for DerivativeSemantics {
                 if let Some(rest) = &self.post_after_pre {
                     let mut s2 = st.clone();
                     s2.effects.trace = pi_eff.clone();
+                    s2.effects.context_len = pi_eff.len();
                     s2.effects.cont = rest.subst(subst);
                     if feasible(self, solver, &s2)? {
                         out.push(s2);
@@ -121,6 +201,7 @@ impl EffectSemantics for DerivativeSemantics {
             for (refined, cont2) in matches {
                 let mut s2 = st.clone();
                 if context.is_some() {
+                    s2.effects.context_len = refined.len();
                     s2.effects.trace = refined;
                 } else {
                     s2.effects.trace.extend(refined);

@@ -154,8 +154,10 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 append_bound: opts.append_bound,
                 dead_cutoff: opts.dead_cutoff,
                 match_limit: opts.match_limit,
+                replay: h.replay.clone(),
+                rejected: 0,
             };
-            let init = DerivEffects { trace: Vec::new(), cont: Sre::all() };
+            let init = DerivEffects { trace: Vec::new(), cont: Sre::all(), context_len: 0 };
             run(&mut sem, &mut solver, h, init, opts, start)?
         }
         Mode::Naive => {
@@ -197,6 +199,8 @@ pub fn predefined_dir(method: &Path) -> Option<PathBuf> {
 
 /// Loads and falsifies `BENCH_DIR/METHOD.ml`.
 pub fn falsify_file(method: &Path, opts: &Options) -> Result<Report, HatchError> {
+    let absolute = std::fs::canonicalize(method).unwrap_or_else(|_| method.to_path_buf());
+    let method = absolute.as_path();
     let pre = predefined_dir(method).ok_or_else(|| HatchError::NoPredefined(method.display().to_string()))?;
     let bench = method.parent().unwrap_or(Path::new("."));
     let lib = Library::load(&pre, bench)?;

@@ -404,3 +404,72 @@ fn nsw_community_gaming_tests_pass() {
     assert_eq!(stdout.lines().last(), Some("25 passed, 0 failed"));
     assert_eq!(stdout.lines().filter(|l| l.ends_with(": passed")).count(), 25);
 }
+
+/// Every program of the Catala test suite's `bad` folders is rejected with exit code 123 and an
+/// error box that names a position: at type-checking, or when running the scope its test names.
+#[test]
+fn bad_programs_give_positioned_errors() {
+    let Some(dir) = corpus_dir("catala-tests") else {
+        println!("notice: ../shared/corpus/catala-tests is absent; suite skipped");
+        return;
+    };
+    let bin = Path::new(env!("CARGO_BIN_EXE_lexprobe"));
+    let mut files = Vec::new();
+    catala_files(&dir, &mut files);
+    // Files of `bad` folders whose tests expect a failure (the others only expect warnings, or
+    // are included by other tests).
+    files.retain(|f| {
+        f.components().any(|c| c.as_os_str() == "bad")
+            && std::fs::read_to_string(f).is_ok_and(|t| t.contains("#return code"))
+            && !std::fs::read_to_string(f).is_ok_and(|t| uses_part2(&t))
+    });
+    let mut accepted = Vec::new();
+    for file in &files {
+        let typecheck = Command::new(bin)
+            .arg("typecheck")
+            .arg(file)
+            .output()
+            .expect("lexprobe starts");
+        let mut outcomes = vec![typecheck];
+        if outcomes[0].status.success() {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            for block in cli_blocks(&text) {
+                let words: Vec<&str> = block.command.split_whitespace().collect();
+                let scope = match words.as_slice() {
+                    ["test-scope", s, ..] => s.to_string(),
+                    [w, "-s", s, ..] if w.eq_ignore_ascii_case("interpret") => s.to_string(),
+                    _ => continue,
+                };
+                let mut cmd = Command::new(bin);
+                cmd.arg("run").arg(file).arg("--scope").arg(&scope);
+                if let Some(i) = words.iter().position(|w| *w == "--input") {
+                    cmd.arg("--input").arg(words.get(i + 1).unwrap_or(&"{}"));
+                }
+                outcomes.push(cmd.output().expect("lexprobe starts"));
+            }
+        }
+        let rejected = outcomes.iter().any(|o| {
+            let err = String::from_utf8_lossy(&o.stderr);
+            // JSON input errors have no source position, in Catala as here.
+            o.status.code() == Some(123)
+                && err.contains("┌─[ERROR]─")
+                && (err.contains("├─➤ ") || err.contains("Invalid input"))
+        });
+        let panicked = outcomes
+            .iter()
+            .any(|o| String::from_utf8_lossy(&o.stderr).contains("panicked"));
+        assert!(!panicked, "{} made lexprobe panic", file.display());
+        if !rejected {
+            accepted.push(file.strip_prefix(&dir).unwrap_or(file).display().to_string());
+        }
+    }
+    println!(
+        "catala-tests bad programs: {} of {} rejected with a positioned error",
+        files.len() - accepted.len(),
+        files.len()
+    );
+    for a in &accepted {
+        println!("NOT REJECTED {a}");
+    }
+    assert!(accepted.is_empty(), "{} bad programs not rejected", accepted.len());
+}

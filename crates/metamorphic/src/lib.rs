@@ -7,9 +7,11 @@
 //! failures live (text, JSON, and an HTML report with SVG trees).
 //!
 //! Flow: [`relation`] (language) + [`domain`] (inputs) → [`generate`] (premise-respecting
-//! test cases) → [`search`] (Algorithm 1 over a [`system::SystemUnderTest`]) → [`tree`]
-//! (CART and lexicographic trees) → [`report`].
+//! test cases) → [`search`] (Algorithm 1 over a [`system::SystemUnderTest`]: an
+//! [`external`] program or a [`catala`] scope run by `catala_eval`) → [`tree`] (CART and
+//! lexicographic trees) → [`check`] → [`report`].
 
+pub mod catala;
 pub mod check;
 pub mod domain;
 pub mod external;
@@ -93,24 +95,11 @@ pub fn validate_relation(
     problem.map_or(Ok(()), Err)
 }
 
-/// Why a Catala system could not be set up.
-#[derive(Debug, Clone, Error, PartialEq)]
-pub enum CatalaSystemError {
-    #[error("expected catala:FILE#Scope, found `{0}`")]
-    BadTarget(String),
-    #[error("the Catala adapter is not available in this build: {0}")]
-    Unavailable(String),
-}
-
-/// Builds the system for `catala:FILE#Scope` (the part after `catala:`).
-pub fn catala_system(target: &str) -> Result<Box<dyn system::SystemUnderTest>, CatalaSystemError> {
-    let Some((file, scope)) = target.split_once('#') else {
-        return Err(CatalaSystemError::BadTarget(target.to_string()));
-    };
-    if file.is_empty() || scope.is_empty() {
-        return Err(CatalaSystemError::BadTarget(target.to_string()));
-    }
-    Err(CatalaSystemError::Unavailable(
-        "the interpreter does not yet run scopes from JSON inputs; serve the scope through an external program (cmd:...) instead".to_string(),
-    ))
+/// Builds the system for `catala:FILE#Scope` (the part after `catala:`), served by
+/// `workers` interpreter threads.
+pub fn catala_system(
+    target: &str,
+    workers: usize,
+) -> Result<Box<dyn system::SystemUnderTest>, catala::CatalaSystemError> {
+    Ok(Box::new(catala::CatalaScope::from_target(target, workers)?))
 }

@@ -8,3 +8,4 @@ pub mod term;
 
 pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats};
 pub use term::{ArithOp, CmpOp, Sort, Term};
+pub mod catala;

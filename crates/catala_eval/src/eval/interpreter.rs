@@ -487,7 +487,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         let lambda = closure.lambda.clone();
         let frame = self.push_frame(lambda.frame_size as usize, closure.args.clone());
         for (i, v) in closure.captured.iter().enumerate() {
-            self.stack[frame.base + i] = v.clone();
+            self.set(&frame, catala_ir::dcalc::Slot(i as u32), v.clone());
         }
         for (i, v) in args.into_iter().enumerate() {
             self.set(&frame, lambda.param_slot(i), v);

@@ -75,7 +75,11 @@ pub fn run_with(
     let program = interp.program();
     let args = inputs.into_iter().map(|v| v.map(|v| (v, ()))).collect();
     let ((output, ()), failures) = interp.run(scope, args)?;
-    let names = program.scope(scope).outputs.iter().map(|o| o.name.clone());
+    let names = program
+        .scopes
+        .get(scope.0 as usize)
+        .into_iter()
+        .flat_map(|s| s.outputs.iter().map(|o| o.name.clone()));
     let outputs = match &output {
         Value::Struct(s) => names.zip(s.fields.iter().cloned()).collect(),
         _ => Vec::new(),
@@ -95,7 +99,12 @@ pub fn inputs_from_json(
     scope: ScopeId,
     json: &Json,
 ) -> Result<Vec<Option<Value>>, InputError> {
-    let s = program.scope(scope);
+    let Some(s) = program.scopes.get(scope.0 as usize) else {
+        return Err(InputError {
+            path: "/".into(),
+            message: format!("no scope #{}", scope.0),
+        });
+    };
     if let Some(f) = s
         .inputs
         .iter()
@@ -185,7 +194,10 @@ pub fn run_test_scopes(program: &Program) -> Vec<(ScopeId, Result<ScopeResult, R
         .test_scopes()
         .into_iter()
         .map(|s| {
-            let n = program.scope(s).inputs.len();
+            let n = program
+                .scopes
+                .get(s.0 as usize)
+                .map_or(0, |s| s.inputs.len());
             (s, run_with(&mut interp, s, vec![None; n]))
         })
         .collect()

@@ -5,15 +5,21 @@
 use crate::runtime::value::{self as v, Value, ValueError};
 use crate::runtime::{Date, DateRounding, Decimal, Duration, Integer};
 use catala_ir::dcalc::{self, BinaryOp, CmpType, Literal, UnaryOp};
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 
 /// The value of a literal.
 pub fn literal_value(lit: &Literal) -> Result<Value, ValueError> {
     Ok(match lit {
         Literal::Bool(b) => Value::Bool(*b),
-        Literal::Integer(i) => Value::Integer(Integer::from_bigint(i.clone())),
-        Literal::Decimal(d) => Value::Decimal(Decimal::from_bigrational(d.clone())),
-        Literal::Money(c) => Value::Money(Integer::from_bigint(c.clone())),
+        Literal::Integer(i) => Value::Integer(integer_of_big(i)),
+        Literal::Decimal(d) => Value::Decimal(match (d.numer().to_i64(), d.denom().to_i64()) {
+            (Some(num), Some(den)) if den != 0 => {
+                Decimal::from_i128_ratio(num as i128, den as i128)
+            }
+            _ => Decimal::from_bigrational(d.clone()),
+        }),
+        Literal::Money(c) => Value::Money(integer_of_big(c)),
         Literal::Date { year, month, day } => Value::Date(
             Date::new(*year, *month as i64, *day as i64)
                 .ok_or(ValueError::Date(crate::runtime::DateError::OutOfRange))?,
@@ -24,6 +30,14 @@ pub fn literal_value(lit: &Literal) -> Result<Value, ValueError> {
             days,
         } => Value::Duration(Duration::new(*years, *months, *days)),
     })
+}
+
+/// An integer literal without copying the big integer when it fits a machine word.
+fn integer_of_big(i: &num_bigint::BigInt) -> Integer {
+    match i.to_i64() {
+        Some(small) => Integer::Small(small),
+        None => Integer::from_bigint(i.clone()),
+    }
 }
 
 pub fn rounding(r: dcalc::DateRounding) -> DateRounding {

@@ -98,7 +98,7 @@ const MAX_ABS_YEAR: i64 = 1_000_000_000_000;
 impl Date {
     /// A date if `year-month-day` exists.
     pub fn new(year: i64, month: i64, day: i64) -> Option<Date> {
-        if !(1..=12).contains(&month) || year.abs() > MAX_ABS_YEAR {
+        if !(1..=12).contains(&month) || year.unsigned_abs() > MAX_ABS_YEAR as u64 {
             return None;
         }
         let month = month as u8;
@@ -128,12 +128,14 @@ impl Date {
 
     /// `self + duration` with Catala's rule: years, then months, one rounding, then days.
     pub fn add_duration(self, d: Duration, rounding: DateRounding) -> Result<Date, DateError> {
-        let total_months = self.month as i64 - 1 + d.months;
+        let total_months = (self.month as i64 - 1)
+            .checked_add(d.months)
+            .ok_or(DateError::OutOfRange)?;
         let year = self
             .year
             .checked_add(d.years)
             .and_then(|y| y.checked_add(total_months.div_euclid(12)))
-            .filter(|y| y.abs() <= MAX_ABS_YEAR)
+            .filter(|y| y.unsigned_abs() <= MAX_ABS_YEAR as u64)
             .ok_or(DateError::OutOfRange)?;
         let month = (total_months.rem_euclid(12) + 1) as u8;
         let last = days_in_month(year, month);
@@ -171,7 +173,7 @@ impl Date {
         if d.days == 0 {
             return Ok(shifted);
         }
-        if d.days.abs() > MAX_ABS_YEAR {
+        if d.days.unsigned_abs() > MAX_ABS_YEAR as u64 {
             return Err(DateError::OutOfRange);
         }
         Ok(civil_from_days(shifted.day_number() + d.days))
@@ -373,6 +375,23 @@ mod tests {
             Duration::new(0, 1, 2).to_days(),
             Err(DateError::DurationNotInDays)
         );
+    }
+
+    #[test]
+    fn extreme_durations_are_errors_not_panics() {
+        let d = date(2019, 1, 31);
+        for p in [
+            Duration::new(i64::MAX, 0, 0),
+            Duration::new(0, i64::MAX, 0),
+            Duration::new(0, i64::MIN, 0),
+            Duration::new(0, 0, i64::MIN),
+        ] {
+            assert_eq!(
+                d.add_duration(p, DateRounding::Up),
+                Err(DateError::OutOfRange)
+            );
+        }
+        assert_eq!(Date::new(i64::MIN, 1, 1), None);
     }
 
     #[test]

@@ -110,7 +110,7 @@ fn make_system(
         return Ok(Box::new(ExternalProgram::new(command, mode, timeout)));
     }
     if let Some(target) = args.system.strip_prefix("catala:") {
-        return metamorphic::catala_system(target).map_err(|e| e.to_string());
+        return metamorphic::catala_system(target, args.jobs.max(1)).map_err(|e| e.to_string());
     }
     Err(format!(
         "unknown system `{}`: use cmd:'COMMAND' or catala:FILE#Scope",

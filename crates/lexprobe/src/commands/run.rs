@@ -91,16 +91,17 @@ pub fn run(args: RunArgs) -> i32 {
         print_errors(&loaded.sources, &[err], json_out);
         return CATALA_ERROR;
     }
-    let inputs = match inputs_from_json(
-        &loaded.program,
-        scope,
-        input_json.as_ref().unwrap_or(&Json::Null),
-    ) {
-        Ok(v) => v,
-        Err(e) => {
-            print_errors(&loaded.sources, &[input_report(&e)], json_out);
-            return CATALA_ERROR;
-        }
+    // Without --input every input is left empty (context variables take the scope's own
+    // definitions); JSON is read only when given, as `catala interpret` does.
+    let inputs = match &input_json {
+        None => vec![None; s.inputs.len()],
+        Some(json) => match inputs_from_json(&loaded.program, scope, json) {
+            Ok(v) => v,
+            Err(e) => {
+                print_errors(&loaded.sources, &[input_report(&e)], json_out);
+                return CATALA_ERROR;
+            }
+        },
     };
     match catala_eval::run_scope(&loaded.program, scope, inputs) {
         Err(e) => {

@@ -1,0 +1,181 @@
+//! The term language of Catala's scalar values. Terms are immutable, shared (`Rc`) and compared
+//! structurally. Sorts: [`Kind::Bool`]; [`Kind::Int`] for integers, money (in cents), dates (day
+//! numbers) and durations (in days); [`Kind::Real`] for decimals. Constants are kept as decimal
+//! strings so that unbounded numbers cross into Z3 exactly.
+
+use std::fmt;
+use std::rc::Rc;
+
+/// The sort of a term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Bool,
+    Int,
+    Real,
+}
+
+/// A free variable (an input of the scope under test).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+/// Operators on terms. Arithmetic operators work on two operands of the same sort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    Not,
+    And,
+    Or,
+    Xor,
+    Add,
+    Sub,
+    Mul,
+    /// Real division (both operands real).
+    Div,
+    Neg,
+    /// Integer to real.
+    ToReal,
+    /// Real to integer, half away from zero: `q ≥ 0 ? ⌊q + ½⌋ : −⌊−q + ½⌋` (Section 3).
+    Round,
+    /// Real to integer, toward zero.
+    Truncate,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    /// `if a then b else c`.
+    Ite,
+}
+
+/// A term node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TermNode {
+    Var(VarId, Kind),
+    Bool(bool),
+    /// An integer constant in decimal notation (optional leading `-`).
+    Int(String),
+    /// A rational constant: numerator and (positive) denominator in decimal notation.
+    Real(String, String),
+    App(Op, Vec<Term>),
+}
+
+/// A shared term.
+pub type Term = Rc<TermNode>;
+
+impl TermNode {
+    /// The sort of the term.
+    pub fn kind(&self) -> Kind {
+        match self {
+            TermNode::Var(_, k) => *k,
+            TermNode::Bool(_) => Kind::Bool,
+            TermNode::Int(_) => Kind::Int,
+            TermNode::Real(..) => Kind::Real,
+            TermNode::App(op, args) => match op {
+                Op::Not
+                | Op::And
+                | Op::Or
+                | Op::Xor
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::Eq => Kind::Bool,
+                Op::ToReal | Op::Div => Kind::Real,
+                Op::Round | Op::Truncate => Kind::Int,
+                Op::Ite => args.get(1).map_or(Kind::Bool, |a| a.kind()),
+                Op::Add | Op::Sub | Op::Mul | Op::Neg => {
+                    args.first().map_or(Kind::Int, |a| a.kind())
+                }
+            },
+        }
+    }
+
+    /// True when the term mentions no variable.
+    pub fn is_ground(&self) -> bool {
+        match self {
+            TermNode::Var(..) => false,
+            TermNode::App(_, args) => args.iter().all(|a| a.is_ground()),
+            _ => true,
+        }
+    }
+
+    /// Adds the variables of the term to `out` (sorted, without duplicates).
+    pub fn collect_vars(&self, out: &mut Vec<VarId>) {
+        match self {
+            TermNode::Var(v, _) => {
+                if let Err(i) = out.binary_search(v) {
+                    out.insert(i, *v);
+                }
+            }
+            TermNode::App(_, args) => args.iter().for_each(|a| a.collect_vars(out)),
+            _ => {}
+        }
+    }
+}
+
+/// Constructors.
+pub fn var(id: VarId, kind: Kind) -> Term {
+    Rc::new(TermNode::Var(id, kind))
+}
+
+pub fn bool_const(b: bool) -> Term {
+    Rc::new(TermNode::Bool(b))
+}
+
+pub fn int_const(text: impl Into<String>) -> Term {
+    Rc::new(TermNode::Int(text.into()))
+}
+
+pub fn real_const(num: impl Into<String>, den: impl Into<String>) -> Term {
+    Rc::new(TermNode::Real(num.into(), den.into()))
+}
+
+pub fn app(op: Op, args: Vec<Term>) -> Term {
+    Rc::new(TermNode::App(op, args))
+}
+
+/// `¬t`, folding double negations and constants.
+pub fn not(t: &Term) -> Term {
+    match &**t {
+        TermNode::Bool(b) => bool_const(!b),
+        TermNode::App(Op::Not, args) if args.len() == 1 => args[0].clone(),
+        _ => app(Op::Not, vec![t.clone()]),
+    }
+}
+
+impl fmt::Display for TermNode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TermNode::Var(v, _) => write!(f, "v{}", v.0),
+            TermNode::Bool(b) => write!(f, "{b}"),
+            TermNode::Int(i) => write!(f, "{i}"),
+            TermNode::Real(n, d) => write!(f, "{n}/{d}"),
+            TermNode::App(op, args) => {
+                let name = match op {
+                    Op::Not => "not",
+                    Op::And => "and",
+                    Op::Or => "or",
+                    Op::Xor => "xor",
+                    Op::Add => "+",
+                    Op::Sub => "-",
+                    Op::Mul => "*",
+                    Op::Div => "/",
+                    Op::Neg => "-",
+                    Op::ToReal => "to_real",
+                    Op::Round => "round",
+                    Op::Truncate => "truncate",
+                    Op::Lt => "<",
+                    Op::Le => "<=",
+                    Op::Gt => ">",
+                    Op::Ge => ">=",
+                    Op::Eq => "=",
+                    Op::Ite => "ite",
+                };
+                write!(f, "({name}")?;
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                write!(f, ")")
+            }
+        }
+    }
+}
