@@ -61,6 +61,13 @@ fn family_quotient_inputs() -> Json {
     })
 }
 
+/// CPU time of this (single-threaded) process in nanoseconds, from `/proc/self/schedstat` on
+/// Linux: on a loaded machine it is steadier than wall-clock time.
+fn cpu_time_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
 struct Case {
     file: &'static str,
     scope: &'static str,
@@ -173,6 +180,7 @@ fn main() {
             }
         }
         let start = Instant::now();
+        let cpu_start = cpu_time_ns();
         let mut ok = 0u32;
         for _ in 0..runs {
             if run_with(&mut interp, scope, inputs.clone()).is_ok() {
@@ -181,8 +189,19 @@ fn main() {
         }
         let elapsed = start.elapsed();
         let per_run = elapsed.as_secs_f64() / runs as f64;
+        let cpu = match (cpu_start, cpu_time_ns()) {
+            (Some(a), Some(b)) => {
+                let per_run_cpu = (b - a) as f64 / 1e9 / runs as f64;
+                format!(
+                    ", CPU time: {:.0} runs/s, {:.1} µs/run",
+                    1.0 / per_run_cpu,
+                    per_run_cpu * 1e6
+                )
+            }
+            _ => String::new(),
+        };
         println!(
-            "    {:>10.0} runs/s   {:>8.1} µs/run   ({ok}/{runs} ok, {:.2} s)",
+            "    {:>10.0} runs/s   {:>8.1} µs/run   ({ok}/{runs} ok, {:.2} s wall{cpu})",
             1.0 / per_run,
             per_run * 1e6,
             elapsed.as_secs_f64()

@@ -11,8 +11,15 @@ fn main() {
                 let parsed = started.elapsed();
                 match catala_ir::compile(&sources, &program) {
                     Ok(p) => println!(
-                        "{arg}: ok ({} scopes, {} structs, {} enums; parse {:?}, compile {:?})",
+                        "{arg}: ok ({} scopes, {} variables of which {} may be empty, {} structs, \
+                         {} enums; parse {:?}, compile {:?})",
                         p.scopes.len(),
+                        p.scopes.iter().map(|s| s.vars.len()).sum::<usize>(),
+                        p.scopes
+                            .iter()
+                            .flat_map(|s| &s.vars)
+                            .filter(|v| v.may_be_empty)
+                            .count(),
                         p.structs.len(),
                         p.enums.len(),
                         parsed,

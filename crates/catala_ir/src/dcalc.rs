@@ -73,7 +73,8 @@ pub struct Program {
     pub topdef_order: Vec<TopDefId>,
     /// Scopes in declaration order.
     pub scopes: Vec<Scope>,
-    /// Law-heading trails by source range, sorted by (file, start): see [`Program::headings_at`].
+    /// Law-heading trails by source range (one per item, in reading order): see
+    /// [`Program::headings_at`].
     pub heading_ranges: Vec<HeadingRange>,
 }
 
@@ -331,6 +332,12 @@ pub struct ScopeVar {
     pub slot: Slot,
     /// Span of the variable's name in the declaration.
     pub span: Span,
+    /// True for an internal variable that may have no value (none of its rules is free of
+    /// conditions). As in Catala, such a variable is an error only where it is read while
+    /// empty: its slot holds a list of zero or one value of type `ty`, its `Define` never fails
+    /// on emptiness, and each read is `content of x among slot such that 0 is maximum or if list
+    /// empty then <ErrorOnEmpty(Empty) at the read>` (a `ListArgExtremum`).
+    pub may_be_empty: bool,
 }
 
 /// An output variable of a scope.
@@ -763,7 +770,8 @@ pub enum ExprKind {
     /// A value position evaluated inside a default position (never empty).
     PureDefault(Box<Expr>),
     /// Evaluate a default position; empty becomes the "no applicable rule to define this
-    /// variable" error at `decl` (the variable's declaration).
+    /// variable" error at `decl` (the variable's declaration; for a variable that may be empty,
+    /// the place where it is read, see [`ScopeVar::may_be_empty`]).
     ErrorOnEmpty {
         expr: Box<Expr>,
         decl: Span,

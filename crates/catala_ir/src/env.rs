@@ -390,7 +390,9 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
 fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
     match &item.kind {
         ItemKind::StructDecl(s) => {
-            let id = env.struct_by_name[&s.name.name];
+            let Some(&id) = env.struct_by_name.get(&s.name.name) else {
+                return Ok(());
+            };
             if s.fields.is_empty() {
                 return Err(name_error(
                     format!(
@@ -431,7 +433,9 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
             env.field_type_spans[id.0 as usize] = spans;
         }
         ItemKind::EnumDecl(e) => {
-            let id = env.enum_by_name[&e.name.name];
+            let Some(&id) = env.enum_by_name.get(&e.name.name) else {
+                return Ok(());
+            };
             if e.cases.is_empty() {
                 return Err(name_error(
                     format!(
@@ -474,7 +478,9 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
         }
         ItemKind::ScopeDecl(s) => resolve_scope_decl(env, s)?,
         ItemKind::TopDef(t) => {
-            let id = env.topdef_by_name[&t.name.name];
+            let Some(&id) = env.topdef_by_name.get(&t.name.name) else {
+                return Ok(());
+            };
             let ty = env.resolve_type(&t.typ)?;
             let params = resolve_params(env, &t.params)?;
             let sig = &mut env.topdefs[id.0 as usize];
@@ -494,7 +500,9 @@ fn resolve_params(env: &Env, params: &[ast::Param]) -> Result<Vec<(String, Ty, S
 }
 
 fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnostic> {
-    let id = env.scope_by_name[&s.name.name];
+    let Some(&id) = env.scope_by_name.get(&s.name.name) else {
+        return Ok(());
+    };
     let mut decls: Vec<VarDecl> = Vec::new();
     let mut decl_by_name: HashMap<String, usize> = HashMap::new();
     let mut vars: Vec<ScopeVar> = Vec::new();
@@ -565,6 +573,7 @@ fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnosti
                         is_condition: v.is_condition,
                         slot: Slot(vars.len() as u32),
                         span: v.name.span,
+                        may_be_empty: false,
                     });
                     var_decl.push(di);
                 }

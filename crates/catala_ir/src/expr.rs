@@ -49,7 +49,14 @@ pub(crate) struct ExprCtx<'a> {
     pub(crate) locals: Vec<Local>,
     pub frames: Frames,
     pub deps: Vec<(Dep, Span)>,
+    /// Per scope variable state: whether it may be empty (read through its singleton list).
+    pub may_be_empty: Vec<bool>,
+    /// Current nesting depth of [`ExprCtx::translate`] (bounded to stay clear of stack overflows).
+    depth: u32,
 }
+
+/// Deepest expression nesting accepted.
+const MAX_DEPTH: u32 = 500;
 
 impl<'a> ExprCtx<'a> {
     pub fn for_scope(
@@ -68,6 +75,8 @@ impl<'a> ExprCtx<'a> {
             locals: Vec::new(),
             frames: Frames::new(sig.first_local),
             deps: Vec::new(),
+            may_be_empty: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -81,6 +90,8 @@ impl<'a> ExprCtx<'a> {
             locals: Vec::new(),
             frames: Frames::new(0),
             deps: Vec::new(),
+            may_be_empty: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -139,6 +150,22 @@ impl<'a> ExprCtx<'a> {
 
     /// Translates `e`; `expect` is a hint used only to type empty lists and `impossible`.
     pub fn translate(&mut self, e: &ast::Expr, expect: Option<&Ty>) -> R<(Expr, Ty)> {
+        if self.depth >= MAX_DEPTH {
+            return Err(name_error(
+                "This expression is nested too deeply to be compiled",
+                e.span,
+            ));
+        }
+        self.depth += 1;
+        // Deep (but accepted) nesting runs on a grown stack rather than overflowing.
+        let r = stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || {
+            self.translate_node(e, expect)
+        });
+        self.depth -= 1;
+        r
+    }
+
+    fn translate_node(&mut self, e: &ast::Expr, expect: Option<&Ty>) -> R<(Expr, Ty)> {
         let span = e.span;
         let mk = |kind| Expr::new(kind, span);
         match &e.kind {
@@ -458,7 +485,35 @@ impl<'a> ExprCtx<'a> {
         self.dep(Dep::Var(v), span);
         let var = &sig.vars[v];
         let s = self.frames.access(0, var.slot);
-        (Expr::new(ExprKind::Local(s), span), var.ty.clone())
+        let read = Expr::new(ExprKind::Local(s), span);
+        if !self.may_be_empty.get(v).copied().unwrap_or(false) {
+            return (read, var.ty.clone());
+        }
+        // The singleton list's element, or "no applicable rule" here when it is empty.
+        let binder = self.frames.alloc();
+        let zero = Expr::new(
+            ExprKind::Literal(Literal::Integer(num_bigint::BigInt::from(0))),
+            span,
+        );
+        let no_value = Expr::new(
+            ExprKind::ErrorOnEmpty {
+                expr: Box::new(Expr::new(ExprKind::Empty, span)),
+                decl: span,
+            },
+            span,
+        );
+        let first = Expr::new(
+            ExprKind::ListArgExtremum {
+                maximum: true,
+                key_type: crate::dcalc::CmpType::Integer,
+                binder,
+                list: Box::new(read),
+                key: Box::new(zero),
+                default: Some(Box::new(no_value)),
+            },
+            span,
+        );
+        (first, var.ty.clone())
     }
 
     fn state_access(&mut self, id: &ast::Ident, state: &ast::Ident, span: Span) -> R<(Expr, Ty)> {

@@ -3,10 +3,11 @@
 //! [`dcalc`], the representation every engine (the interpreter of `catala_eval`, the concolic
 //! engine) consumes. Errors are `catala_syntax::Diagnostic`s of kind `NameResolution` or `Typing`.
 //!
-//! The passes, in order: [`env`] (declarations and types), [`expr`] with [`patterns`] and
-//! [`lists`] (expressions: names, types, operators), [`rules`] (exception trees), [`scopes`]
-//! (default terms of scope variables, sub-scope calls, evaluation order via [`order`]) and
-//! [`program`] (top-level definitions, scope cycles, the entry point [`compile`]).
+//! The passes, in order: `env` (declarations and types), `expr` with `records`, `patterns`,
+//! `lists`, `literals` and `ops` (expressions: names, types, operator overloads), `rules`
+//! (exception trees), `scopes` (default terms of scope variables, sub-scope calls, evaluation
+//! order via `order`, closures via `frame`) and `program` (top-level definitions, scope cycles,
+//! the entry point [`compile`]).
 
 pub mod dcalc;
 mod diag;

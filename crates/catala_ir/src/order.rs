@@ -50,36 +50,60 @@ impl DepGraph {
         Err(self.find_cycle(&pending))
     }
 
+    /// A cycle among the vertices left over by the sort, found as Catala does: start from the
+    /// greatest vertex of a strongly connected component and follow, within it, the greatest
+    /// vertex using the current one, until reaching a vertex already on the path.
     fn find_cycle(&self, pending: &[usize]) -> Vec<usize> {
         let n = self.deps.len();
         let stuck: Vec<bool> = (0..n).map(|v| pending[v] > 0).collect();
-        // Start from the smallest stuck vertex and follow stuck dependencies until a repeat.
-        let Some(start) = (0..n)
-            .filter(|&v| stuck[v])
-            .min_by_key(|&v| (self.keys[v], v))
+        // users[v]: stuck vertices reading v.
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (v, ds) in self.deps.iter().enumerate() {
+            if stuck[v] {
+                for &d in ds {
+                    if d < n && stuck[d] && !users[d].contains(&v) {
+                        users[d].push(v);
+                    }
+                }
+            }
+        }
+        let reach = |from: usize| -> Vec<bool> {
+            let mut seen = vec![false; n];
+            let mut stack = users[from].clone();
+            while let Some(v) = stack.pop() {
+                if !seen[v] {
+                    seen[v] = true;
+                    stack.extend(users[v].iter().copied());
+                }
+            }
+            seen
+        };
+        let key = |v: usize| (self.keys[v], v);
+        let Some(v0) = (0..n)
+            .filter(|&v| stuck[v] && reach(v)[v])
+            .max_by_key(|&v| key(v))
         else {
             return Vec::new();
         };
-        let mut path = vec![start];
-        let mut cur = start;
+        let from_v0 = reach(v0);
+        let in_scc = |u: usize| from_v0[u] && reach(u)[v0];
+        let mut path = vec![v0];
+        let mut cur = v0;
         loop {
-            let next = self.deps[cur]
+            if let Some(i) = (0..path.len())
+                .rev()
+                .find(|&i| users[cur].contains(&path[i]))
+            {
+                return path[i..].to_vec();
+            }
+            let Some(next) = users[cur]
                 .iter()
                 .copied()
-                .filter(|&d| d < n && stuck[d])
-                .min_by_key(|&d| (self.keys[d], d));
-            let Some(next) = next else { return path };
-            if let Some(pos) = path.iter().position(|&p| p == next) {
-                let mut cycle: Vec<usize> = path[pos..].to_vec();
-                // `path` follows "depends on"; report in "is used by" order.
-                cycle.reverse();
-                // Start from the latest-declared vertex, as Catala prints it.
-                if let Some(top) = (0..cycle.len()).max_by_key(|&i| (self.keys[cycle[i]], cycle[i]))
-                {
-                    cycle.rotate_left(top);
-                }
-                return cycle;
-            }
+                .filter(|&u| in_scc(u))
+                .max_by_key(|&u| key(u))
+            else {
+                return path;
+            };
             path.push(next);
             cur = next;
         }
@@ -101,17 +125,24 @@ mod tests {
     }
 
     #[test]
-    fn cycles_are_reported() {
-        // x(0) uses y(1), y uses z(2), z uses x.
+    fn cycles_are_reported_as_catala_does() {
+        // Catala's tests/scope/bad/cycle_in_scope: x uses z, y uses x, z uses y; Catala prints
+        // "z → x → y → z" (each vertex is used in the definition of the next).
         let g = DepGraph {
-            deps: vec![vec![1], vec![2], vec![0]],
+            deps: vec![vec![2], vec![0], vec![1]],
             keys: vec![(0, 0), (0, 1), (0, 2)],
         };
-        let cycle = g.order().unwrap_err();
-        assert_eq!(cycle.len(), 3);
-        // Each element is used by the next one: z → x? x uses y, so y → x.
-        for w in cycle.windows(2) {
-            assert!(g.deps[w[1]].contains(&w[0]));
-        }
+        assert_eq!(g.order().unwrap_err(), vec![2, 0, 1]);
+    }
+
+    #[test]
+    fn the_cycle_is_searched_from_the_greatest_vertex() {
+        // Catala's tests/scope/bad/cyclic_scope_calls: S1 calls S2, S2 calls S1 and S3, S3 calls
+        // S4, S4 calls S2; Catala prints "S4 → S3 → S2 → S4".
+        let g = DepGraph {
+            deps: vec![vec![1], vec![0, 2], vec![3], vec![1]],
+            keys: vec![(0, 0), (0, 1), (0, 2), (0, 3)],
+        };
+        assert_eq!(g.order().unwrap_err(), vec![3, 2, 1]);
     }
 }

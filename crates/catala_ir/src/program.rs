@@ -124,7 +124,9 @@ fn compile_inner(
 }
 
 fn lower_topdef(env: &Env, sources: &SourceMap, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
-    let id = env.topdef_by_name[&t.name.name];
+    let Some(&id) = env.topdef_by_name.get(&t.name.name) else {
+        return Err(name_error("Unknown top-level definition", t.name.span));
+    };
     let sig = &env.topdefs[id.0 as usize];
     let mut ctx = ExprCtx::for_topdef(env, sources);
     let body = if sig.params.is_empty() {

@@ -59,6 +59,18 @@ impl ExprCtx<'_> {
             ));
         };
         let def = &self.env.structs[sid.0 as usize];
+        // `e.S.f`: the structure qualifier (dropped from the syntax tree, still in the source)
+        // must name a structure.
+        if let Some((qualifier, qspan)) = self.field_qualifier(inner.span, field.span) {
+            let known = self.env.struct_by_name.contains_key(&qualifier)
+                || self.env.scope_by_name.contains_key(&qualifier);
+            if !known {
+                return Err(name_error(
+                    format!("No struct named {qualifier} found"),
+                    qspan,
+                ));
+            }
+        }
         let Some(fi) = def.fields.iter().position(|f| f.name == field.name) else {
             let elsewhere: Vec<&str> = self
                 .env
@@ -363,6 +375,28 @@ impl ExprCtx<'_> {
                 span,
             ),
             bt,
+        ))
+    }
+
+    /// The qualifier written between an expression and its field (`x.Fo.f` gives `Fo`), read
+    /// from the source text.
+    fn field_qualifier(&self, inner: Span, field: Span) -> Option<(String, Span)> {
+        if inner.file != field.file || inner.end > field.start {
+            return None;
+        }
+        let file = self.sources.files.get(inner.file.0 as usize)?;
+        let gap = file.text.get(inner.end as usize..field.start as usize)?;
+        let trimmed = gap.trim_start_matches(|c: char| c == ')' || c.is_whitespace());
+        let inner_gap = trimmed.strip_prefix('.')?.trim_end();
+        let name = inner_gap.strip_suffix('.')?.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let offset = gap.find(name)?;
+        let start = inner.end as usize + offset;
+        Some((
+            name.to_string(),
+            Span::new(inner.file, start, start + name.len()),
         ))
     }
 }

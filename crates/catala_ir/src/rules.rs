@@ -121,7 +121,7 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
                         *span,
                     ));
                 }
-                Some((index[&GroupKey::Label(l.clone())], *span))
+                index.get(&GroupKey::Label(l.clone())).map(|&g| (g, *span))
             }
         };
         let Some((to, span)) = target else { continue };

@@ -345,6 +345,17 @@ pub(crate) fn lower_scope(
         }
     }
     let mut ctx = ExprCtx::for_scope(env, sources, id, rounding);
+    ctx.may_be_empty = (0..sig.vars.len())
+        .map(|v| {
+            let decl = &sig.decls[sig.var_decl[v]];
+            let k = v - decl.first_var;
+            decl.kind == InputKind::Internal
+                && !decl.output
+                && decl.params.is_none()
+                && !(decl.is_condition && k == 0)
+                && !always_defined(by_target.get(&Target::Var(v)).map_or(&[], Vec::as_slice))
+        })
+        .collect();
     let nv = sig.vars.len();
     let ns = sig.subscopes.len();
     let mut vertex_deps: Vec<Vec<(Dep, Span)>> = Vec::new();
@@ -393,6 +404,25 @@ pub(crate) fn lower_scope(
             }
         };
         ctx.defining = None;
+        let tree = if ctx.may_be_empty[v] {
+            // A list of zero or one value: never empty itself.
+            Expr::new(
+                ExprKind::Default {
+                    exceptions: vec![singleton_leaves(tree)],
+                    justification: Box::new(bool_lit(true, span)),
+                    consequence: Box::new(Expr::new(
+                        ExprKind::PureDefault(Box::new(Expr::new(
+                            ExprKind::List(Vec::new()),
+                            span,
+                        ))),
+                        span,
+                    )),
+                },
+                span,
+            )
+        } else {
+            tree
+        };
         let expr = Expr::new(
             ExprKind::ErrorOnEmpty {
                 expr: Box::new(tree),
@@ -567,7 +597,15 @@ pub(crate) fn lower_scope(
         name: sig.name.clone(),
         language: sig.language,
         inputs,
-        vars: sig.vars.clone(),
+        vars: sig
+            .vars
+            .iter()
+            .zip(&ctx.may_be_empty)
+            .map(|(v, e)| dcalc::ScopeVar {
+                may_be_empty: *e,
+                ..v.clone()
+            })
+            .collect(),
         outputs,
         output_struct: sig.output_struct,
         subscopes: sig
@@ -588,6 +626,38 @@ pub(crate) fn lower_scope(
         body,
     };
     Ok(LoweredScope { scope, callees })
+}
+
+/// True when some rule of a variable has no condition at all (none of its own, not in a
+/// conditional block): its group is then never empty, hence neither is every group above it up to
+/// the root of the exception tree, so the variable always has a value (or a conflict).
+fn always_defined(defs: &[Pending<'_>]) -> bool {
+    defs.iter()
+        .any(|(def, block_cond)| block_cond.is_none() && def.condition.is_none())
+}
+
+/// Wraps every rule value of a default tree into a one-element list.
+fn singleton_leaves(mut e: Expr) -> Expr {
+    match &mut e.kind {
+        ExprKind::Default {
+            exceptions,
+            consequence,
+            ..
+        } => {
+            let excs = std::mem::take(exceptions);
+            *exceptions = excs.into_iter().map(singleton_leaves).collect();
+            let cons = std::mem::replace(&mut **consequence, Expr::new(ExprKind::Empty, e.span));
+            **consequence = singleton_leaves(cons);
+            e
+        }
+        ExprKind::PureDefault(v) => {
+            let span = v.span;
+            let inner = std::mem::replace(&mut **v, Expr::new(ExprKind::Empty, span));
+            **v = Expr::new(ExprKind::List(vec![inner]), span);
+            e
+        }
+        _ => e,
+    }
 }
 
 fn vertex_name(sig: &ScopeSig, v: usize, nv: usize) -> String {

@@ -377,3 +377,155 @@ fn typing_errors() {
         "7.23-28",
     );
 }
+
+#[test]
+fn empty_internal_variables_fail_only_where_read() {
+    let (sources, p) = compile("defaults.catala_en");
+    let ev = Evaluator::new(&p).unwrap();
+    let run = |scope: &str, n| {
+        ev.run_named(scope, &[("n", int(n))])
+            .map(|o| output(&o, "result"))
+    };
+    // `never` has no rule and `half` none that applies: neither is read, no error.
+    assert_eq!(run("Optional", 3), Ok(int(0)));
+    assert_eq!(run("Optional", 15), Ok(int(5)));
+    assert_eq!(run("OptionalRead", 15), Ok(int(6)));
+    // Read while empty: "no applicable rule" at the read.
+    let Err(EvalError::NoValue(span)) = run("OptionalRead", 3) else {
+        panic!("expected no value")
+    };
+    assert_eq!(text(&sources, span), "half");
+    let line = sources.position(span).start_line;
+    let read_line = sources
+        .file(span.file)
+        .text
+        .lines()
+        .position(|l| l.contains("definition result equals half + 1"))
+        .map(|i| i + 1);
+    assert_eq!(Some(line), read_line);
+}
+
+/// Every binary operator of an expression tree.
+fn binary_ops(e: &dcalc::Expr, out: &mut Vec<dcalc::BinaryOp>) {
+    use dcalc::ExprKind as K;
+    match &e.kind {
+        K::Binary { op, lhs, rhs } => {
+            out.push(*op);
+            binary_ops(lhs, out);
+            binary_ops(rhs, out);
+        }
+        K::ErrorOnEmpty { expr, .. } | K::PureDefault(expr) => binary_ops(expr, out),
+        K::Default {
+            exceptions,
+            justification,
+            consequence,
+        } => {
+            exceptions.iter().for_each(|x| binary_ops(x, out));
+            binary_ops(justification, out);
+            binary_ops(consequence, out);
+        }
+        K::Lambda(l) => binary_ops(&l.body, out),
+        K::Apply { func, args } => {
+            binary_ops(func, out);
+            args.iter().for_each(|x| binary_ops(x, out));
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn date_rounding_is_per_scope_and_top_level_definitions_abort() {
+    use dcalc::{BinaryOp, DateRounding};
+    let (sources, p) = compile("dates.catala_en");
+    let ops_of = |scope: &str| {
+        let s = p.scope(p.scope_by_name(scope).unwrap());
+        let mut ops = Vec::new();
+        for st in &s.body {
+            if let Stmt::Define { expr, .. } = st {
+                binary_ops(expr, &mut ops);
+            }
+        }
+        (s.date_rounding, ops)
+    };
+    let (mode, ops) = ops_of("Rounded");
+    assert_eq!(mode, DateRounding::Up);
+    assert_eq!(ops, vec![BinaryOp::AddDatDur(DateRounding::Up)]);
+    let (mode, ops) = ops_of("Plain");
+    assert_eq!(mode, DateRounding::Abort);
+    assert_eq!(ops, vec![BinaryOp::SubDatDur(DateRounding::Abort)]);
+    let mut top = Vec::new();
+    binary_ops(&p.topdefs[0].body, &mut top);
+    assert_eq!(top, vec![BinaryOp::AddDatDur(DateRounding::Abort)]);
+    // The operator node is spanned at the operator token (where Catala reports an ambiguous date).
+    let s = p.scope(p.scope_by_name("Plain").unwrap());
+    let Some(Stmt::Define { expr, .. }) = s
+        .body
+        .iter()
+        .find(|st| matches!(st, Stmt::Define { var: 1, .. }))
+    else {
+        panic!("no definition of later")
+    };
+    let mut spans = Vec::new();
+    fn op_spans(e: &dcalc::Expr, out: &mut Vec<catala_syntax::Span>) {
+        use dcalc::ExprKind as K;
+        match &e.kind {
+            K::Binary { .. } => out.push(e.span),
+            K::ErrorOnEmpty { expr, .. } | K::PureDefault(expr) => op_spans(expr, out),
+            K::Default {
+                exceptions,
+                consequence,
+                ..
+            } => {
+                exceptions.iter().for_each(|x| op_spans(x, out));
+                op_spans(consequence, out);
+            }
+            _ => {}
+        }
+    }
+    op_spans(expr, &mut spans);
+    assert_eq!(spans.len(), 1);
+    assert_eq!(text(&sources, spans[0]), "-");
+}
+
+#[test]
+fn deeply_nested_expressions_are_rejected_without_overflowing() {
+    use catala_syntax::ast::{DefBody, Expr, ExprKind, ItemKind, ScopeUseItem, UnOp};
+    let text = "```catala\ndeclaration scope A:\n  output x content integer\n\nscope A:\n  definition x equals 1\n```\n";
+    let (sources, mut program) =
+        catala_syntax::parse_str("deep.catala_en", text, catala_syntax::ast::Language::En).unwrap();
+    let depth = |n: usize| {
+        let mut e = Expr {
+            kind: ExprKind::Literal(catala_syntax::ast::Literal::Integer("1".into())),
+            span: Default::default(),
+        };
+        for _ in 0..n {
+            e = Expr {
+                kind: ExprKind::Unop(UnOp::Minus, Box::new(e)),
+                span: Default::default(),
+            };
+        }
+        e
+    };
+    let set_body = |program: &mut catala_syntax::ast::Program, body: Expr| {
+        let mut body = Some(body);
+        for item in &mut program.items {
+            if let ItemKind::ScopeUse(u) = &mut item.kind {
+                if let Some(ScopeUseItem::Definition(d)) = u.items.first_mut() {
+                    if let Some(b) = body.take() {
+                        d.body = DefBody::Expr(b);
+                    }
+                }
+            }
+        }
+    };
+    // Moderate nesting compiles.
+    set_body(&mut program, depth(350));
+    assert!(catala_ir::compile(&sources, &program).is_ok());
+    // Extreme nesting is an error, not a crash.
+    set_body(&mut program, depth(1000));
+    let errs = catala_ir::compile(&sources, &program).unwrap_err();
+    assert_eq!(
+        errs[0].message,
+        "This expression is nested too deeply to be compiled"
+    );
+}

@@ -300,11 +300,28 @@ impl Reader {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         let path = dir.join(arg);
-        let display = display_dir.join(arg);
-        let display = display.to_string_lossy().into_owned();
+        let display = lexically_normal(&display_dir.join(arg));
         let lang = language_of_path(&path).unwrap_or(lang);
         self.read_path(&display, &path, lang, Some(span))
     }
+}
+
+/// The path with `.` components dropped and `dir/..` pairs folded, without touching the file
+/// system (for the names shown in messages: `a/./b/../c.catala_fr` is `a/c.catala_fr`).
+fn lexically_normal(path: &Path) -> String {
+    use std::path::Component;
+    let mut parts: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let normal: std::path::PathBuf = parts.iter().collect();
+    normal.to_string_lossy().into_owned()
 }
 
 /// The title of a heading line after its `#`s: up to an optional `| article-id`, without a
@@ -370,6 +387,13 @@ mod tests {
         );
         assert!(res.is_ok(), "{res:?}");
         r
+    }
+
+    #[test]
+    fn displayed_include_paths_are_lexically_normal() {
+        assert_eq!(lexically_normal(Path::new("a/./b/../c.catala_fr")), "a/c.catala_fr");
+        assert_eq!(lexically_normal(Path::new("../x/./y")), "../x/y");
+        assert_eq!(lexically_normal(Path::new("t/../../u")), "../u");
     }
 
     #[test]

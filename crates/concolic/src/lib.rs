@@ -1,1 +1,31 @@
-//! concolic (being written).
+//! `concolic`: concolic execution of Catala scopes (CUTECat's method). The scope is run by the
+//! ordinary interpreter of `catala_eval` with a symbolic companion ([`symbolic`]) that records
+//! the path condition at every branch point (default justifications, conditionals, matches,
+//! divisions by zero, assertions); [`explore`] negates constraints depth-first and asks Z3
+//! (through `smt::catala`) for inputs reaching each new path, until every feasible path has
+//! one concrete test. [`emit`] writes the tests as Catala test scopes.
+//!
+//! Entry point: [`explore::explore`].
+
+pub mod emit;
+pub mod explore;
+pub mod inputs;
+pub mod reorder;
+pub mod symbolic;
+
+pub use explore::{
+    explore, Exploration, ExploreOptions, ExploreStats, Optimizations, Outcome, TestCase,
+};
+
+/// Errors of an exploration.
+#[derive(Debug, thiserror::Error)]
+pub enum ConcolicError {
+    #[error("the program's top-level definitions fail: {}", .0.message)]
+    Runtime(Box<catala_eval::RuntimeError>),
+    #[error(transparent)]
+    Encode(#[from] smt::catala::session::EncodeError),
+    #[error("unknown optimization `{0}` (expected none, all, or a comma list of trivial, incremental, soft, lazy, reorder, folding)")]
+    UnknownOptimization(String),
+    #[error("invalid hints: {0}")]
+    Hints(String),
+}

@@ -10,6 +10,7 @@ fn main() {
     if args.get(2).is_some_and(|a| a == "naive") {
         opts.mode = hatch::Mode::Naive;
     }
+    opts.verbose = std::env::var("HATCH_VERBOSE").is_ok();
     if let Some(t) = args.get(3).and_then(|t| t.parse::<f64>().ok()) {
         opts.timeout = std::time::Duration::from_secs_f64(t);
     }

@@ -30,12 +30,15 @@ pub struct DerivativeSemantics {
     /// `post` after the required context, when written `pre; rest`.
     pub post_after_pre: Option<Sre>,
     pub append_bound: usize,
+    /// Exact length of the sampled prestate in this round.
+    pub context_len: usize,
     pub dead_cutoff: usize,
     pub match_limit: usize,
     /// Library specifications for checking that a prestate is constructible.
     pub replay: HashMap<String, Vec<ReplayAlt>>,
     /// Witnesses rejected because their prestate could not be constructed.
     pub rejected: usize,
+    pub deadline: std::time::Instant,
 }
 
 impl DerivativeSemantics {
@@ -54,6 +57,10 @@ impl DerivativeSemantics {
         let mut budget = 256;
         let Some(trace) = self.constructible(solver, &phi, eff.trace.clone(), 0, eff.context_len, &mut budget)? else {
             self.rejected += 1;
+            if std::env::var("HATCH_DEBUG_REJECT").is_ok() && self.rejected < 4 {
+                eprintln!("rejected ({}): {}", eff.context_len, eff.trace.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "));
+                eprintln!("  phi: {}", phi.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(" ∧ "));
+            }
             return Ok(None);
         };
         let mut all = phi.clone();
@@ -121,6 +128,9 @@ impl DerivativeSemantics {
                 }
                 self.deriver.match_trace(&mut oracle, &trace[..i], &pre, true, false, 0, 8)
             };
+            if std::env::var("HATCH_DEBUG_REJECT").is_ok() {
+                eprintln!("  replay {i} {op}: pre {} eff {} -> {} prefixes", pre, effect, prefixes.len());
+            }
             for (pfx, _) in prefixes {
                 let mut t2 = pfx;
                 t2.push(refined.clone());
@@ -172,12 +182,19 @@ impl EffectSemantics for DerivativeSemantics {
         r: Sre,
         context: Option<&BTreeMap<Rc<str>, Term>>,
     ) -> Result<Step<DerivEffects>, ExecError> {
-        let samples = {
+        let bound = if context.is_some() { self.context_len } else { self.append_bound };
+        let mut samples = {
             let mut oracle = SmtOracle::new(solver);
-            self.deriver.prefixes(&mut oracle, &r, self.append_bound, true)
+            self.deriver.prefixes(&mut oracle, &r, bound, true)
         };
+        if context.is_some() {
+            samples.retain(|(p, _)| p.len() == self.context_len);
+        }
         let mut out = Vec::new();
         for (pi_eff, _) in samples {
+            if std::time::Instant::now() > self.deadline {
+                break;
+            }
             if let Some(subst) = context {
                 if let Some(rest) = &self.post_after_pre {
                     let mut s2 = st.clone();

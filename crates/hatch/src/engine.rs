@@ -10,7 +10,7 @@ use crate::front::{load_method, FrontError, Library};
 use crate::naive::{NaiveEffects, NaiveSemantics};
 use smt::{Solver, SolverStats, Term};
 use sre::{Deriver, Sre};
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -37,6 +37,8 @@ pub struct Options {
     pub match_limit: usize,
     /// Per-query solver timeout.
     pub solver_timeout_ms: u32,
+    /// Prints one line per round (prestate length) on standard error.
+    pub verbose: bool,
 }
 
 impl Default for Options {
@@ -49,6 +51,7 @@ impl Default for Options {
             dead_cutoff: 3,
             match_limit: 64,
             solver_timeout_ms: 5000,
+            verbose: false,
         }
     }
 }
@@ -78,21 +81,51 @@ pub struct Report {
     pub arities: HashMap<String, usize>,
 }
 
-/// Depth-first exploration of states.
+/// Explores states with the fewest function calls first, and depth first among those (the
+/// most recently added state first), so shallow executions are tried before deep recursions.
 pub struct Searcher<T: Clone> {
-    stack: Vec<State<T>>,
+    heap: BinaryHeap<Queued<T>>,
+    seq: u64,
+}
+
+struct Queued<T: Clone> {
+    calls: usize,
+    seq: u64,
+    state: State<T>,
+}
+
+impl<T: Clone> PartialEq for Queued<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.calls == other.calls && self.seq == other.seq
+    }
+}
+impl<T: Clone> Eq for Queued<T> {}
+impl<T: Clone> PartialOrd for Queued<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T: Clone> Ord for Queued<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.calls.cmp(&self.calls).then(self.seq.cmp(&other.seq))
+    }
 }
 
 impl<T: Clone> Searcher<T> {
     pub fn new(initial: State<T>) -> Self {
-        Searcher { stack: vec![initial] }
+        let mut s = Searcher { heap: BinaryHeap::new(), seq: 0 };
+        s.push_all(vec![initial]);
+        s
     }
     pub fn pop(&mut self) -> Option<State<T>> {
-        self.stack.pop()
+        self.heap.pop().map(|q| q.state)
     }
     /// Adds successors, the first one to be explored first.
     pub fn push_all(&mut self, states: Vec<State<T>>) {
-        self.stack.extend(states.into_iter().rev());
+        for state in states.into_iter().rev() {
+            self.seq += 1;
+            self.heap.push(Queued { calls: state.calls, seq: self.seq, state });
+        }
     }
 }
 
@@ -152,13 +185,34 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 post: h.post.clone(),
                 post_after_pre: h.post_after_pre.clone(),
                 append_bound: opts.append_bound,
+                context_len: 0,
                 dead_cutoff: opts.dead_cutoff,
                 match_limit: opts.match_limit,
                 replay: h.replay.clone(),
                 rejected: 0,
+                deadline: start + opts.timeout,
             };
-            let init = DerivEffects { trace: Vec::new(), cont: Sre::all(), context_len: 0 };
-            run(&mut sem, &mut solver, h, init, opts, start)?
+            // prestates by increasing length: short contexts are tried first
+            let mut total = (None, false, 0, 0);
+            for len in 0..=opts.append_bound {
+                sem.context_len = len;
+                let init = DerivEffects { trace: Vec::new(), cont: Sre::all(), context_len: 0 };
+                let r = run(&mut sem, &mut solver, h, init, opts, start)?;
+                if opts.verbose {
+                    eprintln!(
+                        "prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected",
+                        r.2,
+                        r.3,
+                        start.elapsed().as_secs_f64(),
+                        sem.rejected
+                    );
+                }
+                total = (r.0, r.1, total.2 + r.2, total.3 + r.3);
+                if total.0.is_some() || total.1 {
+                    break;
+                }
+            }
+            total
         }
         Mode::Naive => {
             let mut sem = NaiveSemantics {

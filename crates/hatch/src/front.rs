@@ -502,8 +502,11 @@ pub fn load_method(path: &Path) -> Result<Method, FrontError> {
     for it in items {
         match it {
             Item::Let { attr: None, name, params, body, pos, .. } => {
-                if code.is_some() {
-                    return Err(Library::err(&file, pos, "a method file defines one function"));
+                // a later definition of the same name shadows the earlier one, as in OCaml
+                if let Some((prev, _, _)) = &code {
+                    if *prev != name {
+                        return Err(Library::err(&file, pos, "a method file defines one function"));
+                    }
                 }
                 code = Some((name, params, body));
             }

@@ -1,20 +1,22 @@
-//! Checks a relations file on an external program without the `lexprobe` binary (handy for
-//! benchmarks): `cargo run -p metamorphic --release --example check_relations -- COMMAND
-//! DOMAIN RELATIONS BUDGET_SECONDS JOBS [ONLY,...]`. Prints one line per relation with its
-//! throughput, then the text report.
+//! Checks a relations file on an external program or a Catala scope without the `lexprobe`
+//! binary (handy for benchmarks): `cargo run -p metamorphic --release --example
+//! check_relations -- SYSTEM DOMAIN RELATIONS BUDGET_SECONDS JOBS [ONLY,...] [--one-call]
+//! [--json]`, where SYSTEM is a shell command or `catala:FILE#Scope`. Prints one line per
+//! relation with its throughput on stderr, then the text (or JSON) report.
 
 use metamorphic::check::check_relations;
 use metamorphic::domain::Domain;
 use metamorphic::external::{CallMode, ExternalProgram};
 use metamorphic::relation::parse_relations;
 use metamorphic::search::SearchConfig;
+use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
 use std::time::Duration;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 5 {
-        eprintln!("usage: check_relations COMMAND DOMAIN RELATIONS BUDGET_SECONDS JOBS [ONLY,...] [--one-call]");
+        eprintln!("usage: check_relations SYSTEM DOMAIN RELATIONS BUDGET_SECONDS JOBS [ONLY,...] [--one-call] [--json]");
         std::process::exit(2);
     }
     let read = |path: &str| {
@@ -42,7 +44,20 @@ fn main() {
     } else {
         CallMode::JsonLines
     };
-    let system = ExternalProgram::new(&args[0], mode, Duration::from_secs(10));
+    let system: Box<dyn SystemUnderTest> = match args[0].strip_prefix("catala:") {
+        Some(target) => match metamorphic::catala_system(target, jobs) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(2)
+            }
+        },
+        None => Box::new(ExternalProgram::new(
+            &args[0],
+            mode,
+            Duration::from_secs(10),
+        )),
+    };
     let config = SearchConfig {
         budget: Duration::from_secs_f64(budget),
         jobs,
@@ -51,7 +66,7 @@ fn main() {
     let reports = check_relations(
         &relations,
         &domain,
-        &system,
+        system.as_ref(),
         &config,
         &TreeOptions::default(),
         &mut |r| {
@@ -64,5 +79,10 @@ fn main() {
             )
         },
     );
-    print!("{}", metamorphic::report::to_text(&reports));
+    if args.iter().any(|a| a == "--json") {
+        let document = metamorphic::report::to_json(&reports, &system.describe());
+        println!("{document:#}");
+    } else {
+        print!("{}", metamorphic::report::to_text(&reports));
+    }
 }

@@ -12,6 +12,7 @@ use crate::system::{RunFailure, RunResult, SystemUnderTest};
 use crate::value::{record_from_json, record_to_json, Record};
 use catala_eval::{outputs_to_json, run_scope_json, RunError};
 use catala_ir::dcalc::{Program, ScopeId};
+use catala_syntax::SourceMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Sender};
@@ -28,11 +29,20 @@ pub enum CatalaSystemError {
     UnknownScope { file: String, scope: String },
 }
 
+/// A compiled scope with the sources its error positions refer to.
+struct CompiledScope {
+    sources: SourceMap,
+    program: Program,
+    scope: ScopeId,
+}
+
 /// Parses and compiles a Catala file; errors are rendered like the Catala compiler's.
-fn compile(file: &Path, scope: &str) -> Result<(Program, ScopeId), CatalaSystemError> {
+fn compile(file: &Path, scope: &str) -> Result<CompiledScope, CatalaSystemError> {
     let (sources, parsed) = catala_syntax::parse_file_with_sources(file);
     let ast = parsed.map_err(|d| {
-        CatalaSystemError::Program(catala_syntax::render_gnu(&sources, None, &d.message, &d.labels))
+        CatalaSystemError::Program(catala_syntax::render_gnu(
+            &sources, None, &d.message, &d.labels,
+        ))
     })?;
     let program = catala_ir::compile(&sources, &ast).map_err(|diagnostics| {
         CatalaSystemError::Program(
@@ -49,11 +59,16 @@ fn compile(file: &Path, scope: &str) -> Result<(Program, ScopeId), CatalaSystemE
             file: file.display().to_string(),
             scope: scope.to_string(),
         })?;
-    Ok((program, id))
+    Ok(CompiledScope {
+        sources,
+        program,
+        scope: id,
+    })
 }
 
 /// Runs one input on a compiled scope.
-fn run_once(program: &Program, scope: ScopeId, input: &Record) -> RunResult {
+fn run_once(compiled: &CompiledScope, input: &Record) -> RunResult {
+    let (program, scope) = (&compiled.program, compiled.scope);
     let json = record_to_json(input);
     match run_scope_json(program, scope, &json) {
         Ok(result) => {
@@ -70,7 +85,12 @@ fn run_once(program: &Program, scope: ScopeId, input: &Record) -> RunResult {
             }
         }
         Err(RunError::Runtime(error)) => Err(RunFailure::Reported {
-            message: error.message,
+            message: catala_syntax::render_gnu(
+                &compiled.sources,
+                None,
+                &error.message,
+                &error.labels,
+            ),
         }),
         Err(other) => Err(RunFailure::Reported {
             message: other.to_string(),
@@ -89,7 +109,11 @@ pub struct CatalaScope {
 
 impl CatalaScope {
     /// Compiles `file` and starts `workers` interpreter threads for `scope`.
-    pub fn load(file: &Path, scope: &str, workers: usize) -> Result<CatalaScope, CatalaSystemError> {
+    pub fn load(
+        file: &Path,
+        scope: &str,
+        workers: usize,
+    ) -> Result<CatalaScope, CatalaSystemError> {
         // Compile once here to report errors before any thread starts.
         compile(file, scope)?;
         let mut senders = Vec::new();
@@ -101,14 +125,16 @@ impl CatalaScope {
                 let compiled = compile(&file, &scope);
                 for (input, reply) in receiver {
                     let result = match &compiled {
-                        Ok((program, id)) => std::panic::catch_unwind(
-                            std::panic::AssertUnwindSafe(|| run_once(program, *id, &input)),
-                        )
-                        .unwrap_or_else(|_| {
-                            Err(RunFailure::Crashed {
-                                detail: "the interpreter panicked on this input".to_string(),
+                        Ok(compiled) => {
+                            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                run_once(compiled, &input)
+                            }))
+                            .unwrap_or_else(|_| {
+                                Err(RunFailure::Crashed {
+                                    detail: "the interpreter panicked on this input".to_string(),
+                                })
                             })
-                        }),
+                        }
                         Err(e) => Err(RunFailure::Crashed {
                             detail: e.to_string(),
                         }),
@@ -152,5 +178,100 @@ impl SystemUnderTest for CatalaScope {
             .send((input.clone(), reply))
             .map_err(|_| lost())?;
         answer.recv().map_err(|_| lost())?
+    }
+}
+
+/// Serves a Catala scope over JSON Lines: one JSON object of inputs per line of `input`,
+/// one line per answer on `output` — the outputs object, or `{"error": "..."}` when the line
+/// is not an object or the run fails. This is the protocol of the external-program adapter,
+/// so a scope served this way can be tested like any external program. Returns the number
+/// of lines answered.
+pub fn serve_json_lines(
+    file: &Path,
+    scope: &str,
+    input: impl std::io::BufRead,
+    mut output: impl std::io::Write,
+) -> Result<usize, CatalaSystemError> {
+    let compiled = compile(file, scope)?;
+    let mut answered = 0;
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match serde_json::from_str::<serde_json::Value>(&line) {
+            Ok(serde_json::Value::Object(object)) => {
+                match run_once(&compiled, &record_from_json(&object)) {
+                    Ok(outputs) => record_to_json(&outputs),
+                    Err(failure) => serde_json::json!({ "error": failure.to_string() }),
+                }
+            }
+            _ => serde_json::json!({ "error": "expected one JSON object of inputs per line" }),
+        };
+        if writeln!(output, "{reply}")
+            .and_then(|_| output.flush())
+            .is_err()
+        {
+            break;
+        }
+        answered += 1;
+    }
+    Ok(answered)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples/metamorphic/form1040.catala_en")
+    }
+
+    #[test]
+    fn scope_runs_from_records_and_reports_errors() {
+        let system = CatalaScope::load(&model(), "Form1040", 1).unwrap();
+        // The worked example of form1040.catala_en: a return of $3,383.
+        let input: serde_json::Value = serde_json::json!({
+            "sts": "MFJ", "age": 70, "blind": false, "s_age": 40, "s_blind": true,
+            "agi": 50000, "l19": 300, "l27": 500, "l29": 400, "qc": 2, "od": 1,
+            "mde": 10000, "iz": true, "l12": 30000
+        });
+        let record = record_from_json(input.as_object().unwrap());
+        let outputs = system.run(&record).unwrap();
+        assert_eq!(outputs["refund"].as_f64(), Some(3383.0));
+        assert_eq!(outputs["deduction"].as_f64(), Some(27400.0));
+        let mut missing = record.clone();
+        missing.remove("agi");
+        assert!(matches!(
+            system.run(&missing),
+            Err(RunFailure::Reported { .. })
+        ));
+        assert!(matches!(
+            CatalaScope::load(&model(), "NoSuchScope", 1),
+            Err(CatalaSystemError::UnknownScope { .. })
+        ));
+    }
+
+    #[test]
+    fn json_lines_server_answers_every_line() {
+        let input = "{\"sts\": \"Single\", \"age\": 30, \"blind\": false, \"s_age\": 30, \"s_blind\": false, \"agi\": 20000, \"l19\": 0, \"l27\": 0, \"l29\": 0, \"qc\": 0, \"od\": 0, \"mde\": 0, \"iz\": false, \"l12\": 0}\nnot json\n{\"sts\": \"Single\"}\n";
+        let mut output = Vec::new();
+        let answered =
+            serve_json_lines(&model(), "Form1040", input.as_bytes(), &mut output).unwrap();
+        assert_eq!(answered, 3);
+        let lines: Vec<serde_json::Value> = String::from_utf8(output)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // Single, $20,000 of wages: taxable $7,600 at 10% = $760 owed.
+        assert_eq!(lines[0]["refund"], serde_json::json!(-760));
+        assert!(lines[1]["error"].is_string());
+        assert!(
+            lines[2]["error"].as_str().unwrap().contains("age"),
+            "{}",
+            lines[2]
+        );
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::domain::Domain;
 use crate::relation::Relation;
-use crate::search::{search_relation, SearchConfig, SearchOutcome};
+use crate::search::{search_relation, SearchConfig, SearchOutcome, TestRecord};
 use crate::system::SystemUnderTest;
 use crate::tree::{Dataset, DecisionTree, TreeOptions};
 
@@ -20,9 +20,11 @@ pub enum Explanation {
     AllFailed,
     /// Trees separating failed from passed tests.
     Trees {
-        lexicographic: DecisionTree,
+        /// Tests the trees were trained on.
+        training_tests: usize,
+        lexicographic: Box<DecisionTree>,
         lexicographic_accuracy: f64,
-        cart: DecisionTree,
+        cart: Box<DecisionTree>,
         cart_accuracy: f64,
     },
 }
@@ -46,10 +48,12 @@ impl Explanation {
             Explanation::Trees {
                 lexicographic,
                 lexicographic_accuracy,
+                training_tests,
                 ..
             } => format!(
-                "lexicographic decision tree, {:.1}% accuracy, {} leaves:\n{}",
+                "lexicographic decision tree, {:.1}% accuracy on {} tests, {} leaves:\n{}",
                 lexicographic_accuracy * 100.0,
+                training_tests,
                 lexicographic.leaves(),
                 lexicographic.to_text()
             ),
@@ -65,6 +69,9 @@ pub struct RelationReport {
     pub explanation: Explanation,
 }
 
+/// Failed and passed tests from fresh bases needed to train on them alone.
+const MIN_FRESH_LABELS: usize = 20;
+
 /// Explains a search outcome.
 pub fn explain(relation: &Relation, outcome: &SearchOutcome, options: &TreeOptions) -> Explanation {
     if outcome.tests == 0 {
@@ -77,11 +84,22 @@ pub fn explain(relation: &Relation, outcome: &SearchOutcome, options: &TreeOptio
     if outcome.passed == 0 || kept_failed == outcome.kept.len() {
         return Explanation::AllFailed;
     }
-    let data = Dataset::from_tests(
-        &relation.all_vars(),
-        relation.base_vars.len(),
-        &outcome.kept,
-    );
+    // Tests from fresh bases sample the premise without the search's bias towards the
+    // most deviating base; explain with them when they hold enough of both labels.
+    let fresh: Vec<TestRecord> = outcome
+        .kept
+        .iter()
+        .filter(|t| t.fresh_base)
+        .cloned()
+        .collect();
+    let fresh_failed = fresh.iter().filter(|t| t.failed).count();
+    let training =
+        if fresh_failed >= MIN_FRESH_LABELS && fresh.len() - fresh_failed >= MIN_FRESH_LABELS {
+            &fresh
+        } else {
+            &outcome.kept
+        };
+    let data = Dataset::from_tests(&relation.all_vars(), relation.base_vars.len(), training);
     let lexicographic = DecisionTree::train(
         &data,
         &TreeOptions {
@@ -97,10 +115,11 @@ pub fn explain(relation: &Relation, outcome: &SearchOutcome, options: &TreeOptio
         },
     );
     Explanation::Trees {
+        training_tests: data.rows.len(),
         lexicographic_accuracy: lexicographic.accuracy(&data),
         cart_accuracy: cart.accuracy(&data),
-        lexicographic,
-        cart,
+        lexicographic: Box::new(lexicographic),
+        cart: Box::new(cart),
     }
 }
 

@@ -38,9 +38,11 @@ pub fn to_json(reports: &[RelationReport], system: &str) -> serde_json::Value {
                 lexicographic_accuracy,
                 cart_accuracy,
                 cart,
+                training_tests,
             } = &r.explanation
             {
                 entry["tree"] = serde_json::json!({
+                    "training_tests": training_tests,
                     "lexicographic_accuracy": lexicographic_accuracy,
                     "lexicographic_leaves": lexicographic.leaves(),
                     "failure_paths": lexicographic.failure_paths(),
@@ -164,9 +166,14 @@ fn layout(
             nodes.push(Placed {
                 x,
                 y,
-                label: if failed > passed { "FAILED" } else { "passed" }.to_string(),
+                label: if tree.predicts_failure(node) {
+                    "FAILED"
+                } else {
+                    "passed"
+                }
+                .to_string(),
                 counts,
-                failing: Some(failed > passed),
+                failing: Some(tree.predicts_failure(node)),
             });
             nodes.len() - 1
         }
@@ -350,7 +357,9 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
                 lexicographic_accuracy,
                 cart,
                 cart_accuracy,
+                training_tests,
             } => {
+                let _ = writeln!(html, "<p>Trees trained on {training_tests} tests.</p>");
                 let _ = writeln!(
                     html,
                     "<h3>Lexicographic tree ({:.1}% accuracy, {} leaves)</h3><div class=\"tree\">{}</div>",

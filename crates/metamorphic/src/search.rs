@@ -90,6 +90,9 @@ pub struct TestRecord {
     pub deviation: f64,
     /// Seconds since the relation's search started.
     pub at_s: f64,
+    /// Whether the base was drawn afresh (rather than perturbed from the most deviating
+    /// base): such tests are an unbiased sample of the premise, fit to explain failures.
+    pub fresh_base: bool,
 }
 
 /// The verdict on one relation.
@@ -177,6 +180,7 @@ fn with_main_output(domain: &Domain, outputs: Record) -> Result<Record, String> 
 /// A base under test, with the follow-ups already tried from it.
 struct ActiveBase {
     cases: Vec<Record>,
+    fresh: bool,
     /// Outputs of the base cases, once run.
     outputs: Option<Vec<Record>>,
     consecutive: usize,
@@ -186,9 +190,10 @@ struct ActiveBase {
 }
 
 impl ActiveBase {
-    fn new(cases: Vec<Record>) -> ActiveBase {
+    fn new(cases: Vec<Record>, fresh: bool) -> ActiveBase {
         ActiveBase {
             cases,
+            fresh,
             outputs: None,
             consecutive: 0,
             tried: HashSet::new(),
@@ -272,6 +277,7 @@ impl SearchState<'_> {
                 judgement.deviation
             },
             at_s,
+            fresh_base: base.fresh,
         };
         if failed {
             outcome.failed += 1;
@@ -369,12 +375,13 @@ pub fn search_relation(
             }
             let from_seed = state.seed.is_some() && !rng.chance(config.fresh_base_probability);
             let seed = state.seed.as_deref().filter(|_| from_seed);
+            let fresh = seed.is_none();
             match generator.base_cases(seed, &mut rng) {
                 Some(cases) => {
                     if state.seed.is_none() {
                         state.seed = Some(cases.clone());
                     }
-                    active.push(ActiveBase::new(cases));
+                    active.push(ActiveBase::new(cases, fresh));
                 }
                 None => state.outcome.generation_failures += 1,
             }

@@ -147,6 +147,9 @@ pub struct TreeOptions {
     pub min_samples_leaf: usize,
     /// Base features before follow-up features on every path.
     pub lexicographic: bool,
+    /// Weigh the classes inversely to their frequency (so that rare failures still get
+    /// leaves of their own).
+    pub balanced: bool,
 }
 
 impl Default for TreeOptions {
@@ -155,6 +158,7 @@ impl Default for TreeOptions {
             max_depth: 4,
             min_samples_leaf: 1,
             lexicographic: true,
+            balanced: true,
         }
     }
 }
@@ -165,14 +169,23 @@ pub struct DecisionTree {
     pub root: Node,
     pub features: Vec<Feature>,
     pub lexicographic: bool,
+    /// Weight of a failed test relative to a passed one (1 when not balanced).
+    pub failed_weight: f64,
 }
 
-fn gini(failed: usize, total: usize) -> f64 {
-    if total == 0 {
+/// Gini impurity of a node with (weighted) failed and passed masses.
+fn gini(failed: f64, passed: f64) -> f64 {
+    let total = failed + passed;
+    if total <= 0.0 {
         return 0.0;
     }
-    let p = failed as f64 / total as f64;
+    let p = failed / total;
     2.0 * p * (1.0 - p)
+}
+
+/// Whether a node with these counts predicts failure, failed tests weighing `failed_weight`.
+fn predicts_failure(failed: usize, passed: usize, failed_weight: f64) -> bool {
+    failed as f64 * failed_weight > passed as f64
 }
 
 /// Smallest impurity decrease that counts as an improvement.
@@ -197,19 +210,22 @@ fn best_split(
     rows: &[usize],
     allowed_group: Option<usize>,
     min_leaf: usize,
+    failed_weight: f64,
 ) -> Option<Candidate> {
     let total = rows.len();
     let total_failed = rows.iter().filter(|&&r| data.labels[r]).count();
-    let parent = gini(total_failed, total);
+    let mass = |failed: usize, all: usize| (failed as f64 * failed_weight, (all - failed) as f64);
+    let (pf, pp) = mass(total_failed, total);
+    let parent = gini(pf, pp);
     let mut best: Option<Candidate> = None;
     let mut consider = |feature: usize, condition: Condition, yes_failed: usize, yes: usize| {
         let no = total - yes;
         if yes < min_leaf || no < min_leaf {
             return;
         }
-        let no_failed = total_failed - yes_failed;
-        let child =
-            (yes as f64 * gini(yes_failed, yes) + no as f64 * gini(no_failed, no)) / total as f64;
+        let (yf, yp) = mass(yes_failed, yes);
+        let (nf, np) = mass(total_failed - yes_failed, no);
+        let child = ((yf + yp) * gini(yf, yp) + (nf + np) * gini(nf, np)) / (pf + pp);
         let gain = parent - child;
         if gain > MIN_GAIN && best.as_ref().is_none_or(|b| gain > b.gain + 1e-12) {
             best = Some(Candidate {
@@ -277,6 +293,7 @@ fn grow(
     depth: usize,
     group: usize,
     options: &TreeOptions,
+    failed_weight: f64,
 ) -> Node {
     let failed = rows.iter().filter(|&&r| data.labels[r]).count();
     let passed = rows.len() - failed;
@@ -288,14 +305,17 @@ fn grow(
         let max_group = data.features.iter().map(|f| f.group).max().unwrap_or(0);
         let mut found = (None, group);
         for g in group..=max_group {
-            if let Some(c) = best_split(data, &rows, Some(g), min_leaf) {
+            if let Some(c) = best_split(data, &rows, Some(g), min_leaf, failed_weight) {
                 found = (Some(c), g);
                 break;
             }
         }
         found
     } else {
-        (best_split(data, &rows, None, min_leaf), group)
+        (
+            best_split(data, &rows, None, min_leaf, failed_weight),
+            group,
+        )
     };
     let Some(candidate) = candidate else {
         return Node::Leaf { failed, passed };
@@ -303,13 +323,13 @@ fn grow(
     let (yes, no): (Vec<usize>, Vec<usize>) = rows
         .into_iter()
         .partition(|&r| meets(&candidate.condition, data.rows[r][candidate.feature]));
-    let yes = grow(data, yes, depth + 1, child_group, options);
-    let no = grow(data, no, depth + 1, child_group, options);
+    let yes = grow(data, yes, depth + 1, child_group, options, failed_weight);
+    let no = grow(data, no, depth + 1, child_group, options, failed_weight);
     // A split whose two sides predict the same label explains nothing: merge it.
     if let (Node::Leaf { .. }, Node::Leaf { .. }) = (&yes, &no) {
         let (yf, yp) = yes.counts();
         let (nf, np) = no.counts();
-        if (yf > yp) == (nf > np) {
+        if predicts_failure(yf, yp, failed_weight) == predicts_failure(nf, np, failed_weight) {
             return Node::Leaf { failed, passed };
         }
     }
@@ -327,10 +347,18 @@ impl DecisionTree {
     /// Trains a tree on a data set.
     pub fn train(data: &Dataset, options: &TreeOptions) -> DecisionTree {
         let rows: Vec<usize> = (0..data.rows.len()).collect();
+        let failed = data.labels.iter().filter(|l| **l).count();
+        let passed = data.labels.len() - failed;
+        let failed_weight = if options.balanced && failed > 0 && passed > 0 {
+            passed as f64 / failed as f64
+        } else {
+            1.0
+        };
         DecisionTree {
-            root: grow(data, rows, 0, 0, options),
+            root: grow(data, rows, 0, 0, options, failed_weight),
             features: data.features.clone(),
             lexicographic: options.lexicographic,
+            failed_weight,
         }
     }
 
@@ -339,7 +367,9 @@ impl DecisionTree {
         let mut node = &self.root;
         loop {
             match node {
-                Node::Leaf { failed, passed } => return failed > passed,
+                Node::Leaf { failed, passed } => {
+                    return predicts_failure(*failed, *passed, self.failed_weight)
+                }
                 Node::Split {
                     feature,
                     condition,
@@ -369,6 +399,12 @@ impl DecisionTree {
             .filter(|(row, label)| self.predict(row) == **label)
             .count();
         correct as f64 / data.rows.len() as f64
+    }
+
+    /// Whether a node's tests are labelled failed by this tree's class weights.
+    pub fn predicts_failure(&self, node: &Node) -> bool {
+        let (failed, passed) = node.counts();
+        predicts_failure(failed, passed, self.failed_weight)
     }
 
     pub fn leaves(&self) -> usize {
@@ -407,7 +443,11 @@ impl DecisionTree {
         let pad = "  ".repeat(indent);
         match node {
             Node::Leaf { failed, passed } => {
-                let label = if failed > passed { "FAILED" } else { "passed" };
+                let label = if predicts_failure(*failed, *passed, self.failed_weight) {
+                    "FAILED"
+                } else {
+                    "passed"
+                };
                 let _ = writeln!(out, "{pad}=> {label} ({failed} failed, {passed} passed)");
             }
             Node::Split {
@@ -436,7 +476,7 @@ impl DecisionTree {
     fn collect_paths(&self, node: &Node, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
         match node {
             Node::Leaf { failed, passed } => {
-                if failed > passed {
+                if predicts_failure(*failed, *passed, self.failed_weight) {
                     out.push(prefix.clone());
                 }
             }
@@ -554,6 +594,23 @@ mod tests {
             !path.contains("y.shadow") && !path.contains("blind"),
             "{path}"
         );
+    }
+
+    #[test]
+    fn balanced_weights_give_rare_failures_a_leaf() {
+        // Failed ⇔ status = MFS and income > 500 and blind: about 1 test in 12, with a noisy
+        // copy of the income so that a pure split takes several levels.
+        let mut data = synthetic(3000);
+        for (row, label) in data.rows.iter_mut().zip(data.labels.iter_mut()) {
+            *label = *label && row[2] > 0.5;
+            row[3] = 0.0;
+        }
+        let balanced = DecisionTree::train(&data, &TreeOptions::default());
+        let paths = balanced.failure_paths();
+        assert_eq!(paths.len(), 1, "{}", balanced.to_text());
+        assert!(balanced.accuracy(&data) > 0.99);
+        assert!(balanced.predict(&[1.0, 800.0, 1.0, 0.0]));
+        assert!(!balanced.predict(&[1.0, 800.0, 0.0, 0.0]));
     }
 
     #[test]

@@ -96,7 +96,11 @@ impl Solver {
         s
     }
 
-    fn encode(&mut self, t: &Term, bound: &HashMap<Rc<str>, Dynamic<'static>>) -> Result<Dynamic<'static>, SmtError> {
+    fn encode(
+        &mut self,
+        t: &Term,
+        bound: &HashMap<Rc<str>, Dynamic<'static>>,
+    ) -> Result<Dynamic<'static>, SmtError> {
         let ctx = self.ctx;
         Ok(match t {
             Term::Var(n, s) => {
@@ -114,12 +118,18 @@ impl Solver {
             }
             Term::Not(a) => Dynamic::from_ast(&self.encode_bool(a, bound)?.not()),
             Term::And(xs) => {
-                let parts = xs.iter().map(|x| self.encode_bool(x, bound)).collect::<Result<Vec<_>, _>>()?;
+                let parts = xs
+                    .iter()
+                    .map(|x| self.encode_bool(x, bound))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let refs: Vec<&Bool> = parts.iter().collect();
                 Dynamic::from_ast(&Bool::and(ctx, &refs))
             }
             Term::Or(xs) => {
-                let parts = xs.iter().map(|x| self.encode_bool(x, bound)).collect::<Result<Vec<_>, _>>()?;
+                let parts = xs
+                    .iter()
+                    .map(|x| self.encode_bool(x, bound))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let refs: Vec<&Bool> = parts.iter().collect();
                 Dynamic::from_ast(&Bool::or(ctx, &refs))
             }
@@ -165,7 +175,10 @@ impl Solver {
                 Dynamic::from_ast(&r)
             }
             Term::App(f, xs, s) => {
-                let args = xs.iter().map(|x| self.encode(x, bound)).collect::<Result<Vec<_>, _>>()?;
+                let args = xs
+                    .iter()
+                    .map(|x| self.encode(x, bound))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let arg_sorts: Vec<z3::Sort> = args.iter().map(|a| a.get_sort()).collect();
                 let arg_sort_refs: Vec<&z3::Sort> = arg_sorts.iter().collect();
                 let ret = self.sort(s);
@@ -189,12 +202,24 @@ impl Solver {
         })
     }
 
-    fn encode_bool(&mut self, t: &Term, bound: &HashMap<Rc<str>, Dynamic<'static>>) -> Result<Bool<'static>, SmtError> {
-        self.encode(t, bound)?.as_bool().ok_or_else(|| SmtError::IllSorted(t.to_string()))
+    fn encode_bool(
+        &mut self,
+        t: &Term,
+        bound: &HashMap<Rc<str>, Dynamic<'static>>,
+    ) -> Result<Bool<'static>, SmtError> {
+        self.encode(t, bound)?
+            .as_bool()
+            .ok_or_else(|| SmtError::IllSorted(t.to_string()))
     }
 
-    fn encode_int(&mut self, t: &Term, bound: &HashMap<Rc<str>, Dynamic<'static>>) -> Result<Int<'static>, SmtError> {
-        self.encode(t, bound)?.as_int().ok_or_else(|| SmtError::IllSorted(t.to_string()))
+    fn encode_int(
+        &mut self,
+        t: &Term,
+        bound: &HashMap<Rc<str>, Dynamic<'static>>,
+    ) -> Result<Int<'static>, SmtError> {
+        self.encode(t, bound)?
+            .as_int()
+            .ok_or_else(|| SmtError::IllSorted(t.to_string()))
     }
 
     fn relevant_axioms(&self, formulas: &[Term]) -> Vec<Term> {
@@ -212,7 +237,11 @@ impl Solver {
             .collect()
     }
 
-    fn run(&mut self, formulas: &[Term], want_model: bool) -> Result<(SatOutcome, Option<Model>), SmtError> {
+    fn run(
+        &mut self,
+        formulas: &[Term],
+        want_model: bool,
+    ) -> Result<(SatOutcome, Option<Model>), SmtError> {
         let mut all: Vec<Term> = self.scopes.iter().flatten().cloned().collect();
         all.extend(formulas.iter().cloned());
         if all.iter().any(Term::is_false) {
@@ -273,7 +302,10 @@ impl Solver {
     }
 
     /// Satisfiability with a model of the free variables when satisfiable.
-    pub fn check_with_model(&mut self, formulas: &[Term]) -> Result<(SatOutcome, Option<Model>), SmtError> {
+    pub fn check_with_model(
+        &mut self,
+        formulas: &[Term],
+    ) -> Result<(SatOutcome, Option<Model>), SmtError> {
         self.run(formulas, true)
     }
 
@@ -328,7 +360,11 @@ mod tests {
         let a = elem("a");
         let b = elem("b");
         let c = elem("c");
-        let f = [Term::eq(a.clone(), b.clone()), Term::eq(b.clone(), c.clone()), Term::not(Term::eq(a.clone(), c.clone()))];
+        let f = [
+            Term::eq(a.clone(), b.clone()),
+            Term::eq(b.clone(), c.clone()),
+            Term::not(Term::eq(a.clone(), c.clone())),
+        ];
         assert_eq!(s.check(&f).unwrap(), SatOutcome::Unsat);
         assert_eq!(s.check(&f[..2]).unwrap(), SatOutcome::Sat);
     }
@@ -342,16 +378,24 @@ mod tests {
             vec![(Rc::from("x"), Sort::Named("Elem.t".into()))].into(),
             Rc::new(Term::not(lt(elem("x"), elem("x")))),
         );
-        assert_eq!(s.check(&[lt(a.clone(), a.clone())]).unwrap(), SatOutcome::Sat);
+        assert_eq!(
+            s.check(&[lt(a.clone(), a.clone())]).unwrap(),
+            SatOutcome::Sat
+        );
         s.add_axiom(irreflexive);
-        assert_eq!(s.check(&[lt(a.clone(), a.clone())]).unwrap(), SatOutcome::Unsat);
+        assert_eq!(
+            s.check(&[lt(a.clone(), a.clone())]).unwrap(),
+            SatOutcome::Unsat
+        );
     }
 
     #[test]
     fn models_give_values_to_free_variables() {
         let mut s = Solver::new(2000);
         let x = Term::var("x", Sort::Int);
-        let (r, m) = s.check_with_model(&[Term::eq(x.clone(), Term::Int(3))]).unwrap();
+        let (r, m) = s
+            .check_with_model(&[Term::eq(x.clone(), Term::Int(3))])
+            .unwrap();
         assert_eq!(r, SatOutcome::Sat);
         assert_eq!(m.unwrap().get("x").map(String::as_str), Some("3"));
     }
@@ -362,8 +406,16 @@ mod tests {
         let x = Term::var("x", Sort::Int);
         s.push();
         s.assert(Term::cmp(CmpOp::Gt, x.clone(), Term::Int(5)));
-        assert_eq!(s.check(&[Term::cmp(CmpOp::Lt, x.clone(), Term::Int(2))]).unwrap(), SatOutcome::Unsat);
+        assert_eq!(
+            s.check(&[Term::cmp(CmpOp::Lt, x.clone(), Term::Int(2))])
+                .unwrap(),
+            SatOutcome::Unsat
+        );
         s.pop();
-        assert_eq!(s.check(&[Term::cmp(CmpOp::Lt, x.clone(), Term::Int(2))]).unwrap(), SatOutcome::Sat);
+        assert_eq!(
+            s.check(&[Term::cmp(CmpOp::Lt, x.clone(), Term::Int(2))])
+                .unwrap(),
+            SatOutcome::Sat
+        );
     }
 }

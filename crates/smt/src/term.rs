@@ -340,7 +340,9 @@ fn write_list(f: &mut fmt::Formatter<'_>, xs: &[Term], sep: &str) -> fmt::Result
 
 fn write_atomic(f: &mut fmt::Formatter<'_>, t: &Term) -> fmt::Result {
     match t {
-        Term::Var(..) | Term::Bool(_) | Term::Int(_) | Term::Unit | Term::Not(_) => write!(f, "{t}"),
+        Term::Var(..) | Term::Bool(_) | Term::Int(_) | Term::Unit | Term::Not(_) => {
+            write!(f, "{t}")
+        }
         Term::App(_, xs, _) if xs.is_empty() => write!(f, "{t}"),
         _ => write!(f, "({t})"),
     }
@@ -433,8 +435,12 @@ mod tests {
     fn substitution_respects_quantifiers() {
         let x = Term::var("x", Sort::Int);
         let body = Term::eq(x.clone(), Term::var("y", Sort::Int));
-        let q = Term::Forall(vec![(Rc::from("x"), Sort::Int)].into(), Rc::new(body.clone()));
-        let map: BTreeMap<Rc<str>, Term> = [(Rc::from("x"), Term::Int(1)), (Rc::from("y"), Term::Int(2))].into();
+        let q = Term::Forall(
+            vec![(Rc::from("x"), Sort::Int)].into(),
+            Rc::new(body.clone()),
+        );
+        let map: BTreeMap<Rc<str>, Term> =
+            [(Rc::from("x"), Term::Int(1)), (Rc::from("y"), Term::Int(2))].into();
         let s = q.subst_map(&map);
         let fv = s.free_vars();
         assert!(fv.is_empty());

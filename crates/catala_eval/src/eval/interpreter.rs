@@ -74,6 +74,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         Ok(interp)
     }
 
+    /// The program this interpreter runs.
     pub fn program(&self) -> &'p Program {
         self.program
     }

@@ -485,3 +485,177 @@ fn companion_hooks_see_every_branch() {
         other => panic!("unexpected {other:?}"),
     }
 }
+
+fn list(items: Vec<Expr>, at: usize) -> Expr {
+    e(ExprKind::List(items), at)
+}
+
+#[test]
+fn arg_maximum_keeps_the_last_of_equal_keys() {
+    // content of x among [1; 2; 3] such that (if x = 3 then 0 else 5) is maximum → 2
+    // (1 and 2 tie on key 5: Catala's left-to-right reduce keeps the last one).
+    let key = e(
+        ExprKind::If {
+            cond: Box::new(bin(BinaryOp::Eq, local(1, 1), int(3, 2), 3)),
+            then_branch: Box::new(int(0, 4)),
+            else_branch: Box::new(int(5, 5)),
+        },
+        6,
+    );
+    let arg = e(
+        ExprKind::ListArgExtremum {
+            maximum: true,
+            key_type: CmpType::Integer,
+            binder: Slot(1),
+            list: Box::new(list(vec![int(1, 10), int(2, 11), int(3, 12)], 13)),
+            key: Box::new(key),
+            default: None,
+        },
+        14,
+    );
+    let p = program(vec![define(0, arg)], vec![("y", 0)], 2);
+    let r = run_scope(&p, S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(int_output(&r, 0), 2);
+}
+
+#[test]
+fn aggregates_filters_and_empty_lists() {
+    use catala_ir::dcalc::{AggregateOp, SumType};
+    // sum of [x * 2 for x among [1; 2; 3] if x > 1] = 10
+    let filtered = e(
+        ExprKind::ListFilter {
+            binder: Slot(1),
+            list: Box::new(list(vec![int(1, 1), int(2, 2), int(3, 3)], 4)),
+            cond: Box::new(bin(
+                BinaryOp::Gt(CmpType::Integer),
+                local(1, 5),
+                int(1, 6),
+                7,
+            )),
+        },
+        8,
+    );
+    let mapped = e(
+        ExprKind::ListMap {
+            binder: Slot(1),
+            list: Box::new(filtered),
+            body: Box::new(bin(BinaryOp::MultIntInt, local(1, 9), int(2, 10), 11)),
+        },
+        12,
+    );
+    let sum = e(
+        ExprKind::ListAggregate {
+            op: AggregateOp::Sum(SumType::Integer),
+            list: Box::new(mapped),
+            default: None,
+        },
+        13,
+    );
+    // maximum of [] without default: "the list was empty", at the list.
+    let empty_max = e(
+        ExprKind::ListAggregate {
+            op: AggregateOp::Maximum(CmpType::Integer),
+            list: Box::new(list(vec![], 20)),
+            default: None,
+        },
+        21,
+    );
+    let p = program(vec![define(0, sum)], vec![("y", 0)], 2);
+    let r = run_scope(&p, S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(int_output(&r, 0), 10);
+    let p = program(vec![define(0, empty_max)], vec![("y", 0)], 2);
+    let err = run_scope(&p, S, vec![None])
+        .err()
+        .unwrap_or_else(|| panic!("no error"));
+    assert_eq!(err.kind, RuntimeErrorKind::ListEmpty);
+    assert_eq!(err.labels[0].span, sp(20));
+}
+
+#[test]
+fn sub_scope_calls_receive_context_arguments() {
+    // Scope 0 calls scope 1 (whose x is a context variable with default 5 and y = x + 1)
+    // twice: once without an argument, once with x := 7.
+    let mut p = program(Vec::new(), vec![("a", 0), ("b", 1)], 2);
+    let callee_x = e(
+        ExprKind::Default {
+            exceptions: vec![e(ExprKind::ScopeArg(0), 30)],
+            justification: Box::new(boolean(true, 31)),
+            consequence: Box::new(pure(int(5, 32))),
+        },
+        33,
+    );
+    let mut callee = p.scopes[0].clone();
+    callee.name = "Callee".into();
+    callee.is_test = false;
+    callee.output_struct = StructId(2);
+    callee.outputs = vec![ScopeOutput {
+        name: "y".into(),
+        ty: Ty::Integer,
+        slot: Slot(1),
+    }];
+    callee.frame_size = 2;
+    callee.body = vec![
+        define(0, error_on_empty(callee_x, 300)),
+        define(1, bin(BinaryOp::AddIntInt, local(0, 34), int(1, 35), 36)),
+    ];
+    p.structs.push(StructDef {
+        name: "Callee".into(),
+        fields: vec![FieldDef {
+            name: "y".into(),
+            ty: Ty::Integer,
+        }],
+        span: sp(0),
+    });
+    p.scopes.push(callee);
+    let call = |slot: u32, arg: Option<Expr>| Stmt::CallSubScope {
+        subscope: slot,
+        slot: Slot(slot + 2),
+        scope: ScopeId(1),
+        args: vec![arg],
+        span: sp(40),
+    };
+    let field = |slot: u32| {
+        e(
+            ExprKind::StructField {
+                expr: Box::new(local(slot, 41)),
+                id: StructId(2),
+                field: 0,
+            },
+            42,
+        )
+    };
+    p.scopes[0].frame_size = 4;
+    p.scopes[0].body = vec![
+        call(0, None),
+        call(1, Some(pure(int(7, 43)))),
+        define(0, field(2)),
+        define(1, field(3)),
+    ];
+    let r = run_scope(&p, S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((int_output(&r, 0), int_output(&r, 1)), (6, 8));
+}
+
+#[test]
+fn top_level_definitions_are_evaluated_once_before_scopes() {
+    use catala_ir::dcalc::{TopDef, TopDefId};
+    let mut p = program(Vec::new(), vec![("y", 0)], 1);
+    p.topdefs.push(TopDef {
+        name: "base".into(),
+        ty: Ty::Integer,
+        body: bin(BinaryOp::MultIntInt, int(6, 1), int(7, 2), 3),
+        frame_size: 0,
+        span: sp(0),
+    });
+    p.topdef_order.push(TopDefId(0));
+    p.scopes[0].body = vec![define(
+        0,
+        bin(
+            BinaryOp::AddIntInt,
+            e(ExprKind::TopDef(TopDefId(0)), 4),
+            int(1, 5),
+            6,
+        ),
+    )];
+    let r = run_scope(&p, S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(int_output(&r, 0), 43);
+}

@@ -19,6 +19,7 @@ pub enum Value {
     Struct(Vec<Value>),
     Enum(u32, Option<Box<Value>>),
     Closure(Rc<Lambda>, Vec<Value>),
+    List(Vec<Value>),
     Unset,
 }
 
@@ -30,6 +31,7 @@ impl PartialEq for Value {
             (Value::Struct(a), Value::Struct(b)) => a == b,
             (Value::Enum(a, x), Value::Enum(b, y)) => a == b && x == y,
             (Value::Closure(a, _), Value::Closure(b, _)) => Rc::ptr_eq(a, b),
+            (Value::List(a), Value::List(b)) => a == b,
             (Value::Unset, Value::Unset) => true,
             _ => false,
         }
@@ -245,6 +247,29 @@ impl<'p> Evaluator<'p> {
             ExprKind::IsCase { expr, case, .. } => match self.value(expr, f)? {
                 Value::Enum(c, _) => Value::Bool(c == *case),
                 _ => return Err(EvalError::Unsupported("is case".into())),
+            },
+            ExprKind::List(items) => {
+                Value::List(items.iter().map(|x| self.value(x, f)).collect::<R<_>>()?)
+            }
+            // Only the shape lowering produces for variables that may be empty: the element of a
+            // list of at most one element, or the default.
+            ExprKind::ListArgExtremum {
+                binder,
+                list,
+                key,
+                default,
+                ..
+            } => match self.value(list, f)? {
+                Value::List(items) if items.len() == 1 => {
+                    f.slots[binder.index()] = items[0].clone();
+                    self.value(key, f)?;
+                    items[0].clone()
+                }
+                Value::List(items) if items.is_empty() => match default {
+                    Some(d) => self.value(d, f)?,
+                    None => return Err(EvalError::Unsupported("empty list".into())),
+                },
+                _ => return Err(EvalError::Unsupported("arg extremum".into())),
             },
             ExprKind::ScopeCall { scope, args } => {
                 let mut vals = Vec::new();

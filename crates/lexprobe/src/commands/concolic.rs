@@ -1,9 +1,290 @@
-//! `lexprobe concolic` (being written).
+//! `lexprobe concolic FILE --scope S`: concolic exploration of a scope. Prints one test per
+//! execution path (inputs, then outputs or the error with its positions), as Catala-style text
+//! or as one JSON object; optionally writes the tests as Catala test scopes.
+
+use crate::catala::report::{print_errors, ErrorReport};
+use crate::catala::{self, Loaded};
+use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
+use crate::format::OutputFormat;
+use catala_eval::runtime::json::value_to_json;
+use catala_eval::ValuePrinter;
+use concolic::{Exploration, ExploreOptions, Optimizations, Outcome};
+use serde_json::{json, Map, Value as Json};
+use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args)]
-pub struct ConcolicArgs {}
+#[command(after_help = "Examples:
+  lexprobe concolic tax.catala_en --scope IncomeTaxComputation
+  lexprobe concolic tax.catala_en --scope IncomeTaxComputation --format json --stats
+  lexprobe concolic tax.catala_en --scope S --optim none --max-tests 100 --timeout 60
+  lexprobe concolic tax.catala_en --scope S --emit-tests tests/ --check
 
-pub fn run(_args: ConcolicArgs) -> i32 {
-    eprintln!("lexprobe concolic: not available in this build");
-    2
+Exit code: 0 when the exploration ran (whatever the tests found), 123 on a Catala error in the
+program or a failed replay check, 2 on bad usage.")]
+pub struct ConcolicArgs {
+    /// The Catala source file.
+    pub file: PathBuf,
+    /// The scope to explore.
+    #[arg(long, short = 's')]
+    pub scope: String,
+    /// Output format.
+    #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Stop after this many tests.
+    #[arg(long)]
+    pub max_tests: Option<usize>,
+    /// Optimizations: none, all, or a comma list of trivial, incremental, soft.
+    #[arg(long, default_value = "all")]
+    pub optim: String,
+    /// Initial inputs: a JSON object (possibly partial) or @FILE.
+    #[arg(long)]
+    pub hints: Option<String>,
+    /// Print each test's path condition.
+    #[arg(long)]
+    pub show_constraints: bool,
+    /// Write the tests as Catala test scopes into this directory.
+    #[arg(long)]
+    pub emit_tests: Option<PathBuf>,
+    /// Print the statistics (tests, solver calls, times, paths by outcome).
+    #[arg(long)]
+    pub stats: bool,
+    /// Replay every test on the plain interpreter; fail if an outcome differs.
+    #[arg(long)]
+    pub check: bool,
+}
+
+pub fn run(args: ConcolicArgs) -> i32 {
+    let json_out = args.format == OutputFormat::Json;
+    let optimizations = match Optimizations::parse(&args.optim) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("lexprobe concolic: {e}");
+            return USAGE;
+        }
+    };
+    let hints = match args.hints.as_deref().map(read_json).transpose() {
+        Ok(h) => h,
+        Err(msg) => {
+            eprintln!("lexprobe concolic: {msg}");
+            return USAGE;
+        }
+    };
+    let loaded = match catala::load(&args.file) {
+        Ok(l) => l,
+        Err((sources, errors)) => {
+            print_errors(&sources, &errors, json_out);
+            return CATALA_ERROR;
+        }
+    };
+    let Some(scope) = loaded.program.scope_by_name(&args.scope) else {
+        let err = ErrorReport::plain(
+            "name_resolution",
+            format!("There is no scope \"{}\" inside the program.", args.scope),
+        );
+        print_errors(&loaded.sources, &[err], json_out);
+        return CATALA_ERROR;
+    };
+    let options = ExploreOptions {
+        optimizations,
+        max_tests: args.max_tests,
+        timeout: args
+            .timeout
+            .filter(|t| *t > 0.0)
+            .map(Duration::from_secs_f64),
+        hints,
+        check: args.check,
+        keep_constraints: args.show_constraints,
+    };
+    let exploration = match concolic::explore(&loaded.program, scope, &options) {
+        Ok(e) => e,
+        Err(e) => {
+            print_errors(
+                &loaded.sources,
+                &[ErrorReport::plain("concolic", e.to_string())],
+                json_out,
+            );
+            return CATALA_ERROR;
+        }
+    };
+    if json_out {
+        println!("{}", to_json(&loaded, scope, &exploration));
+    } else {
+        print_human(&loaded, scope, &exploration, &args);
+    }
+    if let Some(dir) = &args.emit_tests {
+        match concolic::emit::write_test_file(&loaded.program, scope, &exploration, &args.file, dir)
+        {
+            Ok(path) => eprintln!("tests written to {}", path.display()),
+            Err(e) => {
+                eprintln!("lexprobe concolic: cannot write tests: {e}");
+                return CATALA_ERROR;
+            }
+        }
+    }
+    if !exploration.replay_mismatches.is_empty() {
+        for (i, why) in &exploration.replay_mismatches {
+            eprintln!(
+                "lexprobe concolic: replay check failed for test {}: {why}",
+                i + 1
+            );
+        }
+        return CATALA_ERROR;
+    }
+    SUCCESS
+}
+
+fn read_json(arg: &str) -> Result<Json, String> {
+    let text = match arg.strip_prefix('@') {
+        Some(path) => {
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
+        }
+        None => arg.to_string(),
+    };
+    serde_json::from_str(&text).map_err(|e| format!("--hints is not valid JSON: {e}"))
+}
+
+fn inputs_json(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    test: &concolic::TestCase,
+) -> Json {
+    let decl = loaded.program.scope(scope);
+    let mut m = Map::new();
+    for (input, v) in decl.inputs.iter().zip(&test.inputs) {
+        if let Some(v) = v {
+            m.insert(input.name.clone(), value_to_json(&loaded.program, v));
+        }
+    }
+    Json::Object(m)
+}
+
+fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -> Json {
+    let tests: Vec<Json> = e
+        .tests
+        .iter()
+        .map(|t| {
+            let mut o = Map::new();
+            o.insert("inputs".into(), inputs_json(loaded, scope, t));
+            o.insert("outcome".into(), json!(t.outcome.kind()));
+            match &t.outcome {
+                Outcome::Ok(outs) => {
+                    let mut m = Map::new();
+                    for (n, v) in outs {
+                        m.insert(n.clone(), value_to_json(&loaded.program, v));
+                    }
+                    o.insert("outputs".into(), Json::Object(m));
+                }
+                Outcome::Error(err) => {
+                    o.insert(
+                        "error".into(),
+                        ErrorReport::from_runtime(err).to_json(&loaded.sources),
+                    );
+                }
+                Outcome::Assertion(a) => {
+                    o.insert(
+                        "error".into(),
+                        ErrorReport::from_assertion(a).to_json(&loaded.sources),
+                    );
+                }
+            }
+            if !t.constraints.is_empty() {
+                o.insert("constraints".into(), json!(t.constraints));
+            }
+            Json::Object(o)
+        })
+        .collect();
+    json!({
+        "tests": tests,
+        "stats": stats_json(e),
+        "incomplete": e.incomplete,
+    })
+}
+
+fn stats_json(e: &Exploration) -> Json {
+    let s = &e.stats;
+    json!({
+        "tests": s.tests,
+        "solver_calls": s.solver_calls,
+        "soft_solver_calls": s.soft_solver_calls,
+        "time_s": s.time.as_secs_f64(),
+        "solver_time_s": s.solver_time.as_secs_f64(),
+        "complete": s.complete,
+        "by_outcome": s.by_outcome,
+        "by_roundness": s.by_roundness,
+        "divergences": s.divergences,
+    })
+}
+
+fn print_human(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    e: &Exploration,
+    args: &ConcolicArgs,
+) {
+    let decl = loaded.program.scope(scope);
+    let printer = ValuePrinter {
+        language: decl.language,
+        names: &loaded.program,
+    };
+    for (i, t) in e.tests.iter().enumerate() {
+        println!("Test {} ({}):", i + 1, t.outcome.kind());
+        for (input, v) in decl.inputs.iter().zip(&t.inputs) {
+            if let Some(v) = v {
+                for line in printer.result_lines(&input.name, v) {
+                    println!("  input {}", line.trim_end());
+                }
+            }
+        }
+        match &t.outcome {
+            Outcome::Ok(outs) => {
+                for (n, v) in outs {
+                    for line in printer.result_lines(n, v) {
+                        println!("  output {}", line.trim_end());
+                    }
+                }
+            }
+            Outcome::Error(err) => {
+                print!(
+                    "{}",
+                    ErrorReport::from_runtime(err).render(&loaded.sources, None)
+                );
+            }
+            Outcome::Assertion(a) => {
+                print!(
+                    "{}",
+                    ErrorReport::from_assertion(a).render(&loaded.sources, None)
+                );
+            }
+        }
+        if args.show_constraints {
+            for c in &t.constraints {
+                println!("  constraint {c}");
+            }
+        }
+    }
+    if !e.incomplete.is_empty() {
+        println!(
+            "Evaluated concretely (exploration may be incomplete): {}",
+            e.incomplete.join(", ")
+        );
+    }
+    if args.stats {
+        let s = &e.stats;
+        println!(
+            "Stats: {} tests, {} solver calls (+{} for round amounts), {:.3} s total, {:.3} s in the solver, {}",
+            s.tests,
+            s.solver_calls,
+            s.soft_solver_calls,
+            s.time.as_secs_f64(),
+            s.solver_time.as_secs_f64(),
+            if s.complete { "complete" } else { "stopped at a limit" }
+        );
+        for (k, n) in &s.by_outcome {
+            println!("  {k}: {n}");
+        }
+    }
 }

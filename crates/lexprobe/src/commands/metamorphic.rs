@@ -216,6 +216,70 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
 mod tests {
     use super::*;
 
+    fn args(system: &str, only: &[&str], relations: &str) -> MetamorphicArgs {
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/metamorphic");
+        MetamorphicArgs {
+            system: system.replace("EXAMPLES", examples),
+            domain: format!("{examples}/form1040.toml"),
+            relations: relations.replace("EXAMPLES", examples),
+            only: only.iter().map(|s| s.to_string()).collect(),
+            budget: "20s".into(),
+            max_tests: Some(300),
+            seed: 1,
+            jobs: 2,
+            one_call: false,
+            timeout: "10s".into(),
+            tolerance: 0.0,
+            bayes_factor: 100.0,
+            theta: 0.95,
+            stop_after_bases: None,
+            stop_after_failures: None,
+            depth: 4,
+            report: None,
+            format: "json".into(),
+        }
+    }
+
+    #[test]
+    fn exit_codes_follow_the_verdicts() {
+        let only = ["r3_eitc_mfs", "r9_etc_mfs"];
+        let correct = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        assert_eq!(run_checked(&correct), Ok(0));
+        let buggy = args(
+            "catala:EXAMPLES/form1040_bug_eitc_mfs.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        assert_eq!(run_checked(&buggy), Ok(1));
+    }
+
+    #[test]
+    fn usage_errors_are_messages() {
+        let unknown = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &["r99"],
+            "EXAMPLES/form1040.mr",
+        );
+        assert!(run_checked(&unknown)
+            .unwrap_err()
+            .contains("no relation named `r99`"));
+        let bad_system = args("ftp:nowhere", &[], "EXAMPLES/form1040.mr");
+        assert!(run_checked(&bad_system)
+            .unwrap_err()
+            .contains("unknown system"));
+        let dir = std::env::temp_dir().join(format!("lexprobe-mr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let broken = dir.join("broken.mr");
+        std::fs::write(&broken, "relation r\n  forall x, y. x.agi >=\n").unwrap();
+        let broken_args = args("cmd:true", &[], broken.to_str().unwrap());
+        let message = run_checked(&broken_args).unwrap_err();
+        assert!(message.contains("broken.mr:3:1:"), "{message}");
+    }
+
     #[test]
     fn durations() {
         assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));

@@ -1,0 +1,439 @@
+//! Depth-first concolic exploration of one scope (Section 3 of the paper). Each iteration runs
+//! the scope on concrete inputs with the symbolic companion, which yields the path condition;
+//! the last constraint not yet negated is negated, the solver is asked for inputs satisfying
+//! the prefix and the negation, and the next iteration runs on them. The exploration ends when
+//! every constraint of the current path has been negated (all feasible paths covered), or at
+//! the time or test limit. Every path found becomes a [`TestCase`]; with `check`, each is
+//! replayed on the plain interpreter, which must give the identical outcome.
+
+use crate::inputs::{Assignment, InputSpace, Shape};
+use crate::symbolic::{PathState, Sym};
+use crate::ConcolicError;
+use catala_eval::eval::Interpreter;
+use catala_eval::runtime::json::value_to_json;
+use catala_eval::runtime::Value;
+use catala_eval::{inputs_from_json, AssertionFailure, RuntimeError};
+use catala_ir::dcalc::{InputKind, Program, ScopeId};
+use smt::catala::term::{self, Term};
+use smt::catala::{CatalaSession, QueryOutcome, RoundnessLevel};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// The optimizations of Section 4, each switchable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Optimizations {
+    /// Drop constraints without variables and repeated constraints.
+    pub trivial_constraints: bool,
+    /// Push/pop the path condition instead of re-asserting it.
+    pub incremental: bool,
+    /// Refine models towards round money amounts.
+    pub soft_constraints: bool,
+}
+
+impl Optimizations {
+    pub const ALL: Optimizations = Optimizations {
+        trivial_constraints: true,
+        incremental: true,
+        soft_constraints: true,
+    };
+    pub const NONE: Optimizations = Optimizations {
+        trivial_constraints: false,
+        incremental: false,
+        soft_constraints: false,
+    };
+
+    /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft` (the other
+    /// names of the paper, `lazy`, `reorder`, `folding`, are accepted and have no effect yet).
+    pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
+        match text.trim() {
+            "all" => return Ok(Optimizations::ALL),
+            "none" => return Ok(Optimizations::NONE),
+            _ => {}
+        }
+        let mut o = Optimizations::NONE;
+        for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match name {
+                "trivial" => o.trivial_constraints = true,
+                "incremental" => o.incremental = true,
+                "soft" => o.soft_constraints = true,
+                "lazy" | "reorder" | "folding" => {}
+                other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Settings of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    pub optimizations: Optimizations,
+    pub max_tests: Option<usize>,
+    pub timeout: Option<Duration>,
+    /// Initial inputs (a JSON object keyed by input name, possibly partial).
+    pub hints: Option<serde_json::Value>,
+    /// Replay every test on the plain interpreter.
+    pub check: bool,
+    /// Keep each test's path condition (printed terms).
+    pub keep_constraints: bool,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> Self {
+        ExploreOptions {
+            optimizations: Optimizations::ALL,
+            max_tests: None,
+            timeout: None,
+            hints: None,
+            check: true,
+            keep_constraints: false,
+        }
+    }
+}
+
+/// How a test ends.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// The scope computed its outputs (in declaration order).
+    Ok(Vec<(String, Value)>),
+    Error(RuntimeError),
+    /// An assertion of the scope failed (the first one).
+    Assertion(AssertionFailure),
+}
+
+impl Outcome {
+    /// `ok`, or the runtime error's kind (`conflict`, `no_value`, `division_by_zero`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Ok(_) => "ok",
+            Outcome::Error(e) => e.kind.as_str(),
+            Outcome::Assertion(_) => "assertion",
+        }
+    }
+}
+
+/// One explored path.
+#[derive(Clone, Debug)]
+pub struct TestCase {
+    /// Aligned with the scope's inputs (`None`: a context variable left to its definition).
+    pub inputs: Vec<Option<Value>>,
+    pub outcome: Outcome,
+    /// The path condition, printed (with `keep_constraints`).
+    pub constraints: Vec<String>,
+    /// How round the money inputs are.
+    pub roundness: RoundnessLevel,
+}
+
+/// Figures of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct ExploreStats {
+    pub tests: usize,
+    /// Satisfiability queries for path conditions.
+    pub solver_calls: u64,
+    /// Extra queries made to round money inputs.
+    pub soft_solver_calls: u64,
+    pub time: Duration,
+    pub solver_time: Duration,
+    /// True when every feasible path was covered (no limit reached).
+    pub complete: bool,
+    /// Runs whose path left the prefix the solver was asked for.
+    pub divergences: usize,
+    pub by_outcome: BTreeMap<String, usize>,
+    /// Tests per roundness level of their money inputs.
+    pub by_roundness: BTreeMap<String, usize>,
+}
+
+/// The result of an exploration.
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    pub tests: Vec<TestCase>,
+    pub stats: ExploreStats,
+    /// Operations evaluated concretely on symbolic operands (completeness is lost there).
+    pub incomplete: Vec<String>,
+    /// Tests the plain interpreter replayed with a different outcome (index, explanation).
+    pub replay_mismatches: Vec<(usize, String)>,
+}
+
+struct Node {
+    term: Term,
+    done: bool,
+}
+
+/// Explores every path of `scope`.
+pub fn explore(
+    program: &Program,
+    scope: ScopeId,
+    options: &ExploreOptions,
+) -> Result<Exploration, ConcolicError> {
+    let start = Instant::now();
+    let reordered = crate::reorder::hoist_assertions(program, scope);
+    let program = &reordered;
+    let opt = options.optimizations;
+    let decl = program.scope(scope);
+    let mut space = InputSpace::default();
+    let mut shapes: Vec<Option<Shape>> = Vec::with_capacity(decl.inputs.len());
+    for input in &decl.inputs {
+        // A context variable is given or not: two branches where its definition is read.
+        shapes.push(match input.kind {
+            InputKind::Input => Some(space.shape_of(program, &input.ty, &input.name, 0)),
+            InputKind::Context => Some(space.optional_shape(program, &input.ty, &input.name)),
+            _ => None,
+        });
+    }
+    let mut assignment: Assignment = vec![None; space.vars.len()];
+    if let Some(hints) = &options.hints {
+        absorb_hints(program, scope, hints, &mut shapes, &mut assignment)?;
+    }
+    let money_vars: Vec<_> = (0..space.vars.len())
+        .filter(|i| space.vars[*i].is_money)
+        .map(|i| smt::catala::VarId(i as u32))
+        .collect();
+    let mut session = CatalaSession::new(None, opt.incremental);
+    for d in &space.domains {
+        session.add_global(d)?;
+    }
+    let mut state = PathState::new(opt.trivial_constraints);
+    for (input, shape) in decl.inputs.iter().zip(&shapes) {
+        if let Some(Shape::Optional { given, .. }) = shape {
+            state
+                .context_defaults
+                .insert(input.span, term::var(*given, smt::catala::Kind::Bool));
+        }
+    }
+    let mut interp =
+        Interpreter::<Sym>::new(program, state).map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+    let mut tests = Vec::new();
+    let mut stats = ExploreStats::default();
+    let mut mismatches = Vec::new();
+    let mut prefix: Vec<Node> = Vec::new();
+    let mut roundness = RoundnessLevel::Hundreds;
+    'explore: loop {
+        interp.session.reset();
+        let args: Vec<Option<(Value, Sym)>> = shapes
+            .iter()
+            .map(|s| s.as_ref().and_then(|s| s.build_arg(&assignment)))
+            .collect();
+        let inputs: Vec<Option<Value>> = args
+            .iter()
+            .map(|a| a.as_ref().map(|(v, _)| v.clone()))
+            .collect();
+        let result = interp.run(scope, args);
+        let path = std::mem::take(&mut interp.session.constraints);
+        let outcome = match result {
+            Ok((_, failures)) if !failures.is_empty() => Outcome::Assertion(failures[0].clone()),
+            Ok(((Value::Struct(s), _), _)) => Outcome::Ok(
+                decl.outputs
+                    .iter()
+                    .map(|o| o.name.clone())
+                    .zip(s.fields.iter().cloned())
+                    .collect(),
+            ),
+            Ok(_) => Outcome::Ok(Vec::new()),
+            Err(e) => Outcome::Error(e),
+        };
+        {
+            if options.check {
+                if let Some(why) = replay(program, scope, &inputs, &outcome) {
+                    mismatches.push((tests.len(), why));
+                }
+            }
+            *stats
+                .by_outcome
+                .entry(outcome.kind().to_string())
+                .or_default() += 1;
+            *stats
+                .by_roundness
+                .entry(format!("{roundness:?}"))
+                .or_default() += 1;
+            tests.push(TestCase {
+                inputs,
+                outcome,
+                constraints: if options.keep_constraints {
+                    path.iter().map(|c| c.term.to_string()).collect()
+                } else {
+                    Vec::new()
+                },
+                roundness,
+            });
+        }
+        // The new branch stack: the prefix keeps its flags, new constraints are open.
+        let mut stack: Vec<Node> = Vec::with_capacity(path.len());
+        for (i, c) in path.into_iter().enumerate() {
+            let done = match prefix.get(i) {
+                Some(p) => {
+                    if p.term != c.term {
+                        stats.divergences += 1;
+                    }
+                    p.done
+                }
+                None => false,
+            };
+            stack.push(Node {
+                term: c.term,
+                done: done || c.fixed,
+            });
+        }
+        if options.max_tests.is_some_and(|m| tests.len() >= m)
+            || options.timeout.is_some_and(|t| start.elapsed() >= t)
+        {
+            break 'explore;
+        }
+        loop {
+            let Some(i) = stack.iter().rposition(|n| !n.done) else {
+                stats.complete = true;
+                break 'explore;
+            };
+            stack.truncate(i + 1);
+            let negated = term::not(&stack[i].term);
+            stack[i] = Node {
+                term: negated,
+                done: true,
+            };
+            let query: Vec<Term> = stack.iter().map(|n| n.term.clone()).collect();
+            if session.check_path(&query)? == QueryOutcome::Sat {
+                roundness = if opt.soft_constraints {
+                    session.round_money(&money_vars)?
+                } else {
+                    RoundnessLevel::Cents
+                };
+                assignment = space
+                    .vars
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| session.value(smt::catala::VarId(i as u32), v.kind))
+                    .collect();
+                if !opt.soft_constraints {
+                    roundness = roundness_of(&assignment, &money_vars);
+                }
+                prefix = stack;
+                break;
+            }
+            if options.timeout.is_some_and(|t| start.elapsed() >= t) {
+                break 'explore;
+            }
+        }
+    }
+    let s = session.stats();
+    stats.tests = tests.len();
+    stats.solver_calls = s.path_queries;
+    stats.soft_solver_calls = s.soft_queries;
+    stats.solver_time = s.solver_time;
+    stats.time = start.elapsed();
+    Ok(Exploration {
+        tests,
+        stats,
+        incomplete: interp.session.incomplete.iter().cloned().collect(),
+        replay_mismatches: mismatches,
+    })
+}
+
+fn roundness_of(a: &Assignment, money: &[smt::catala::VarId]) -> RoundnessLevel {
+    let cents = |v: &smt::catala::VarId| match a.get(v.0 as usize) {
+        Some(Some(smt::catala::ModelValue::Int(s))) => s.parse::<i128>().unwrap_or(1),
+        _ => 0,
+    };
+    if money.iter().all(|v| cents(v) % 10_000 == 0) {
+        RoundnessLevel::Hundreds
+    } else if money.iter().all(|v| cents(v) % 1_000 == 0) {
+        RoundnessLevel::Tens
+    } else if money.iter().all(|v| cents(v) % 100 == 0) {
+        RoundnessLevel::Units
+    } else {
+        RoundnessLevel::Cents
+    }
+}
+
+fn absorb_hints(
+    program: &Program,
+    scope: ScopeId,
+    hints: &serde_json::Value,
+    shapes: &mut [Option<Shape>],
+    assignment: &mut Assignment,
+) -> Result<(), ConcolicError> {
+    let decl = program.scope(scope);
+    // Inputs missing from the hints are filled with zeros only to satisfy the JSON reader.
+    let mut full = serde_json::Map::new();
+    if let serde_json::Value::Object(m) = hints {
+        for (k, v) in m {
+            full.insert(k.clone(), v.clone());
+        }
+    }
+    let given: Vec<bool> = decl
+        .inputs
+        .iter()
+        .map(|i| full.contains_key(&i.name))
+        .collect();
+    let mut partial = serde_json::Map::new();
+    for (input, g) in decl.inputs.iter().zip(&given) {
+        if *g {
+            partial.insert(input.name.clone(), full[&input.name].clone());
+        }
+    }
+    // Read each given input on its own, so that missing ones are not an error.
+    for (idx, input) in decl.inputs.iter().enumerate() {
+        let Some(j) = partial.get(&input.name) else {
+            continue;
+        };
+        let value = catala_eval::runtime::json::value_from_json(
+            program,
+            &input.ty,
+            j,
+            &format!("/{}", input.name),
+        )
+        .map_err(|e| ConcolicError::Hints(format!("{}: {}", e.path, e.message)))?;
+        if let Some(Some(shape)) = shapes.get_mut(idx) {
+            shape.absorb(&value, assignment);
+        }
+    }
+    let _ = inputs_from_json;
+    Ok(())
+}
+
+/// Re-runs a test on the plain interpreter; `Some(explanation)` when the outcome differs.
+fn replay(
+    program: &Program,
+    scope: ScopeId,
+    inputs: &[Option<Value>],
+    outcome: &Outcome,
+) -> Option<String> {
+    let plain = catala_eval::run_scope(program, scope, inputs.to_vec());
+    if let Outcome::Assertion(a) = outcome {
+        return match plain {
+            Ok(r)
+                if r.assertion_failures
+                    .first()
+                    .is_some_and(|b| b.span == a.span) =>
+            {
+                None
+            }
+            _ => Some("the plain run does not fail the same assertion".to_string()),
+        };
+    }
+    if let Ok(r) = &plain {
+        if !r.assertion_failures.is_empty() {
+            return Some("the plain run fails an assertion".to_string());
+        }
+    }
+    match (plain, outcome) {
+        (Ok(r), Outcome::Ok(outs)) => {
+            let a: Vec<_> = r
+                .outputs
+                .iter()
+                .map(|(n, v)| (n, value_to_json(program, v)))
+                .collect();
+            let b: Vec<_> = outs
+                .iter()
+                .map(|(n, v)| (n, value_to_json(program, v)))
+                .collect();
+            (a != b).then(|| format!("outputs differ: {a:?} vs {b:?}"))
+        }
+        (Err(e), Outcome::Error(f)) => (e.kind != f.kind || e.labels.len() != f.labels.len())
+            .then(|| format!("errors differ: {} vs {}", e.kind.as_str(), f.kind.as_str())),
+        (_, Outcome::Assertion(_)) => None,
+        (Ok(_), Outcome::Error(f)) => Some(format!(
+            "plain run succeeds, concolic run: {}",
+            f.kind.as_str()
+        )),
+        (Err(e), Outcome::Ok(_)) => Some(format!("plain run fails with {}", e.kind.as_str())),
+    }
+}

@@ -1,0 +1,511 @@
+//! The symbolic companion: what rides along with every value of a concolic run. A [`Sym`]
+//! mirrors the shape of its value (scalars carry a [`Term`] over the scope's inputs, structures,
+//! enumerations and tuples carry their parts) and is [`Sym::Concrete`] whenever the value does
+//! not depend on the inputs. [`PathState`] is the companion's session: it turns the
+//! interpreter's branch events into the path condition (Fig. 4 of the paper: justifications,
+//! conditionals, matches, divisions by zero, assertions) and notes the operations that had to be
+//! evaluated concretely on symbolic operands (loss of completeness).
+
+use catala_eval::eval::{BranchEvent, Companion, Composite, Projection};
+use catala_eval::runtime::{Date, Value};
+use catala_ir::dcalc::{BinaryOp, CmpType, UnaryOp};
+use catala_syntax::Span;
+use smt::catala::term::{self, app, bool_const, int_const, real_const, Kind, Op, Term};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+
+/// The symbolic part of a value.
+#[derive(Clone, Debug, Default)]
+pub enum Sym {
+    /// The value does not depend on the inputs.
+    #[default]
+    Concrete,
+    /// A boolean, integer, decimal, money (cents), date (day number) or duration (days) term.
+    Scalar(Term),
+    /// Structure (or scope output) fields, in order.
+    Struct(Rc<[Sym]>),
+    /// An enumeration value: its case index as an integer term, and per case its payload.
+    Enum {
+        tag: Term,
+        payloads: Rc<[Sym]>,
+    },
+    Tuple(Rc<[Sym]>),
+}
+
+impl Sym {
+    pub fn is_concrete(&self) -> bool {
+        matches!(self, Sym::Concrete)
+    }
+}
+
+/// What a recorded constraint comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstraintOrigin {
+    If,
+    Justification,
+    Match,
+    Division,
+    Assertion,
+    ListCondition,
+    /// Whether a context variable is given.
+    ContextInput,
+}
+
+/// One element of the path condition: the condition as it held on this run.
+#[derive(Clone, Debug)]
+pub struct PathConstraint {
+    pub term: Term,
+    /// Fixed constraints (assertions that held) are never negated.
+    pub fixed: bool,
+    pub origin: ConstraintOrigin,
+    pub span: Span,
+}
+
+/// The companion's session: the path condition of the current run.
+#[derive(Debug, Default)]
+pub struct PathState {
+    pub constraints: Vec<PathConstraint>,
+    seen: HashSet<Term>,
+    /// Drop constraints without variables and repetitions of earlier ones (Section 4.4).
+    pub remove_trivial: bool,
+    /// Set at the first failing assertion: the run is outside the input space.
+    pub assertion_failed: bool,
+    /// Operations evaluated concretely although an operand was symbolic.
+    pub incomplete: BTreeSet<String>,
+    /// For each context variable of the explored scope: the span of the default term reading
+    /// its argument, and the boolean "the argument is given". Reading it is a branch.
+    pub context_defaults: HashMap<Span, Term>,
+    context_seen: HashSet<Span>,
+}
+
+impl PathState {
+    pub fn new(remove_trivial: bool) -> PathState {
+        PathState {
+            remove_trivial,
+            ..PathState::default()
+        }
+    }
+
+    /// Clears the path for a new run (keeps the settings and the completeness notes).
+    pub fn reset(&mut self) {
+        self.constraints.clear();
+        self.seen.clear();
+        self.context_seen.clear();
+        self.assertion_failed = false;
+    }
+
+    fn record(&mut self, t: Term, fixed: bool, origin: ConstraintOrigin, span: Span) {
+        if self.assertion_failed {
+            return;
+        }
+        if self.remove_trivial {
+            if t.is_ground() || self.seen.contains(&t) {
+                return;
+            }
+            self.seen.insert(t.clone());
+        }
+        self.constraints.push(PathConstraint {
+            term: t,
+            fixed,
+            origin,
+            span,
+        });
+    }
+
+    fn record_condition(&mut self, cond: &Sym, taken: bool, origin: ConstraintOrigin, span: Span) {
+        let t = match cond {
+            Sym::Scalar(t) => t.clone(),
+            _ => bool_const(taken),
+        };
+        let t = if taken { t } else { term::not(&t) };
+        self.record(t, false, origin, span);
+    }
+
+    fn lost(&mut self, what: &str) {
+        if !self.incomplete.contains(what) {
+            self.incomplete.insert(what.to_string());
+        }
+    }
+}
+
+/// Day number (days since 1970-01-01) of a date.
+pub fn day_number(d: &Date) -> i64 {
+    let (y, m, day) = (d.year, i64::from(d.month), i64::from(d.day));
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The date of a day number (inverse of [`day_number`]).
+pub fn date_of_day_number(z: i64) -> Option<Date> {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    Date::new(year, month, day)
+}
+
+/// The constant term of a scalar value (`None` for values with no scalar encoding).
+pub fn constant_term(v: &Value) -> Option<Term> {
+    Some(match v {
+        Value::Bool(b) => bool_const(*b),
+        Value::Integer(i) | Value::Money(i) => int_const(i.to_string()),
+        Value::Decimal(d) => {
+            let (n, den) = d.numer_denom();
+            real_const(n.to_string(), den.to_string())
+        }
+        Value::Date(d) => int_const(day_number(d).to_string()),
+        Value::Duration(d) if d.years == 0 && d.months == 0 => int_const(d.days.to_string()),
+        _ => return None,
+    })
+}
+
+fn scalar(v: &Value, s: &Sym) -> Option<Term> {
+    match s {
+        Sym::Scalar(t) => Some(t.clone()),
+        Sym::Concrete => constant_term(v),
+        _ => None,
+    }
+}
+
+fn to_real(t: Term) -> Term {
+    if t.kind() == Kind::Real {
+        t
+    } else {
+        app(Op::ToReal, vec![t])
+    }
+}
+
+fn hundred_real() -> Term {
+    real_const("100", "1")
+}
+
+/// Symbolic equality of two values (structures, enumerations and tuples part by part).
+fn equality(lv: &Value, ls: &Sym, rv: &Value, rs: &Sym) -> Option<Term> {
+    if ls.is_concrete() && rs.is_concrete() {
+        return Some(bool_const(lv.equals(rv).unwrap_or(false)));
+    }
+    match (lv, rv) {
+        (Value::Struct(a), Value::Struct(b)) => {
+            let parts = |s: &Sym, n: usize| match s {
+                Sym::Struct(p) => p.to_vec(),
+                _ => vec![Sym::Concrete; n],
+            };
+            let (pa, pb) = (parts(ls, a.fields.len()), parts(rs, b.fields.len()));
+            let mut conj = Vec::new();
+            for (i, (x, y)) in a.fields.iter().zip(b.fields.iter()).enumerate() {
+                let sx = pa.get(i).cloned().unwrap_or_default();
+                let sy = pb.get(i).cloned().unwrap_or_default();
+                conj.push(equality(x, &sx, y, &sy)?);
+            }
+            Some(app(Op::And, conj))
+        }
+        (Value::Enum(a), Value::Enum(b)) => {
+            let tag = |s: &Sym, case: u32| match s {
+                Sym::Enum { tag, .. } => tag.clone(),
+                _ => int_const(case.to_string()),
+            };
+            let payload = |s: &Sym, case: u32| match s {
+                Sym::Enum { payloads, .. } => {
+                    payloads.get(case as usize).cloned().unwrap_or_default()
+                }
+                _ => Sym::Concrete,
+            };
+            let same_tag = app(Op::Eq, vec![tag(ls, a.case), tag(rs, b.case)]);
+            if a.case != b.case {
+                return Some(same_tag);
+            }
+            let pay = equality(
+                &a.payload,
+                &payload(ls, a.case),
+                &b.payload,
+                &payload(rs, b.case),
+            )?;
+            Some(app(Op::And, vec![same_tag, pay]))
+        }
+        _ => Some(app(Op::Eq, vec![scalar(lv, ls)?, scalar(rv, rs)?])),
+    }
+}
+
+impl Companion for Sym {
+    type Session = PathState;
+
+    fn constant(_: &mut PathState, _: &Value) -> Sym {
+        Sym::Concrete
+    }
+
+    fn unary(st: &mut PathState, op: UnaryOp, (v, s): (&Value, &Sym), _result: &Value) -> Sym {
+        if s.is_concrete() {
+            return Sym::Concrete;
+        }
+        let Some(t) = scalar(v, s) else {
+            st.lost(&format!("{op:?}"));
+            return Sym::Concrete;
+        };
+        let div100 = |t: Term| app(Op::Div, vec![to_real(t), hundred_real()]);
+        let r = match op {
+            UnaryOp::Not => term::not(&t),
+            UnaryOp::MinusInt | UnaryOp::MinusDec | UnaryOp::MinusMon | UnaryOp::MinusDur => {
+                app(Op::Neg, vec![t])
+            }
+            UnaryOp::ToDecInt => to_real(t),
+            UnaryOp::ToDecMon => div100(t),
+            UnaryOp::ToIntDec => app(Op::Truncate, vec![t]),
+            UnaryOp::ToIntMon => app(Op::Round, vec![div100(t)]),
+            UnaryOp::ToMonDec => app(Op::Round, vec![app(Op::Mul, vec![t, hundred_real()])]),
+            UnaryOp::ToMonInt => app(Op::Mul, vec![t, int_const("100")]),
+            UnaryOp::RoundMon => app(
+                Op::Mul,
+                vec![app(Op::Round, vec![div100(t)]), int_const("100")],
+            ),
+            UnaryOp::RoundDec => to_real(app(Op::Round, vec![t])),
+            _ => {
+                st.lost(&format!("{op:?}"));
+                return Sym::Concrete;
+            }
+        };
+        Sym::Scalar(r)
+    }
+
+    fn binary(
+        st: &mut PathState,
+        op: BinaryOp,
+        (lv, ls): (&Value, &Sym),
+        (rv, rs): (&Value, &Sym),
+        _result: &Value,
+    ) -> Sym {
+        if ls.is_concrete() && rs.is_concrete() {
+            return Sym::Concrete;
+        }
+        if matches!(op, BinaryOp::Eq | BinaryOp::Neq) {
+            return match equality(lv, ls, rv, rs) {
+                Some(t) if op == BinaryOp::Eq => Sym::Scalar(t),
+                Some(t) => Sym::Scalar(term::not(&t)),
+                None => {
+                    st.lost("equality");
+                    Sym::Concrete
+                }
+            };
+        }
+        // A constant operand of `and`/`or` decides or disappears (trivial constraints).
+        if matches!(op, BinaryOp::And | BinaryOp::Or) {
+            let absorbing = op == BinaryOp::Or;
+            for (cv, cs, other) in [(lv, ls, rs), (rv, rs, ls)] {
+                if let (Sym::Concrete, Value::Bool(b)) = (cs, cv) {
+                    return if *b == absorbing {
+                        Sym::Concrete
+                    } else {
+                        other.clone()
+                    };
+                }
+            }
+        }
+        let (Some(a), Some(b)) = (scalar(lv, ls), scalar(rv, rs)) else {
+            st.lost(&format!("{op:?}"));
+            return Sym::Concrete;
+        };
+        let r = match op {
+            BinaryOp::And => app(Op::And, vec![a, b]),
+            BinaryOp::Or => app(Op::Or, vec![a, b]),
+            BinaryOp::Xor => app(Op::Xor, vec![a, b]),
+            BinaryOp::AddIntInt
+            | BinaryOp::AddDecDec
+            | BinaryOp::AddMonMon
+            | BinaryOp::AddDurDur
+            | BinaryOp::AddDatDur(_) => app(Op::Add, vec![a, b]),
+            BinaryOp::SubIntInt
+            | BinaryOp::SubDecDec
+            | BinaryOp::SubMonMon
+            | BinaryOp::SubDurDur
+            | BinaryOp::SubDatDat
+            | BinaryOp::SubDatDur(_) => app(Op::Sub, vec![a, b]),
+            BinaryOp::MultIntInt
+            | BinaryOp::MultDecDec
+            | BinaryOp::MultMonInt
+            | BinaryOp::MultDurInt => app(Op::Mul, vec![a, b]),
+            BinaryOp::MultMonDec => app(Op::Round, vec![app(Op::Mul, vec![to_real(a), b])]),
+            BinaryOp::DivIntInt | BinaryOp::DivMonMon | BinaryOp::DivDurDur => {
+                app(Op::Div, vec![to_real(a), to_real(b)])
+            }
+            BinaryOp::DivDecDec => app(Op::Div, vec![a, b]),
+            BinaryOp::DivMonInt | BinaryOp::DivMonDec => {
+                app(Op::Round, vec![app(Op::Div, vec![to_real(a), to_real(b)])])
+            }
+            BinaryOp::Lt(c) => cmp(Op::Lt, c, a, b),
+            BinaryOp::Le(c) => cmp(Op::Le, c, a, b),
+            BinaryOp::Gt(c) => cmp(Op::Gt, c, a, b),
+            BinaryOp::Ge(c) => cmp(Op::Ge, c, a, b),
+            BinaryOp::Eq | BinaryOp::Neq | BinaryOp::Concat => {
+                st.lost(&format!("{op:?}"));
+                return Sym::Concrete;
+            }
+        };
+        Sym::Scalar(r)
+    }
+
+    fn compose(st: &mut PathState, kind: Composite, parts: Vec<Sym>, _result: &Value) -> Sym {
+        if parts.iter().all(Sym::is_concrete) {
+            return Sym::Concrete;
+        }
+        match kind {
+            Composite::Struct { .. } | Composite::ScopeOutput { .. } => Sym::Struct(parts.into()),
+            Composite::Tuple => Sym::Tuple(parts.into()),
+            Composite::Enum { case, .. } => {
+                let mut payloads = vec![Sym::Concrete; case as usize + 1];
+                if let (Some(slot), Some(p)) = (payloads.get_mut(case as usize), parts.first()) {
+                    *slot = p.clone();
+                }
+                Sym::Enum {
+                    tag: int_const(case.to_string()),
+                    payloads: payloads.into(),
+                }
+            }
+            Composite::List => {
+                st.lost("list of symbolic values");
+                Sym::Concrete
+            }
+        }
+    }
+
+    fn project(st: &mut PathState, kind: Projection, (_, from): (&Value, &Sym), _r: &Value) -> Sym {
+        match (kind, from) {
+            (_, Sym::Concrete) => Sym::Concrete,
+            (Projection::StructField(i), Sym::Struct(p))
+            | (Projection::TupleElement(i), Sym::Tuple(p)) => {
+                p.get(i as usize).cloned().unwrap_or_default()
+            }
+            (Projection::EnumPayload(c), Sym::Enum { payloads, .. }) => {
+                payloads.get(c as usize).cloned().unwrap_or_default()
+            }
+            (Projection::IsCase(c), Sym::Enum { tag, .. }) => {
+                Sym::Scalar(app(Op::Eq, vec![tag.clone(), int_const(c.to_string())]))
+            }
+            (k, _) => {
+                st.lost(&format!("{k:?}"));
+                Sym::Concrete
+            }
+        }
+    }
+
+    fn branch(st: &mut PathState, event: BranchEvent<'_, Sym>) {
+        match event {
+            BranchEvent::If {
+                span,
+                condition,
+                taken,
+            } => st.record_condition(condition, taken, ConstraintOrigin::If, span),
+            BranchEvent::Justification {
+                span,
+                condition,
+                taken,
+            } => st.record_condition(condition, taken, ConstraintOrigin::Justification, span),
+            BranchEvent::ListCondition {
+                span,
+                condition,
+                taken,
+            } => st.record_condition(condition, taken, ConstraintOrigin::ListCondition, span),
+            BranchEvent::Exceptions { span, non_empty } => {
+                if let Some(given) = st.context_defaults.get(&span).cloned() {
+                    if st.context_seen.insert(span) {
+                        let t = if non_empty > 0 {
+                            given
+                        } else {
+                            term::not(&given)
+                        };
+                        st.record(t, false, ConstraintOrigin::ContextInput, span);
+                    }
+                }
+            }
+            BranchEvent::Match {
+                span,
+                scrutinee,
+                case,
+            } => {
+                // A match is a chain of binary choices: not case 0, ..., not case k-1, case k
+                // (the last case needs no equality: the domain of the case variable implies it).
+                let Sym::Enum { tag, payloads } = scrutinee else {
+                    st.record(bool_const(true), false, ConstraintOrigin::Match, span);
+                    return;
+                };
+                let is = |i: u32| app(Op::Eq, vec![tag.clone(), int_const(i.to_string())]);
+                for i in 0..case {
+                    st.record(term::not(&is(i)), false, ConstraintOrigin::Match, span);
+                }
+                if (case as usize) + 1 < payloads.len() {
+                    st.record(is(case), false, ConstraintOrigin::Match, span);
+                }
+            }
+            BranchEvent::DivisionByZero {
+                span,
+                divisor,
+                is_zero,
+            } => {
+                let t = match divisor {
+                    Sym::Scalar(d) => {
+                        let zero = if d.kind() == Kind::Real {
+                            real_const("0", "1")
+                        } else {
+                            int_const("0")
+                        };
+                        app(Op::Eq, vec![d.clone(), zero])
+                    }
+                    _ => bool_const(is_zero),
+                };
+                let t = if is_zero { t } else { term::not(&t) };
+                st.record(t, false, ConstraintOrigin::Division, span);
+            }
+            BranchEvent::Assertion {
+                span,
+                condition,
+                holds,
+            } => {
+                let t = match condition {
+                    Sym::Scalar(t) => t.clone(),
+                    _ => bool_const(holds),
+                };
+                // A failing assertion ends the run (an error outcome, as in Catala).
+                st.record(
+                    if holds { t } else { term::not(&t) },
+                    false,
+                    ConstraintOrigin::Assertion,
+                    span,
+                );
+                if !holds {
+                    st.assertion_failed = true;
+                }
+            }
+        }
+    }
+}
+
+fn cmp(op: Op, _c: CmpType, a: Term, b: Term) -> Term {
+    if a.kind() == Kind::Real || b.kind() == Kind::Real {
+        app(op, vec![to_real(a), to_real(b)])
+    } else {
+        app(op, vec![a, b])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn day_numbers_round_trip() {
+        let epoch = Date::new(1970, 1, 1);
+        assert_eq!(epoch.map(|d| day_number(&d)), Some(0));
+        let d = Date::new(2024, 2, 29);
+        // 2024-02-29 is day 19782 since the epoch.
+        assert_eq!(d.map(|d| day_number(&d)), Some(19_782));
+        assert_eq!(date_of_day_number(19_782), d);
+    }
+}

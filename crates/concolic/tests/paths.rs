@@ -1,0 +1,285 @@
+//! Exact path sets of small scopes (each branching construct), the default term of Fig. 5 and
+//! the running example of the CUTECat paper. Expected paths are derived by hand from Catala's
+//! semantics: one test per feasible path, with the outcome that path must have.
+
+use catala_eval::runtime::json::value_to_json;
+use catala_ir::dcalc::Program;
+use concolic::{explore, Exploration, ExploreOptions, Optimizations, Outcome};
+use std::path::{Path, PathBuf};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn load(path: &Path) -> Program {
+    let (sources, parsed) = catala_syntax::parse_file_with_sources(path);
+    let ast = match parsed {
+        Ok(a) => a,
+        Err(d) => panic!("{}: parse error {}", path.display(), d.message),
+    };
+    match catala_ir::compile(&sources, &ast) {
+        Ok(p) => p,
+        Err(ds) => panic!("{}: {:?}", path.display(), ds.first().map(|d| &d.message)),
+    }
+}
+
+fn run(path: &Path, scope: &str, optimizations: Optimizations) -> (Program, Exploration) {
+    let program = load(path);
+    let Some(id) = program.scope_by_name(scope) else {
+        panic!("no scope {scope}")
+    };
+    let options = ExploreOptions {
+        optimizations,
+        check: true,
+        ..ExploreOptions::default()
+    };
+    let e = match explore(&program, id, &options) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    assert!(e.stats.complete, "exploration of {scope} incomplete");
+    assert!(
+        e.replay_mismatches.is_empty(),
+        "replay mismatches: {:?}",
+        e.replay_mismatches
+    );
+    (program, e)
+}
+
+/// Each test as `outcome` or `ok:OUTPUTS-JSON`, sorted.
+fn outcomes(program: &Program, e: &Exploration) -> Vec<String> {
+    let mut v: Vec<String> = e
+        .tests
+        .iter()
+        .map(|t| match &t.outcome {
+            Outcome::Ok(outs) => {
+                let parts: Vec<String> = outs
+                    .iter()
+                    .map(|(n, v)| format!("{n}={}", value_to_json(program, v)))
+                    .collect();
+                format!("ok:{}", parts.join(","))
+            }
+            other => other.kind().to_string(),
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn inputs_json(program: &Program, t: &concolic::TestCase) -> Vec<String> {
+    t.inputs
+        .iter()
+        .flatten()
+        .map(|v| value_to_json(program, v).to_string())
+        .collect()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    workspace().join("tests/fixtures/concolic").join(name)
+}
+
+fn sorted(v: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn fig5_default_term_has_five_paths() {
+    // ⟨⟨b :- 1⟩, ⟨x = 0 :- 2⟩ | x > 0 :- 3⟩: 1, conflict, 3, no applicable rule, 2 (Fig. 5).
+    for opt in [Optimizations::ALL, Optimizations::NONE] {
+        let (p, e) = run(&fixture("fig5_default.catala_en"), "Fig5", opt);
+        assert_eq!(
+            outcomes(&p, &e),
+            sorted(&[
+                "ok:y=\"1\"",
+                "conflict",
+                "ok:y=\"3\"",
+                "no_value",
+                "ok:y=\"2\""
+            ])
+        );
+    }
+}
+
+#[test]
+fn conditional_has_two_paths() {
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "IfScope",
+        Optimizations::ALL,
+    );
+    assert_eq!(outcomes(&p, &e), sorted(&["ok:y=\"1\"", "ok:y=\"2\""]));
+}
+
+#[test]
+fn match_explores_every_case_and_payload_branch() {
+    // Point, Segment n > 0, Segment n ≤ 0, Plane.
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "MatchScope",
+        Optimizations::ALL,
+    );
+    let mut got = outcomes(&p, &e);
+    got.dedup();
+    assert_eq!(e.tests.len(), 4);
+    assert!(got.contains(&"ok:y=\"7\"".to_string()), "{got:?}");
+    assert!(got.contains(&"ok:y=\"0\"".to_string()), "{got:?}");
+    let segments = e
+        .tests
+        .iter()
+        .filter(|t| inputs_json(&p, t).iter().any(|i| i.contains("Segment")))
+        .count();
+    assert_eq!(segments, 2);
+}
+
+#[test]
+fn division_branches_on_zero() {
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "DivScope",
+        Optimizations::ALL,
+    );
+    let got = outcomes(&p, &e);
+    assert_eq!(got.len(), 2);
+    assert!(got.contains(&"division_by_zero".to_string()));
+    assert!(got.iter().any(|o| o.starts_with("ok:")));
+}
+
+#[test]
+fn money_rounding_is_half_away_from_zero() {
+    // Only $0.01 (resp. -$0.01) halves to one cent (resp. minus one cent) after rounding.
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "RoundScope",
+        Optimizations::ALL,
+    );
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["ok:y=\"1\"", "ok:y=\"-1\"", "ok:y=\"0\""])
+    );
+    for t in &e.tests {
+        let Outcome::Ok(outs) = &t.outcome else {
+            panic!("unexpected error")
+        };
+        let y = value_to_json(&p, &outs[0].1).to_string();
+        let m = inputs_json(&p, t).join("");
+        match y.as_str() {
+            "\"1\"" => assert_eq!(m, "\"0.01\""),
+            "\"-1\"" => assert_eq!(m, "\"-0.01\""),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn labels_order_exceptions() {
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "LabelScope",
+        Optimizations::ALL,
+    );
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["ok:y=\"0\"", "ok:y=\"1\"", "ok:y=\"2\""])
+    );
+}
+
+#[test]
+fn failing_assertion_is_an_outcome() {
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "AssertScope",
+        Optimizations::ALL,
+    );
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["assertion", "ok:y=\"0\"", "ok:y=\"1\""])
+    );
+}
+
+fn corpus() -> Option<PathBuf> {
+    let c = workspace().join("../shared/corpus/cutecat-benchmarks");
+    if c.is_dir() {
+        Some(c)
+    } else {
+        eprintln!("corpus not found at {}: skipped", c.display());
+        None
+    }
+}
+
+#[test]
+fn running_example_finds_the_large_low_income_conflict() {
+    let Some(c) = corpus() else { return };
+    let path = c.join("running_example/running_example.catala_en");
+    let (p, e) = run(&path, "IncomeTaxComputation", Optimizations::ALL);
+    assert_eq!(e.tests.len(), 4);
+    let conflicts: Vec<_> = e
+        .tests
+        .iter()
+        .filter(|t| matches!(&t.outcome, Outcome::Error(err) if err.kind.as_str() == "conflict"))
+        .collect();
+    assert_eq!(conflicts.len(), 1);
+    // Low income (at most $10,000) and at least 3 children.
+    let inputs = inputs_json(&p, conflicts[0]).join("");
+    let v: serde_json::Value = serde_json::from_str(&inputs).unwrap_or_default();
+    let income: f64 = v["income"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(-1.0);
+    let children: i64 = v["nb_children"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(-1);
+    assert!(income <= 10_000.0 && children >= 3, "{inputs}");
+    // Both conflicting definitions are reported.
+    if let Outcome::Error(err) = &conflicts[0].outcome {
+        assert_eq!(err.labels.len(), 2);
+    }
+    // Soft constraints: every income is a multiple of $100 (e.g. $10,100, not $10,000.01).
+    for t in &e.tests {
+        let j = inputs_json(&p, t).join("");
+        let v: serde_json::Value = serde_json::from_str(&j).unwrap_or_default();
+        let income: f64 = v["income"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0.5);
+        assert_eq!(income % 100.0, 0.0, "{j}");
+    }
+}
+
+#[test]
+fn running_fixed_has_no_conflict() {
+    let Some(c) = corpus() else { return };
+    let path = c.join("running_example/running_fixed.catala_en");
+    let (_, e) = run(&path, "IncomeTaxComputation", Optimizations::ALL);
+    assert!(!e.tests.is_empty());
+    assert!(e.tests.iter().all(|t| t.outcome.kind() != "conflict"));
+}
+
+#[test]
+fn emitted_test_scopes_replay_and_pass() {
+    // Every path that computes outputs becomes a #[test] scope that passes when replayed.
+    for scope in ["RoundScope", "MatchScope", "LabelScope"] {
+        let src = fixture("branching.catala_en");
+        let (p, e) = run(&src, scope, Optimizations::ALL);
+        let dir =
+            std::env::temp_dir().join(format!("concolic-emit-{}-{scope}", std::process::id()));
+        let Some(id) = p.scope_by_name(scope) else {
+            panic!("no scope {scope}")
+        };
+        let file = match concolic::emit::write_test_file(&p, id, &e, &src, &dir) {
+            Ok(f) => f,
+            Err(err) => panic!("cannot write tests: {err}"),
+        };
+        let tests = load(&file);
+        let results = catala_eval::run_test_scopes(&tests);
+        let ok = e.tests.iter().filter(|t| t.outcome.kind() == "ok").count();
+        assert_eq!(results.len(), ok, "{scope}");
+        for (id, r) in &results {
+            let passed = r.as_ref().is_ok_and(|r| r.passed());
+            assert!(passed, "{} failed", tests.scope(*id).name);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
