@@ -21,7 +21,9 @@
 //! [`ExprKind::ErrorOnEmpty`], every `Some` argument of [`Stmt::CallSubScope`], and
 //! [`ExprKind::ScopeArg`]. Only these node kinds appear in default positions: `Default`, `Empty`,
 //! `PureDefault`, `ScopeArg`. Everywhere else an expression yields a value (an `ErrorOnEmpty`
-//! turns empty into the "no applicable rule" error at the variable's declaration).
+//! turns empty into the "no applicable rule" error at the variable's declaration). An internal
+//! variable that may stay empty is stored as a list of zero or one value and checked where it is
+//! read (see [`ScopeVar::may_be_empty`]), as Catala does.
 
 use catala_syntax::ast::{Language, LawHeading};
 use catala_syntax::Span;

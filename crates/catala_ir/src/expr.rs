@@ -673,7 +673,7 @@ impl WithKind for Diagnostic {
     }
 }
 
-/// Literal helpers shared with the list and pattern modules.
+/// A boolean literal node (used by the list, pattern and scope modules).
 pub(crate) fn bool_lit(b: bool, span: Span) -> Expr {
     Expr::new(ExprKind::Literal(Literal::Bool(b)), span)
 }

@@ -519,7 +519,7 @@ fn deeply_nested_expressions_are_rejected_without_overflowing() {
         }
     };
     // Moderate nesting compiles.
-    set_body(&mut program, depth(350));
+    set_body(&mut program, depth(499));
     assert!(catala_ir::compile(&sources, &program).is_ok());
     // Extreme nesting is an error, not a crash.
     set_body(&mut program, depth(1000));

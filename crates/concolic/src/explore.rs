@@ -122,6 +122,8 @@ pub struct TestCase {
     pub constraints: Vec<String>,
     /// How round the money inputs are.
     pub roundness: RoundnessLevel,
+    /// Time from the start of the exploration to this test.
+    pub found_at: Duration,
 }
 
 /// Figures of an exploration.
@@ -134,7 +136,8 @@ pub struct ExploreStats {
     pub soft_solver_calls: u64,
     pub time: Duration,
     pub solver_time: Duration,
-    /// True when every feasible path was covered (no limit reached).
+    /// True when every feasible path was covered: no limit reached, no operation evaluated
+    /// concretely on symbolic operands, no run leaving the prefix it was solved for.
     pub complete: bool,
     /// Runs whose path left the prefix the solver was asked for.
     pub divergences: usize,
@@ -254,6 +257,7 @@ pub fn explore(
                     Vec::new()
                 },
                 roundness,
+                found_at: start.elapsed(),
             });
         }
         // The new branch stack: the prefix keeps its flags, new constraints are open.
@@ -262,6 +266,9 @@ pub fn explore(
             let done = match prefix.get(i) {
                 Some(p) => {
                     if p.term != c.term {
+                        if std::env::var_os("CONCOLIC_DEBUG").is_some() {
+                            eprintln!("diverged at {i}: expected {} got {}", p.term, c.term);
+                        }
                         stats.divergences += 1;
                     }
                     p.done
@@ -319,10 +326,13 @@ pub fn explore(
     stats.soft_solver_calls = s.soft_queries;
     stats.solver_time = s.solver_time;
     stats.time = start.elapsed();
+    let incomplete: Vec<String> = interp.session.incomplete.iter().cloned().collect();
+    // Concrete-only operations or runs leaving their prefix may hide paths.
+    stats.complete = stats.complete && incomplete.is_empty() && stats.divergences == 0;
     Ok(Exploration {
         tests,
         stats,
-        incomplete: interp.session.incomplete.iter().cloned().collect(),
+        incomplete,
         replay_mismatches: mismatches,
     })
 }

@@ -10,6 +10,7 @@
 pub mod emit;
 pub mod explore;
 pub mod inputs;
+pub mod mutation;
 pub mod reorder;
 pub mod symbolic;
 

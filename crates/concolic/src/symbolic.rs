@@ -30,6 +30,8 @@ pub enum Sym {
         payloads: Rc<[Sym]>,
     },
     Tuple(Rc<[Sym]>),
+    /// A list of known length: its elements.
+    List(Rc<[Sym]>),
 }
 
 impl Sym {
@@ -230,7 +232,27 @@ fn equality(lv: &Value, ls: &Sym, rv: &Value, rs: &Sym) -> Option<Term> {
                 &b.payload,
                 &payload(rs, b.case),
             )?;
+            if *pay == smt::catala::TermNode::Bool(true) {
+                return Some(same_tag);
+            }
             Some(app(Op::And, vec![same_tag, pay]))
+        }
+        (Value::List(a), Value::List(b)) | (Value::Tuple(a), Value::Tuple(b)) => {
+            if a.len() != b.len() {
+                return Some(bool_const(false));
+            }
+            let parts = |s: &Sym| match s {
+                Sym::List(p) | Sym::Tuple(p) => p.to_vec(),
+                _ => vec![Sym::Concrete; a.len()],
+            };
+            let (pa, pb) = (parts(ls), parts(rs));
+            let mut conj = vec![bool_const(true)];
+            for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
+                let sx = pa.get(i).cloned().unwrap_or_default();
+                let sy = pb.get(i).cloned().unwrap_or_default();
+                conj.push(equality(x, &sx, y, &sy)?);
+            }
+            Some(app(Op::And, conj))
         }
         _ => Some(app(Op::Eq, vec![scalar(lv, ls)?, scalar(rv, rs)?])),
     }
@@ -295,6 +317,16 @@ impl Companion for Sym {
                     Sym::Concrete
                 }
             };
+        }
+        if op == BinaryOp::Concat {
+            let parts = |v: &Value, s: &Sym| match (v, s) {
+                (_, Sym::List(p)) => p.to_vec(),
+                (Value::List(items), _) => vec![Sym::Concrete; items.len()],
+                _ => Vec::new(),
+            };
+            let mut all = parts(lv, ls);
+            all.extend(parts(rv, rs));
+            return Sym::List(all.into());
         }
         // A constant operand of `and`/`or` decides or disappears (trivial constraints).
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
@@ -370,8 +402,8 @@ impl Companion for Sym {
                 }
             }
             Composite::List => {
-                st.lost("list of symbolic values");
-                Sym::Concrete
+                let _ = st;
+                Sym::List(parts.into())
             }
         }
     }
@@ -379,8 +411,10 @@ impl Companion for Sym {
     fn project(st: &mut PathState, kind: Projection, (_, from): (&Value, &Sym), _r: &Value) -> Sym {
         match (kind, from) {
             (_, Sym::Concrete) => Sym::Concrete,
+            (Projection::ListLength, _) => Sym::Concrete,
             (Projection::StructField(i), Sym::Struct(p))
-            | (Projection::TupleElement(i), Sym::Tuple(p)) => {
+            | (Projection::TupleElement(i), Sym::Tuple(p))
+            | (Projection::ListElement(i), Sym::List(p)) => {
                 p.get(i as usize).cloned().unwrap_or_default()
             }
             (Projection::EnumPayload(c), Sym::Enum { payloads, .. }) => {

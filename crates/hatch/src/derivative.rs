@@ -239,6 +239,9 @@ impl EffectSemantics for DerivativeSemantics {
     }
 
     fn finish(&mut self, solver: &mut Solver, st: &State<DerivEffects>, result: &Term) -> Result<Option<Violation>, ExecError> {
+        if std::env::var("HATCH_DEBUG_PATHS").is_ok() {
+            eprintln!("path ({}): {} | cont {}", st.effects.context_len, st.effects.trace.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "), st.effects.cont);
+        }
         if !st.effects.cont.nullable() {
             return self.violation(solver, ViolationKind::Terminated, &st.phi, &st.effects, None);
         }

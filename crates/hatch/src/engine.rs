@@ -192,24 +192,33 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 rejected: 0,
                 deadline: start + opts.timeout,
             };
-            // prestates by increasing length: short contexts are tried first
+            // rounds of increasing call depth, and within each, prestates of increasing length:
+            // shallow executions over short contexts are tried first
+            let mut depths = vec![1usize];
+            while *depths.last().unwrap_or(&1) < opts.exec_bound {
+                let next = (depths.last().copied().unwrap_or(1) * 2).min(opts.exec_bound);
+                depths.push(next);
+            }
             let mut total = (None, false, 0, 0);
-            for len in 0..=opts.append_bound {
-                sem.context_len = len;
-                let init = DerivEffects { trace: Vec::new(), cont: Sre::all(), context_len: 0 };
-                let r = run(&mut sem, &mut solver, h, init, opts, start)?;
-                if opts.verbose {
-                    eprintln!(
-                        "prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected",
-                        r.2,
-                        r.3,
-                        start.elapsed().as_secs_f64(),
-                        sem.rejected
-                    );
-                }
-                total = (r.0, r.1, total.2 + r.2, total.3 + r.3);
-                if total.0.is_some() || total.1 {
-                    break;
+            'rounds: for depth in depths {
+                let round_opts = Options { exec_bound: depth, ..opts.clone() };
+                for len in 0..=opts.append_bound {
+                    sem.context_len = len;
+                    let init = DerivEffects { trace: Vec::new(), cont: Sre::all(), context_len: 0 };
+                    let r = run(&mut sem, &mut solver, h, init, &round_opts, start)?;
+                    if opts.verbose {
+                        eprintln!(
+                            "calls ≤ {depth}, prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected",
+                            r.2,
+                            r.3,
+                            start.elapsed().as_secs_f64(),
+                            sem.rejected
+                        );
+                    }
+                    total = (r.0, r.1, total.2 + r.2, total.3 + r.3);
+                    if total.0.is_some() || total.1 {
+                        break 'rounds;
+                    }
                 }
             }
             total

@@ -108,7 +108,7 @@ fn bug_config() -> SearchConfig {
 }
 
 /// The relation failed within 10 s and its failing tree paths all mention `fields`.
-fn assert_explained(report: &RelationReport, fields: &[&str]) {
+fn assert_explained(report: &RelationReport, fields: &[&str], min_accuracy: f64) {
     let o = &report.outcome;
     assert_eq!(o.verdict, Verdict::Failed, "{}", report.relation.name);
     let first = o.first_failure_s.unwrap();
@@ -137,7 +137,7 @@ fn assert_explained(report: &RelationReport, fields: &[&str]) {
         lexicographic_accuracy,
         lexicographic.to_text()
     );
-    assert!(*lexicographic_accuracy >= 0.9);
+    assert!(*lexicographic_accuracy >= min_accuracy);
     let paths = lexicographic.failure_paths();
     assert!(!paths.is_empty());
     let text = paths
@@ -194,7 +194,7 @@ fn missing_eligibility_condition_is_isolated(implementation: Implementation) {
         &bug_config(),
     );
     // MFS filers get the credit whenever their AGI is under the $50,954 limit.
-    assert_explained(&reports[0], &["x.agi <="]);
+    assert_explained(&reports[0], &["x.agi <="], 0.9);
     for test in &reports[0].outcome.kept {
         let agi = test.cases[0]["agi"].as_f64().unwrap();
         assert_eq!(test.failed, agi <= 50954.0, "{:?}", test.cases[0]);
@@ -208,11 +208,18 @@ fn wrong_result_near_zero_is_found(implementation: Implementation) {
     let reports = run(
         implementation,
         Some("near_zero"),
-        &["r12_etc_phase_out"],
+        &["r11_etc_claim_monotone", "r12_etc_phase_out"],
         &bug_config(),
     );
-    // Low-income bases, whose tax is close to zero.
-    assert_explained(&reports[0], &["x.agi <="]);
+    // #11, the paper's relation for this kind: a larger credit lowers the return of a
+    // household whose tax is just below the credit. Its failures are rare (the tax must
+    // fall between 40% of the credit and the credit), so only the search is checked here.
+    let r11 = &reports[0];
+    assert_eq!(r11.outcome.verdict, Verdict::Failed);
+    assert!(r11.outcome.first_failure_s.unwrap() < 10.0);
+    // #12 compares households below and inside the phase-out: the failing ones are the
+    // low-income bases, whose tax is close to zero.
+    assert_explained(&reports[1], &["x.agi <="], 0.9);
 }
 
 fn ignored_medical_floor_is_isolated(implementation: Implementation) {
@@ -226,20 +233,42 @@ fn ignored_medical_floor_is_isolated(implementation: Implementation) {
         &bug_config(),
     );
     // Only filers who itemize, with medical expenses above a standard deduction, fail.
-    assert_explained(&reports[0], &["x.iz", "x.mde"]);
+    assert_explained(&reports[0], &["x.iz", "x.mde"], 0.9);
 }
 
 fn itemizing_slightly_above_standard_is_isolated(implementation: Implementation) {
     if !available(implementation) {
         return;
     }
+    // Failures need deductible medical expenses just above the basic $24,800 and a box
+    // checked for age or blindness: rare among fresh bases, so the search runs its whole
+    // 10 s budget to collect enough of them.
+    let config = SearchConfig {
+        stop_after_failures: None,
+        ..bug_config()
+    };
     let reports = run(
         implementation,
         Some("itemize_above"),
         &["r16_itemize_above_standard"],
-        &bug_config(),
+        &config,
     );
-    assert_explained(&reports[0], &["x.mde"]);
+    // The failure region, min(l12, mde - 7.5% agi) just above $24,800 with a box checked,
+    // is not a box in the input fields: a depth-4 tree weighted towards the rare failures
+    // only reaches a modest accuracy, but its first split is the planted condition's core,
+    // deductible medical expenses above the basic standard deduction.
+    assert_explained(&reports[0], &["not (x.mde <= "], 0.5);
+    let Explanation::Trees { lexicographic, .. } = &reports[0].explanation else {
+        unreachable!("checked by assert_explained")
+    };
+    let root = lexicographic.to_text();
+    let first = root.lines().next().unwrap_or_default();
+    let threshold: f64 = first
+        .trim_start_matches("if x.mde <= ")
+        .trim_end_matches(':')
+        .parse()
+        .unwrap_or_else(|_| panic!("root split is not on x.mde: {first}"));
+    assert!((24_800.0..40_000.0).contains(&threshold), "{first}");
 }
 
 macro_rules! for_both_implementations {

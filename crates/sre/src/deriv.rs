@@ -190,6 +190,25 @@ impl Deriver {
         n
     }
 
+    /// The partition of Fig. 7 with derivatives: each next event of R with D_ℓ R, and the dual
+    /// event, whose derivative is ∅ because it lies outside every admissible event.
+    pub fn successors(&mut self, oracle: &mut dyn EventOracle, r: &Sre, with_dual: bool) -> Vec<(Event, Sre)> {
+        let events = self.next(oracle, r);
+        let mut out = Vec::new();
+        for e in &events {
+            if let Some(d) = self.derivative(oracle, e, r) {
+                out.push((e.clone(), d));
+            }
+        }
+        if with_dual {
+            let d = dual(&events);
+            if !d.is_bottom() && oracle.satisfiable(&d) {
+                out.push((d, Sre::empty()));
+            }
+        }
+        out
+    }
+
     /// D_ℓ R (Lemma 6.4) for a next event ℓ of R; `None` when an inclusion is undecided.
     pub fn derivative(&mut self, oracle: &mut dyn EventOracle, e: &Event, r: &Sre) -> Option<Sre> {
         let key = (r.clone(), e.clone());
@@ -273,16 +292,13 @@ impl Deriver {
                 if len == max_len || (accepting_only && d.is_empty()) {
                     continue;
                 }
-                let events = if accepting_only { self.next(oracle, &d) } else { self.next_with_dual(oracle, &d) };
-                for e in events {
-                    if let Some(d2) = self.derivative(oracle, &e, &d) {
-                        if accepting_only && d2.is_empty() {
-                            continue;
-                        }
-                        let mut p = pfx.clone();
-                        p.push(e);
-                        next_frontier.push((p, d2));
+                for (e, d2) in self.successors(oracle, &d, !accepting_only) {
+                    if accepting_only && d2.is_empty() {
+                        continue;
                     }
+                    let mut p = pfx.clone();
+                    p.push(e);
+                    next_frontier.push((p, d2));
                 }
             }
             frontier = next_frontier;
@@ -310,12 +326,10 @@ impl Deriver {
                 break;
             }
             for d in frontier {
-                for e in self.next_with_dual(oracle, &d) {
-                    if let Some(d2) = self.derivative(oracle, &e, &d) {
-                        if !seen.contains(&d2) {
-                            seen.push(d2.clone());
-                            next_frontier.push(d2);
-                        }
+                for (_, d2) in self.successors(oracle, &d, true) {
+                    if !seen.contains(&d2) {
+                        seen.push(d2.clone());
+                        next_frontier.push(d2);
                     }
                 }
             }
@@ -357,8 +371,7 @@ impl Deriver {
             }
             let ev = &trace[done.len()];
             let mut choices: Vec<(usize, Event, Sre)> = Vec::new();
-            let candidates = if accepting_only { self.next(oracle, &d) } else { self.next_with_dual(oracle, &d) };
-            for l in candidates {
+            for (l, d2) in self.successors(oracle, &d, !accepting_only) {
                 if !l.compatible(ev) {
                     continue;
                 }
@@ -366,7 +379,6 @@ impl Deriver {
                 if refined.is_bottom() || !oracle.satisfiable(&refined) {
                     continue;
                 }
-                let Some(d2) = self.derivative(oracle, &l, &d) else { continue };
                 if accepting_only && d2.is_empty() {
                     continue;
                 }

@@ -1,0 +1,222 @@
+//! Mutation testing (Section 5.2 of the paper): mutants of a program that inject a conflict or
+//! a missing case into the default terms of scope variables — an exception removed, an
+//! exception duplicated (two rules applying at once), a justification negated — and a check
+//! that the concolic exploration of each mutant finds an error path the original does not have.
+
+use crate::explore::{explore, ExploreOptions, Outcome};
+use crate::ConcolicError;
+use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Stmt, UnaryOp};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+/// A kind of mutation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MutationKind {
+    RemoveException,
+    DuplicateException,
+    NegateJustification,
+}
+
+/// A mutation: which default term (the `site`-th, in program order) and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mutation {
+    pub kind: MutationKind,
+    pub site: usize,
+    /// The exception concerned (for removal and duplication).
+    pub exception: usize,
+}
+
+/// What the exploration of one mutant found.
+#[derive(Clone, Debug)]
+pub struct MutantReport {
+    pub mutation: Mutation,
+    /// An error path (kind and positions) absent from the original program was found.
+    pub detected: bool,
+    /// Time from the start of the exploration to the first such path.
+    pub time_to_detection: Option<Duration>,
+    pub tests: usize,
+    pub exploration_time: Duration,
+}
+
+/// Calls `f` on every default term of the scope variables' definitions with its site number.
+fn for_each_default(program: &mut Program, f: &mut dyn FnMut(usize, &mut Expr)) {
+    let mut counter = 0;
+    for scope in &mut program.scopes {
+        for stmt in &mut scope.body {
+            if let Stmt::Define { expr, .. } = stmt {
+                visit(expr, &mut counter, f);
+            }
+        }
+    }
+}
+
+fn visit(e: &mut Expr, counter: &mut usize, f: &mut dyn FnMut(usize, &mut Expr)) {
+    match &mut e.kind {
+        ExprKind::ErrorOnEmpty { expr, .. } => visit(expr, counter, f),
+        ExprKind::Default { .. } => {
+            let site = *counter;
+            *counter += 1;
+            f(site, e);
+            if let ExprKind::Default {
+                exceptions,
+                consequence,
+                ..
+            } = &mut e.kind
+            {
+                for ex in exceptions {
+                    visit(ex, counter, f);
+                }
+                visit(consequence, counter, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every applicable mutation of the program, in program order.
+pub fn candidate_mutations(program: &Program) -> Vec<Mutation> {
+    let mut p = program.clone();
+    let mut out = Vec::new();
+    for_each_default(&mut p, &mut |site, e| {
+        if let ExprKind::Default {
+            exceptions,
+            justification,
+            ..
+        } = &e.kind
+        {
+            for k in 0..exceptions.len() {
+                let m = |kind| Mutation {
+                    kind,
+                    site,
+                    exception: k,
+                };
+                out.push(m(MutationKind::RemoveException));
+                out.push(m(MutationKind::DuplicateException));
+            }
+            let trivially_true = matches!(&justification.kind, ExprKind::Literal(l) if format!("{l:?}").contains("true"));
+            if !trivially_true {
+                out.push(Mutation {
+                    kind: MutationKind::NegateJustification,
+                    site,
+                    exception: 0,
+                });
+            }
+        }
+    });
+    out
+}
+
+/// The program with `m` applied.
+pub fn apply(program: &Program, m: Mutation) -> Program {
+    let mut p = program.clone();
+    for_each_default(&mut p, &mut |site, e| {
+        if site != m.site {
+            return;
+        }
+        let span = e.span;
+        if let ExprKind::Default {
+            exceptions,
+            justification,
+            ..
+        } = &mut e.kind
+        {
+            match m.kind {
+                MutationKind::RemoveException if m.exception < exceptions.len() => {
+                    exceptions.remove(m.exception);
+                }
+                MutationKind::DuplicateException if m.exception < exceptions.len() => {
+                    let copy = exceptions[m.exception].clone();
+                    exceptions.push(copy);
+                }
+                MutationKind::NegateJustification => {
+                    let inner = std::mem::replace(
+                        justification.as_mut(),
+                        Expr::new(ExprKind::Impossible, span),
+                    );
+                    **justification = Expr::new(
+                        ExprKind::Unary {
+                            op: UnaryOp::Not,
+                            arg: Box::new(inner),
+                        },
+                        span,
+                    );
+                }
+                _ => {}
+            }
+        }
+    });
+    p
+}
+
+/// A small deterministic generator (64-bit LCG) for choosing mutants from a seed.
+fn pick(n: usize, count: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    let mut chosen = Vec::new();
+    let mut seen = BTreeSet::new();
+    while chosen.len() < count.min(n) {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let i = ((state >> 33) as usize) % n;
+        if seen.insert(i) {
+            chosen.push(i);
+        }
+    }
+    chosen
+}
+
+fn error_signatures(
+    program: &Program,
+    scope: ScopeId,
+    options: &ExploreOptions,
+) -> Result<BTreeSet<String>, ConcolicError> {
+    let e = explore(program, scope, options)?;
+    Ok(e.tests
+        .iter()
+        .filter_map(|t| signature(&t.outcome))
+        .collect())
+}
+
+fn signature(o: &Outcome) -> Option<String> {
+    match o {
+        Outcome::Error(e) => Some(format!(
+            "{}{:?}",
+            e.kind.as_str(),
+            e.labels.iter().map(|l| l.span).collect::<Vec<_>>()
+        )),
+        _ => None,
+    }
+}
+
+/// Creates `count` mutants chosen by `seed`, explores each, and reports detection.
+pub fn run_mutants(
+    program: &Program,
+    scope: ScopeId,
+    seed: u64,
+    count: usize,
+    options: &ExploreOptions,
+) -> Result<Vec<MutantReport>, ConcolicError> {
+    let baseline = error_signatures(program, scope, options)?;
+    let candidates = candidate_mutations(program);
+    let mut reports = Vec::new();
+    if candidates.is_empty() {
+        return Ok(reports);
+    }
+    for i in pick(candidates.len(), count, seed) {
+        let mutation = candidates[i];
+        let mutant = apply(program, mutation);
+        let e = explore(&mutant, scope, options)?;
+        let first = e
+            .tests
+            .iter()
+            .find(|t| signature(&t.outcome).is_some_and(|s| !baseline.contains(&s)));
+        reports.push(MutantReport {
+            mutation,
+            detected: first.is_some(),
+            time_to_detection: first.map(|t| t.found_at),
+            tests: e.tests.len(),
+            exploration_time: e.stats.time,
+        });
+    }
+    Ok(reports)
+}
