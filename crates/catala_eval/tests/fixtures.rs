@@ -228,10 +228,11 @@ fn french_runtime_errors() {
         expect_error(&p, "DateAmbiguë").kind,
         RuntimeErrorKind::AmbiguousDate
     );
-    // A context variable without definition nor caller value.
+    // A context variable without definition nor caller value, read in `montant * 2`: as it is
+    // not an output, Catala reports the error where it is read.
     let e = expect_error(&p, "AucuneRègle");
     assert_eq!(e.kind, RuntimeErrorKind::NoValue);
-    assert_eq!(positions(&sources, &e), vec!["18.12-19"]);
+    assert_eq!(positions(&sources, &e), vec!["22.28-35"]);
 }
 
 #[test]
@@ -294,4 +295,92 @@ fn test_scopes_run_in_program_order() {
             ("ContextOverride".to_string(), true),
         ]
     );
+}
+
+#[test]
+fn empty_context_variables_fail_where_read() {
+    let (sources, p) = fixture("context.catala_en");
+    // `rate` has no applicable rule (y = 3) but is never read: no error.
+    assert_eq!(printed_scope(&p, "UnusedContext"), vec!["│ y = 3"]);
+    // `bonus` is read in `bonus + 1` (line 21): the error points at the read, not at the
+    // declaration (ErrorOnEmpty at the use sites of variables allowed to be empty).
+    let e = expect_error(&p, "ReadContext");
+    assert_eq!(e.kind, RuntimeErrorKind::NoValue);
+    assert_eq!(positions(&sources, &e), vec!["21.23-28"]);
+    // Given by the caller: 41 + 1.
+    assert_eq!(printed_scope(&p, "GivenContext"), vec!["│ y = 42"]);
+}
+
+#[test]
+fn caller_context_functions_fall_back_to_the_callee_rules() {
+    let (_, p) = fixture("context.catala_en");
+    // f of 1 = 100 (caller's rule), f of 2 = 2 × 10 (no caller rule applies: callee's rule).
+    assert_eq!(printed_scope(&p, "Caller"), vec!["│ r = 120"]);
+    // The caller's unconditional rule: f of 1 + f of 2 = 1 + 2.
+    assert_eq!(printed_scope(&p, "CallerAllCases"), vec!["│ r = 3"]);
+    // No caller definition: 10 + 20.
+    assert_eq!(printed_scope(&p, "DirectCall"), vec!["│ r = 30"]);
+}
+
+#[test]
+fn inline_assertions_are_recorded_and_evaluation_goes_on() {
+    let (sources, p) = fixture("context.catala_en");
+    let r = run(&p, "Inline").unwrap_or_else(|e| panic!("{e}"));
+    // a = 3: `a < 0` fails (negated: 3 ≮ 0), `a = 3` holds; w = 6 is still computed.
+    let messages: Vec<&str> = r
+        .assertion_failures
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(messages, vec!["Assertion failed: a is small: 3 ≮ 0"]);
+    // The position runs from `assertion` to the end of the condition (line 75).
+    let pos = sources.position(r.assertion_failures[0].span);
+    assert_eq!((pos.start_line, pos.start_col, pos.end_col), (75, 5, 20));
+    assert_eq!(printed(&p, &r), vec!["│ w = 6"]);
+}
+
+#[test]
+fn comparisons_are_polymorphic_and_functions_uncomparable() {
+    let (sources, p) = fixture("comparisons.catala_en");
+    // catala-tests/introspection/bad/functions: `f = f` type-checks; comparing the functions
+    // is the runtime error, at the operator `=` (line 21).
+    let e = expect_error(&p, "CompareFunctions");
+    assert_eq!(e.kind, RuntimeErrorKind::Uncomparable);
+    assert_eq!(positions(&sources, &e), vec!["21.25-26"]);
+    // Enumerations compare structurally; different cases are different without looking at
+    // the payload (which holds a function).
+    assert_eq!(
+        printed_scope(&p, "CompareEnums"),
+        vec!["│ same = true", "│ different = false"]
+    );
+    // Same case: the payloads are compared, and their function field is uncomparable; the
+    // error is at the operator `<` (line 39).
+    let e = expect_error(&p, "ComparePayloads");
+    assert_eq!(e.kind, RuntimeErrorKind::Uncomparable);
+    assert_eq!(positions(&sources, &e), vec!["39.5-6"]);
+}
+
+#[test]
+fn lists_traversed_together() {
+    let (sources, p) = fixture("comparisons.catala_en");
+    // [1 + 10; 2 + 20].
+    let r = run(&p, "Zip").unwrap_or_else(|e| panic!("{e}"));
+    let sums = r.outputs.first().map(|(_, v)| format!("{v:?}"));
+    assert_eq!(sums.as_deref(), Some("[11, 22]"));
+    // catala-tests/array/bad/map2: lists of different lengths, at the tuple of lists.
+    let e = expect_error(&p, "ZipMismatch");
+    assert_eq!(e.kind, RuntimeErrorKind::NotSameLength);
+    assert_eq!(e.message, "traversing multiple lists of different lengths.");
+    assert_eq!(positions(&sources, &e), vec!["51.48-63"]);
+}
+
+#[test]
+fn conflicts_name_the_rules_that_produced_the_values() {
+    let (sources, p) = fixture("comparisons.catala_en");
+    // catala-tests/exception/bad/multi_same_result: with case = 2, the rules `case = 2` (30%)
+    // and `case > 1` (40%) apply. The `case = 1` rule has the same consequence and is merged
+    // with the `case = 2` one, yet the position is that of the rule that applied (line 64).
+    let e = expect_error(&p, "ConflictPositions");
+    assert_eq!(e.kind, RuntimeErrorKind::Conflict);
+    assert_eq!(positions(&sources, &e), vec!["64.63-66", "65.63-66"]);
 }

@@ -334,10 +334,11 @@ pub struct ScopeVar {
     pub slot: Slot,
     /// Span of the variable's name in the declaration.
     pub span: Span,
-    /// True for an internal variable that may have no value (none of its rules is free of
-    /// conditions). As in Catala, such a variable is an error only where it is read while
-    /// empty: its slot holds a list of zero or one value of type `ty`, its `Define` never fails
-    /// on emptiness, and each read is `content of x among slot such that 0 is maximum or if list
+    /// True for an internal or non-output context variable (not a function) that may have no
+    /// value (none of its rules is free of conditions). As in Catala, such a variable is an
+    /// error only where it is read while empty: its slot holds a list of zero or one value of
+    /// type `ty`, its `Define` never fails on emptiness (the caller's value of a context
+    /// variable becomes `⟨ | ScopeArgGiven(i) :- [ScopeArg(i)]⟩`), and each read is `content of x among slot such that 0 is maximum or if list
     /// empty then <ErrorOnEmpty(Empty) at the read>` (a `ListArgExtremum`).
     pub may_be_empty: bool,
 }
@@ -367,9 +368,10 @@ pub struct SubScope {
 pub enum Stmt {
     /// Evaluate `expr` and store it in `slot`. `expr` is always `ErrorOnEmpty` (carrying the
     /// variable's declaration span) around the variable's default tree; for a function variable
-    /// the tree is `PureDefault(Lambda)` (or a `Default` choosing between the caller's closure
-    /// and it, for a context function) and the lambda's body is itself an `ErrorOnEmpty` around
-    /// the rules.
+    /// the tree is `PureDefault(Lambda)` and the lambda's body is itself an `ErrorOnEmpty`
+    /// around the rules; for a context function, a `Default` chooses, when the caller gave a
+    /// closure, a merged closure (the caller's value for these arguments if it has one, else
+    /// the scope's own rules), see [`ExprKind::ScopeArg`].
     Define {
         /// Index in [`Scope::vars`].
         var: u32,
@@ -430,6 +432,12 @@ pub enum CmpType {
     Date,
     /// Comparing durations that mix months and days is a runtime error.
     Duration,
+    /// Any other type (booleans, structures, enumerations, tuples, lists, functions): Catala's
+    /// comparison operators are polymorphic, comparing values structurally (structures field
+    /// by field, enumerations by case then payload, lists and tuples lexicographically); a
+    /// function met on the way is the "attempting to compare values with uncomparable types"
+    /// runtime error, reported at the operator.
+    Structural,
 }
 
 /// A unary operator, resolved by operand type.
@@ -621,8 +629,14 @@ pub enum ExprKind {
     /// [`Program::topdef_order`]).
     TopDef(TopDefId),
     /// Argument `i` of the running scope (aligned with [`Scope::inputs`]): a default position,
-    /// empty when the caller gave nothing for it.
+    /// empty when the caller gave nothing for it. For a `context` *function* variable, the
+    /// caller's value is a closure returning a list of zero or one value (empty when the
+    /// caller's rules give nothing for these arguments, so that the scope's own rules apply);
+    /// lowering builds such closures for sub-scope calls and `output of S with {…}`.
     ScopeArg(u32),
+    /// True iff the caller gave argument `i` of the running scope (a boolean value; used to
+    /// store a context variable that may be empty, see [`ScopeVar::may_be_empty`]).
+    ScopeArgGiven(u32),
     /// `let slot = value in body`.
     Let {
         slot: Slot,
@@ -724,6 +738,11 @@ pub enum ExprKind {
         key: Box<Expr>,
         default: Option<Box<Expr>>,
     },
+    /// The lists traversed together by `map each (x, y) among (l1, l2) to …` (and the other
+    /// list operations with a tuple of lists): the list of the tuples of their elements at the
+    /// same index; lists of different lengths are the "traversing multiple lists of different
+    /// lengths" runtime error at the node's span.
+    ListZip(Vec<Expr>),
     /// `list contains elem` (structural equality).
     ListContains {
         list: Box<Expr>,
@@ -748,9 +767,18 @@ pub enum ExprKind {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
-    /// `impossible`: the "impossible computation reached" error at this span (also the failing
-    /// branch of an inline `assertion c in e`).
+    /// `impossible`: the "impossible computation reached" error at this span.
     Impossible,
+    /// An inline `assertion check in next`: `check` (a boolean value position) is evaluated;
+    /// when false, a failed assertion is recorded (message and numbering as for the scope's
+    /// assertions, position: the node's span, from `assertion` to the end of `check`) and the
+    /// evaluation goes on; the value is `next`'s.
+    Assert {
+        check: Box<Expr>,
+        next: Box<Expr>,
+        /// The `#[error.message = "..."]` attribute written before the assertion.
+        message: Option<String>,
+    },
     /// `⟨exceptions | justification :- consequence⟩`. Every exception is evaluated; if exactly
     /// one is non-empty it is the result; if several are, it is a conflict; if none,
     /// `justification` (a boolean value position) is evaluated: `true` gives `consequence`

@@ -11,7 +11,7 @@ use crate::frame::Frames;
 use crate::literals::translate_literal;
 use crate::ops;
 use catala_syntax::ast::{self, ExprKind as S};
-use catala_syntax::{Diagnostic, SourceMap, Span};
+use catala_syntax::{Diagnostic, Span};
 use std::rc::Rc;
 
 /// Something an expression reads, for dependency ordering.
@@ -39,8 +39,6 @@ pub(crate) type R<T> = Result<T, Diagnostic>;
 /// The translation context of one scope or one top-level definition.
 pub(crate) struct ExprCtx<'a> {
     pub env: &'a Env,
-    /// The source text, to locate operator tokens.
-    pub sources: &'a SourceMap,
     /// The enclosing scope, if any.
     pub scope: Option<(ScopeId, &'a ScopeSig)>,
     pub rounding: DateRounding,
@@ -59,16 +57,10 @@ pub(crate) struct ExprCtx<'a> {
 const MAX_DEPTH: u32 = 500;
 
 impl<'a> ExprCtx<'a> {
-    pub fn for_scope(
-        env: &'a Env,
-        sources: &'a SourceMap,
-        id: ScopeId,
-        rounding: DateRounding,
-    ) -> ExprCtx<'a> {
+    pub fn for_scope(env: &'a Env, id: ScopeId, rounding: DateRounding) -> ExprCtx<'a> {
         let sig = env.scope(id);
         ExprCtx {
             env,
-            sources,
             scope: Some((id, sig)),
             rounding,
             defining: None,
@@ -80,10 +72,9 @@ impl<'a> ExprCtx<'a> {
         }
     }
 
-    pub fn for_topdef(env: &'a Env, sources: &'a SourceMap) -> ExprCtx<'a> {
+    pub fn for_topdef(env: &'a Env) -> ExprCtx<'a> {
         ExprCtx {
             env,
-            sources,
             scope: None,
             rounding: DateRounding::Abort,
             defining: None,
@@ -219,7 +210,7 @@ impl<'a> ExprCtx<'a> {
                     Ty::Enum(eid),
                 ))
             }
-            S::Field(inner, field) => self.field(inner, field, span),
+            S::Field(inner, qualifier, field) => self.field(inner, qualifier.as_ref(), field, span),
             S::TupleIndex(inner, n) => {
                 let (x, t) = self.translate(inner, None)?;
                 let Ty::Tuple(ts) = &t else {
@@ -244,29 +235,7 @@ impl<'a> ExprCtx<'a> {
                     ty,
                 ))
             }
-            // `e with pattern C content x and cond`: `x` is bound in `cond`.
-            S::Binop(ast::BinOp::And, a, b)
-                if matches!(
-                    &a.kind,
-                    S::TestCtor {
-                        binding: Some(_),
-                        and_cond: None,
-                        ..
-                    }
-                ) =>
-            {
-                let S::TestCtor {
-                    expr,
-                    ctor,
-                    binding,
-                    ..
-                } = &a.kind
-                else {
-                    return self.binop(ast::BinOp::And, a, b, span);
-                };
-                self.test_ctor(expr, ctor, binding.as_ref(), Some(b), span)
-            }
-            S::Binop(op, a, b) => self.binop(*op, a, b, span),
+            S::Binop(op, op_span, a, b) => self.binop(*op, *op_span, a, b, span),
             S::Unop(op, a) => {
                 let (x, t) = self.translate(a, None)?;
                 let Some((op2, ty)) = ops::resolve_unary(*op, &t) else {
@@ -319,16 +288,23 @@ impl<'a> ExprCtx<'a> {
                 ))
             }
             S::LetTuple(names, v, body) => self.let_tuple(names, v, body, expect, span),
-            // `assertion check in next`: a failed check stops the computation.
-            S::Assert(check, next) => {
+            // `assertion check in next`: a failed check is recorded, `next` goes on.
+            S::Assert(check, next, message) => {
                 let cx = self.check(check, &Ty::Bool, check.span)?;
                 let (nx, nt) = self.translate(next, expect)?;
+                let clause = Span {
+                    end: check.span.end,
+                    ..span
+                };
                 Ok((
-                    mk(ExprKind::If {
-                        cond: Box::new(cx),
-                        then_branch: Box::new(nx),
-                        else_branch: Box::new(Expr::new(ExprKind::Impossible, check.span)),
-                    }),
+                    Expr::new(
+                        ExprKind::Assert {
+                            check: Box::new(cx),
+                            next: Box::new(nx),
+                            message: message.clone(),
+                        },
+                        clause,
+                    ),
                     nt,
                 ))
             }
@@ -563,7 +539,14 @@ impl<'a> ExprCtx<'a> {
         Ok(self.scope_var(sig, di, k, span))
     }
 
-    fn binop(&mut self, op: ast::BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> R<(Expr, Ty)> {
+    fn binop(
+        &mut self,
+        op: ast::BinOp,
+        op_span: Span,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> R<(Expr, Ty)> {
         let (ax, at) = self.translate(a, None)?;
         // The left operand's type types an empty list on the right (`l = []`).
         let (bx, bt) = self.translate(b, Some(&at))?;
@@ -621,7 +604,6 @@ impl<'a> ExprCtx<'a> {
         let (lhs, rhs) = if r.swap { (bx, ax) } else { (ax, bx) };
         // Runtime errors of an operator (ambiguous date, incomparable durations) point at the
         // operator token, as Catala does.
-        let op_span = self.operator_span(a.span, b.span).unwrap_or(span);
         Ok((
             Expr::new(
                 ExprKind::Binary {
@@ -633,26 +615,6 @@ impl<'a> ExprCtx<'a> {
             ),
             r.result,
         ))
-    }
-
-    /// The span of the operator token between two operands (skipping spaces and closing
-    /// parentheses), if it can be found in the source.
-    fn operator_span(&self, lhs: Span, rhs: Span) -> Option<Span> {
-        if lhs.file != rhs.file || lhs.end > rhs.start {
-            return None;
-        }
-        let file = self.sources.files.get(lhs.file.0 as usize)?;
-        let gap = file.text.get(lhs.end as usize..rhs.start as usize)?;
-        let skip = gap
-            .char_indices()
-            .find(|(_, c)| !c.is_whitespace() && *c != ')')?
-            .0;
-        let len = gap[skip..]
-            .char_indices()
-            .find(|(_, c)| c.is_whitespace() || *c == '(')
-            .map_or(gap.len() - skip, |(i, _)| i);
-        let start = lhs.end as usize + skip;
-        Some(Span::new(lhs.file, start, start + len))
     }
 
     /// Makes an expression capture-free by wrapping: used for the `Rc` of lambdas.

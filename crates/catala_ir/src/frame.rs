@@ -127,12 +127,17 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
         ExprKind::Literal(_)
         | ExprKind::TopDef(_)
         | ExprKind::ScopeArg(_)
+        | ExprKind::ScopeArgGiven(_)
         | ExprKind::Impossible
         | ExprKind::Empty => {}
         ExprKind::Let { slot, value, body } => {
             rn(slot, map);
             renumber_slots(value, map);
             renumber_slots(body, map);
+        }
+        ExprKind::Assert { check, next, .. } => {
+            renumber_slots(check, map);
+            renumber_slots(next, map);
         }
         ExprKind::If {
             cond,
@@ -173,7 +178,7 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
                 renumber_slots(&mut arm.body, map);
             }
         }
-        ExprKind::Tuple(es) | ExprKind::List(es) => {
+        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::ListZip(es) => {
             es.iter_mut().for_each(|a| renumber_slots(a, map))
         }
         ExprKind::ListMap {

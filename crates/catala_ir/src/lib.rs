@@ -9,6 +9,7 @@
 //! order via `order`, closures via `frame`) and `program` (top-level definitions, scope cycles,
 //! the entry point [`compile`]).
 
+mod context;
 pub mod dcalc;
 mod diag;
 mod env;

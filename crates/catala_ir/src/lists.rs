@@ -10,8 +10,29 @@ use catala_syntax::ast::{self, Aggregate, ExprKind as S};
 use catala_syntax::Span;
 
 impl ExprCtx<'_> {
-    /// Translates `list` and checks it is a list, giving its element type.
+    /// Translates `list` and checks it is a list, giving its element type. The tuple of lists
+    /// of a tuple binder (`map each (x, y) among (l1, l2)`) is traversed in parallel: its
+    /// elements are tuples.
     fn list_operand(&mut self, list: &ast::Expr) -> R<(Expr, Ty)> {
+        if let S::ListZip(inner) = &list.kind {
+            let S::Tuple(items) = &inner.kind else {
+                return Err(type_error(
+                    "Several lists traversed together must be written as a tuple (l1, l2)",
+                    inner.span,
+                ));
+            };
+            let mut lists = Vec::with_capacity(items.len());
+            let mut elems = Vec::with_capacity(items.len());
+            for it in items {
+                let (x, t) = self.list_operand(it)?;
+                lists.push(x);
+                elems.push(t);
+            }
+            return Ok((
+                Expr::new(ExprKind::ListZip(lists), list.span),
+                Ty::Tuple(elems),
+            ));
+        }
         let (x, t) = self.translate(list, None)?;
         match t {
             Ty::List(elem) => Ok((x, *elem)),

@@ -100,8 +100,10 @@ pub(crate) fn resolve_binary(
         (BinOp::Div, Money, Integer) => straight(B::DivMonInt, Money),
         (BinOp::Div, Money, Decimal) => straight(B::DivMonDec, Money),
         (BinOp::Div, Duration, Duration) => straight(B::DivDurDur, Decimal),
+        // Comparisons are polymorphic in Catala (`'a → 'a → bool`): functions inside the
+        // values are a runtime error, not a typing one.
         (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, l, r) if l == r => {
-            let c = cmp_type(l)?;
+            let c = cmp_type(l).unwrap_or(CmpType::Structural);
             let op = match op {
                 BinOp::Lt => B::Lt(c),
                 BinOp::Le => B::Le(c),
@@ -110,8 +112,8 @@ pub(crate) fn resolve_binary(
             };
             straight(op, Bool)
         }
-        (BinOp::Eq, l, r) if l == r && !matches!(l, Arrow(..)) => straight(B::Eq, Bool),
-        (BinOp::Neq, l, r) if l == r && !matches!(l, Arrow(..)) => straight(B::Neq, Bool),
+        (BinOp::Eq, l, r) if l == r => straight(B::Eq, Bool),
+        (BinOp::Neq, l, r) if l == r => straight(B::Neq, Bool),
         (BinOp::Concat, List(a), List(b)) if a == b => straight(B::Concat, lhs.clone()),
         _ => None,
     }
@@ -195,11 +197,17 @@ mod tests {
     }
 
     #[test]
-    fn comparisons_need_equal_comparable_types() {
+    fn comparisons_need_equal_types() {
         assert!(
             resolve_binary(BinOp::Lt, &Ty::Integer, &Ty::Decimal, DateRounding::Abort).is_none()
         );
-        assert!(resolve_binary(BinOp::Lt, &Ty::Bool, &Ty::Bool, DateRounding::Abort).is_none());
+        // Polymorphic on other types (catala-tests/introspection/bad/functions: `foo < foo` on
+        // functions type-checks and fails at run time).
+        let r = resolve_binary(BinOp::Lt, &Ty::Bool, &Ty::Bool, DateRounding::Abort);
+        assert_eq!(r.map(|r| r.op), Some(BinaryOp::Lt(CmpType::Structural)));
+        let f = Ty::Arrow(vec![Ty::Money], Box::new(Ty::Money));
+        let r = resolve_binary(BinOp::Eq, &f, &f, DateRounding::Abort);
+        assert_eq!(r.map(|r| r.op), Some(BinaryOp::Eq));
         let r = resolve_binary(BinOp::Ge, &Ty::Money, &Ty::Money, DateRounding::Abort);
         assert_eq!(r.map(|r| r.op), Some(BinaryOp::Ge(CmpType::Money)));
     }

@@ -10,6 +10,9 @@ pub(crate) struct DepGraph {
     pub deps: Vec<Vec<usize>>,
     /// Priority of each vertex (smaller first among ready vertices).
     pub keys: Vec<(u8, usize)>,
+    /// Order of the vertices in the search for a cycle, when it differs from `keys` (the
+    /// states of a variable: see `lower_scope`).
+    pub cycle_keys: Option<Vec<(u8, usize)>>,
 }
 
 impl DepGraph {
@@ -78,7 +81,8 @@ impl DepGraph {
             }
             seen
         };
-        let key = |v: usize| (self.keys[v], v);
+        let keys = self.cycle_keys.as_ref().unwrap_or(&self.keys);
+        let key = |v: usize| (keys[v], v);
         let Some(v0) = (0..n)
             .filter(|&v| stuck[v] && reach(v)[v])
             .max_by_key(|&v| key(v))
@@ -120,6 +124,7 @@ mod tests {
         let g = DepGraph {
             deps: vec![vec![2], vec![], vec![], vec![]],
             keys: vec![(0, 0), (0, 1), (0, 2), (1, 0)],
+            cycle_keys: None,
         };
         assert_eq!(g.order().unwrap(), vec![1, 2, 0, 3]);
     }
@@ -131,6 +136,7 @@ mod tests {
         let g = DepGraph {
             deps: vec![vec![2], vec![0], vec![1]],
             keys: vec![(0, 0), (0, 1), (0, 2)],
+            cycle_keys: None,
         };
         assert_eq!(g.order().unwrap_err(), vec![2, 0, 1]);
     }
@@ -142,7 +148,21 @@ mod tests {
         let g = DepGraph {
             deps: vec![vec![1], vec![0, 2], vec![3], vec![1]],
             keys: vec![(0, 0), (0, 1), (0, 2), (0, 3)],
+            cycle_keys: None,
         };
         assert_eq!(g.order().unwrap_err(), vec![3, 2, 1]);
+    }
+
+    #[test]
+    fn states_of_a_variable_are_searched_last_state_first() {
+        // Catala's tests/variable_state/bad/state_cycle: foo@bar (0) reads foofoo@baz (3),
+        // foo@baz (1) reads foo@bar, foofoo@bar (2) reads foo@baz, foofoo@baz reads foofoo@bar;
+        // Catala prints "foofoo@bar → foofoo@baz → foo@bar → foo@baz".
+        let g = DepGraph {
+            deps: vec![vec![3], vec![0], vec![1], vec![2]],
+            keys: vec![(0, 0), (0, 1), (0, 1024), (0, 1025)],
+            cycle_keys: Some(vec![(0, 1023), (0, 1022), (0, 2047), (0, 2046)]),
+        };
+        assert_eq!(g.order().unwrap_err(), vec![2, 3, 0, 1]);
     }
 }

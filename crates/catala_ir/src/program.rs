@@ -10,9 +10,11 @@ use crate::scopes::{lower_scope, ScopeBlock};
 use catala_syntax::ast::{self, ItemKind};
 use catala_syntax::{Diagnostic, Label, SourceMap, Span};
 
-/// Compiles a parsed program to the default calculus.
+/// Compiles a parsed program to the default calculus. Every position the program needs is in
+/// its syntax tree; `_sources` (the files of `program`) is part of the signature for callers
+/// that render the diagnostics.
 pub fn compile(
-    sources: &SourceMap,
+    _sources: &SourceMap,
     program: &ast::Program,
 ) -> Result<dcalc::Program, Vec<Diagnostic>> {
     let heading_ranges: Vec<HeadingRange> = program
@@ -23,7 +25,7 @@ pub fn compile(
             headings: it.headings.clone(),
         })
         .collect();
-    let result = compile_inner(sources, program, heading_ranges.clone());
+    let result = compile_inner(program, heading_ranges.clone());
     match result {
         Ok(p) => Ok(p),
         Err(mut ds) => {
@@ -34,7 +36,6 @@ pub fn compile(
 }
 
 fn compile_inner(
-    sources: &SourceMap,
     program: &ast::Program,
     heading_ranges: Vec<HeadingRange>,
 ) -> Result<dcalc::Program, Vec<Diagnostic>> {
@@ -46,7 +47,7 @@ fn compile_inner(
     let mut topdef_deps = Vec::new();
     for item in &program.items {
         if let ItemKind::TopDef(t) = &item.kind {
-            match lower_topdef(&env, sources, t) {
+            match lower_topdef(&env, t) {
                 Ok((d, deps)) => {
                     topdefs.push(d);
                     topdef_deps.push(deps);
@@ -60,6 +61,7 @@ fn compile_inner(
         let graph = DepGraph {
             deps: topdef_deps.clone(),
             keys: (0..topdefs.len()).map(|i| (0, i)).collect(),
+            cycle_keys: None,
         };
         match graph.order() {
             Ok(o) => topdef_order = o.into_iter().map(|i| TopDefId(i as u32)).collect(),
@@ -100,7 +102,7 @@ fn compile_inner(
     let mut scopes = Vec::new();
     let mut calls: Vec<Vec<(ScopeId, Span)>> = Vec::new();
     for (i, bs) in blocks.iter().enumerate() {
-        match lower_scope(&env, sources, ScopeId(i as u32), bs) {
+        match lower_scope(&env, ScopeId(i as u32), bs) {
             Ok(l) => {
                 scopes.push(l.scope);
                 calls.push(l.callees);
@@ -123,12 +125,12 @@ fn compile_inner(
     })
 }
 
-fn lower_topdef(env: &Env, sources: &SourceMap, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
+fn lower_topdef(env: &Env, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
     let Some(&id) = env.topdef_by_name.get(&t.name.name) else {
         return Err(name_error("Unknown top-level definition", t.name.span));
     };
     let sig = &env.topdefs[id.0 as usize];
-    let mut ctx = ExprCtx::for_topdef(env, sources);
+    let mut ctx = ExprCtx::for_topdef(env);
     let body = if sig.params.is_empty() {
         ctx.check(&t.body, &sig.ty, sig.ty_span)?
     } else {
@@ -182,6 +184,7 @@ fn check_scope_cycles(env: &Env, calls: &[Vec<(ScopeId, Span)>]) -> R<()> {
         .collect();
     let graph = DepGraph {
         keys: (0..deps.len()).map(|i| (0, i)).collect(),
+        cycle_keys: None,
         deps,
     };
     let Err(cycle) = graph.order() else {

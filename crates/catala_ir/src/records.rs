@@ -12,6 +12,7 @@ impl ExprCtx<'_> {
     pub(crate) fn field(
         &mut self,
         inner: &ast::Expr,
+        qualifier: Option<&ast::QualName>,
         field: &ast::Ident,
         span: Span,
     ) -> R<(Expr, Ty)> {
@@ -59,15 +60,15 @@ impl ExprCtx<'_> {
             ));
         };
         let def = &self.env.structs[sid.0 as usize];
-        // `e.S.f`: the structure qualifier (dropped from the syntax tree, still in the source)
-        // must name a structure.
-        if let Some((qualifier, qspan)) = self.field_qualifier(inner.span, field.span) {
-            let known = self.env.struct_by_name.contains_key(&qualifier)
-                || self.env.scope_by_name.contains_key(&qualifier);
+        // `e.S.f`: the structure qualifier must name a structure.
+        if let Some(q) = qualifier {
+            let name = &q.name.name;
+            let known = self.env.struct_by_name.contains_key(name)
+                || self.env.scope_by_name.contains_key(name);
             if !known {
                 return Err(name_error(
-                    format!("No struct named {qualifier} found"),
-                    qspan,
+                    format!("No struct named {name} found"),
+                    q.name.span,
                 ));
             }
         }
@@ -301,7 +302,12 @@ impl ExprCtx<'_> {
                 ));
             }
             let decl = &callee.decls[callee.inputs[i]];
-            out[i] = Some(self.check(e, &decl.value_ty(), decl.ty_span)?);
+            let value = self.check(e, &decl.value_ty(), decl.ty_span)?;
+            out[i] = Some(if decl.kind == crate::dcalc::InputKind::Context {
+                crate::context::list_returning(self, value, decl)
+            } else {
+                value
+            });
         }
         self.dep(Dep::Scope(callee_id), span);
         Ok((
@@ -375,28 +381,6 @@ impl ExprCtx<'_> {
                 span,
             ),
             bt,
-        ))
-    }
-
-    /// The qualifier written between an expression and its field (`x.Fo.f` gives `Fo`), read
-    /// from the source text.
-    fn field_qualifier(&self, inner: Span, field: Span) -> Option<(String, Span)> {
-        if inner.file != field.file || inner.end > field.start {
-            return None;
-        }
-        let file = self.sources.files.get(inner.file.0 as usize)?;
-        let gap = file.text.get(inner.end as usize..field.start as usize)?;
-        let trimmed = gap.trim_start_matches(|c: char| c == ')' || c.is_whitespace());
-        let inner_gap = trimmed.strip_prefix('.')?.trim_end();
-        let name = inner_gap.strip_suffix('.')?.trim();
-        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            return None;
-        }
-        let offset = gap.find(name)?;
-        let start = inner.end as usize + offset;
-        Some((
-            name.to_string(),
-            Span::new(inner.file, start, start + name.len()),
         ))
     }
 }

@@ -4,6 +4,7 @@
 //! the bottom `false` of conditions, the caller's override of context variables, closures for
 //! function variables), the arguments of sub-scope calls, and orders it all into statements.
 
+use crate::context;
 use crate::dcalc::{
     self, DateRounding, Expr, ExprKind, InputKind, ScopeId, ScopeInput, ScopeOutput, Slot, Stmt,
     SubScope, Ty,
@@ -255,19 +256,24 @@ fn translate_rule(
 }
 
 /// Builds a target's default tree (a default position), as a closure body when `decl` is a
-/// function; `input` is the index among the scope's inputs for context variables, and
-/// `bottom_false` adds the `false` default of conditions.
+/// function; `bottom_false` adds the `false` default of conditions. With `list_result` (a
+/// caller's definition of a context function), the closure returns its value as a list of zero
+/// or one element, so that the callee can fall back to its own rules (see [`context`]).
 fn target_tree(
     ctx: &mut ExprCtx<'_>,
     defs: &[Pending<'_>],
     decl: &VarDecl,
     var_name: &str,
     bottom_false: bool,
+    list_result: bool,
 ) -> R<Expr> {
     let build = |ctx: &mut ExprCtx<'_>, slots: &[Slot]| -> R<Expr> {
         let rules = translate_rules(ctx, defs, decl, slots)?;
         let has_rules = !rules.is_empty();
         let tree = build_tree(rules, var_name, decl.span)?;
+        if list_result {
+            return Ok(context::as_optional_list(tree, has_rules, decl.span));
+        }
         if !bottom_false {
             return Ok(tree);
         }
@@ -319,12 +325,7 @@ fn target_tree(
 }
 
 /// Lowers scope `id` from its `scope S:` blocks.
-pub(crate) fn lower_scope(
-    env: &Env,
-    sources: &catala_syntax::SourceMap,
-    id: ScopeId,
-    blocks: &[ScopeBlock<'_>],
-) -> R<LoweredScope> {
+pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> R<LoweredScope> {
     let sig = env.scope(id);
     let rounding = date_rounding(blocks)?;
     let mut by_target: HashMap<Target, Vec<Pending<'_>>> = HashMap::new();
@@ -344,12 +345,14 @@ pub(crate) fn lower_scope(
             }
         }
     }
-    let mut ctx = ExprCtx::for_scope(env, sources, id, rounding);
+    let mut ctx = ExprCtx::for_scope(env, id, rounding);
     ctx.may_be_empty = (0..sig.vars.len())
         .map(|v| {
             let decl = &sig.decls[sig.var_decl[v]];
             let k = v - decl.first_var;
-            decl.kind == InputKind::Internal
+            // Catala: internal variables and states, and non-output context variables, that
+            // are not functions (`allow_empty` in scopelang/from_desugared.ml).
+            decl.kind != InputKind::Input
                 && !decl.output
                 && decl.params.is_none()
                 && !(decl.is_condition && k == 0)
@@ -381,16 +384,19 @@ pub(crate) fn lower_scope(
                     Some(s) => format!("{}@{}", decl.name, s),
                     None => decl.name.clone(),
                 };
-                let tree =
-                    match target_tree(&mut ctx, &defs, decl, &name, decl.is_condition && k == 0) {
-                        Ok(t) => t,
-                        Err(e) => {
-                            ctx.unbind(usize::MAX);
-                            first_error.get_or_insert(e);
-                            Expr::new(ExprKind::Empty, span)
-                        }
-                    };
+                let bottom = decl.is_condition && k == 0;
+                let tree = match target_tree(&mut ctx, &defs, decl, &name, bottom, false) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        ctx.unbind(usize::MAX);
+                        first_error.get_or_insert(e);
+                        Expr::new(ExprKind::Empty, span)
+                    }
+                };
                 match (kind, input) {
+                    (InputKind::Context, Some(i)) if decl.params.is_some() => {
+                        context::merged_function(&mut ctx, i as u32, tree, decl)
+                    }
                     (InputKind::Context, Some(i)) => Expr::new(
                         ExprKind::Default {
                             exceptions: vec![arg(i)],
@@ -408,7 +414,7 @@ pub(crate) fn lower_scope(
             // A list of zero or one value: never empty itself.
             Expr::new(
                 ExprKind::Default {
-                    exceptions: vec![singleton_leaves(tree)],
+                    exceptions: vec![context::singleton_leaves(tree)],
                     justification: Box::new(bool_lit(true, span)),
                     consequence: Box::new(Expr::new(
                         ExprKind::PureDefault(Box::new(Expr::new(
@@ -462,7 +468,8 @@ pub(crate) fn lower_scope(
             }
             let name = format!("{}.{}", sub.name, cdecl.name);
             let first_use = ctx.deps.len();
-            let tree = target_tree(&mut ctx, &defs, cdecl, &name, bottom)?;
+            let list_result = cdecl.kind == InputKind::Context && cdecl.params.is_some();
+            let tree = target_tree(&mut ctx, &defs, cdecl, &name, bottom, list_result)?;
             if let Some((_, span)) = ctx.deps[first_use..]
                 .iter()
                 .find(|(d, _)| *d == Dep::Sub(si))
@@ -545,7 +552,19 @@ pub(crate) fn lower_scope(
     for j in 0..assertions.len() {
         keys.push((1, j));
     }
-    let graph = DepGraph { deps, keys };
+    // In the search for a cycle, Catala meets the states of a variable from the last one to
+    // the first (its state_cycle test starts the cycle at the first state of the greatest
+    // variable).
+    let mut cycle_keys = keys.clone();
+    for (v, key) in cycle_keys.iter_mut().enumerate().take(nv) {
+        let decl = &sig.decls[sig.var_decl[v]];
+        key.1 = decl.position * 1024 + 1023 - (v - decl.first_var);
+    }
+    let graph = DepGraph {
+        deps,
+        keys,
+        cycle_keys: Some(cycle_keys),
+    };
     let order = match graph.order() {
         Ok(o) => o,
         Err(cycle) => return Err(cycle_error(sig, &cycle, &vertex_deps, nv, ns)),
@@ -634,30 +653,6 @@ pub(crate) fn lower_scope(
 fn always_defined(defs: &[Pending<'_>]) -> bool {
     defs.iter()
         .any(|(def, block_cond)| block_cond.is_none() && def.condition.is_none())
-}
-
-/// Wraps every rule value of a default tree into a one-element list.
-fn singleton_leaves(mut e: Expr) -> Expr {
-    match &mut e.kind {
-        ExprKind::Default {
-            exceptions,
-            consequence,
-            ..
-        } => {
-            let excs = std::mem::take(exceptions);
-            *exceptions = excs.into_iter().map(singleton_leaves).collect();
-            let cons = std::mem::replace(&mut **consequence, Expr::new(ExprKind::Empty, e.span));
-            **consequence = singleton_leaves(cons);
-            e
-        }
-        ExprKind::PureDefault(v) => {
-            let span = v.span;
-            let inner = std::mem::replace(&mut **v, Expr::new(ExprKind::Empty, span));
-            **v = Expr::new(ExprKind::List(vec![inner]), span);
-            e
-        }
-        _ => e,
-    }
 }
 
 fn vertex_name(sig: &ScopeSig, v: usize, nv: usize) -> String {

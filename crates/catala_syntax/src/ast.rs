@@ -422,12 +422,14 @@ pub enum ExprKind {
         payload: Option<Box<Expr>>,
     },
     /// `e.f`: struct field, or sub-scope variable when `e` names a sub-scope.
-    Field(Box<Expr>, Ident),
+    /// `e.f`, or `e.S.f` with the structure qualifier `S` (possibly module-qualified).
+    Field(Box<Expr>, Option<QualName>, Ident),
     /// `e.1`: tuple component (0-based index as written minus one is the IR's concern).
     TupleIndex(Box<Expr>, u32),
     /// `x state s` in an expression: explicit state access.
     StateAccess(Ident, Ident),
-    Binop(BinOp, Box<Expr>, Box<Expr>),
+    /// A binary operator with the span of its token, and its operands.
+    Binop(BinOp, Span, Box<Expr>, Box<Expr>),
     Unop(UnOp, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `let x equals e in body`.
@@ -522,8 +524,9 @@ pub enum ExprKind {
         keys: Vec<Expr>,
         descending: bool,
     },
-    /// `assertion check in next`: evaluates `next` after checking `check`.
-    Assert(Box<Expr>, Box<Expr>),
+    /// `[#[error.message = "m"]] assertion check in next`: evaluates `next` after checking
+    /// `check`; the third field is the `error.message` attribute written before the assertion.
+    Assert(Box<Expr>, Box<Expr>, Option<String>),
     /// `impossible`.
     Impossible,
 }

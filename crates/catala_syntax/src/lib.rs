@@ -29,6 +29,7 @@ pub fn parse_file(path: &Path) -> Result<(SourceMap, Program), Diagnostic> {
     let mut reader = Reader::new();
     let name = path.to_string_lossy().into_owned();
     reader.read_path(&name, path, lang, None)?;
+    literate::check_module_name(&reader, FileId(0))?;
     let program = parse_chunks(&reader)?;
     Ok((reader.sources, program))
 }
@@ -41,6 +42,7 @@ pub fn parse_file_with_sources(path: &Path) -> (SourceMap, Result<Program, Diagn
     let name = path.to_string_lossy().into_owned();
     let result = reader
         .read_path(&name, path, lang, None)
+        .and_then(|()| literate::check_module_name(&reader, FileId(0)))
         .and_then(|()| parse_chunks(&reader));
     (reader.sources, result)
 }

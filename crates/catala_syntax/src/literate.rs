@@ -6,7 +6,7 @@
 //! Other fenced blocks (```catala-test-cli, ...) are skipped.
 
 use crate::ast::{Ident, Language, LawHeading};
-use crate::diagnostic::{Diagnostic, DiagnosticKind};
+use crate::diagnostic::{Diagnostic, DiagnosticKind, Label};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -40,6 +40,56 @@ pub enum Chunk {
         headings: Rc<[LawHeading]>,
         language: Language,
     },
+}
+
+fn noted(span: Span, note: &str) -> Label {
+    let mut label = Label::new(span);
+    label.note = Some(note.to_string());
+    label
+}
+
+/// Catala's check that the module a file declares (`> Module M`) is named after the file:
+/// `mod_def.catala_en` must declare `Mod_def` (compared without regard to case).
+pub fn check_module_name(reader: &Reader, main: FileId) -> Result<(), Diagnostic> {
+    let declared = reader.chunks.iter().find_map(|c| match c {
+        Chunk::Module {
+            directive: ModuleDirective::Def { name, .. },
+            ..
+        } if name.span.file == main => Some(name),
+        _ => None,
+    });
+    let Some(name) = declared else {
+        return Ok(());
+    };
+    let file = reader.sources.file(main);
+    let display = Path::new(&file.display_name);
+    let stem = display
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if stem.to_lowercase() == name.name.to_lowercase() {
+        return Ok(());
+    }
+    let mut capitalized = stem.clone();
+    if let Some(first) = capitalized.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    let mut renamed = display.with_file_name(&name.name);
+    if let Some(ext) = display.extension() {
+        renamed.set_extension(ext);
+    }
+    Err(Diagnostic::new(
+        DiagnosticKind::Parse,
+        format!(
+            "Module declared as {}, which does not match the file name \"{}\". Rename the \
+             module to {} or the file to \"{}\".",
+            name.name,
+            file.display_name,
+            capitalized,
+            renamed.display()
+        ),
+    )
+    .at(name.span))
 }
 
 /// The language given by a file extension.
@@ -224,7 +274,31 @@ impl Reader {
                 return Ok(());
             };
             let arg = directive[colon + 1..].trim();
-            return self.include(file, arg, span, lang);
+            let first_chunk = self.chunks.len();
+            self.include(file, arg, span, lang)?;
+            // Catala: a file declaring a module is used with `> Using`, never included.
+            let declared = self.chunks[first_chunk..].iter().find_map(|c| match c {
+                Chunk::Module {
+                    directive: ModuleDirective::Def { name, .. },
+                    ..
+                } => Some(name.clone()),
+                _ => None,
+            });
+            if let Some(name) = declared {
+                let include_span = Span::new(file, words[0].0, line_end);
+                return Err(Diagnostic::new(
+                    DiagnosticKind::Parse,
+                    format!(
+                        "A file that declares a module cannot be used through the raw \
+                         '> Include' directive. You should use it as a module with '> Use {}' \
+                         instead.",
+                        name.name
+                    ),
+                )
+                .with_label(noted(include_span, "File include"))
+                .with_label(noted(name.span, "Module declaration")));
+            }
+            return Ok(());
         }
         let module_word = |i: usize| -> Option<Ident> {
             let (start, w) = words.get(i)?;
@@ -391,7 +465,10 @@ mod tests {
 
     #[test]
     fn displayed_include_paths_are_lexically_normal() {
-        assert_eq!(lexically_normal(Path::new("a/./b/../c.catala_fr")), "a/c.catala_fr");
+        assert_eq!(
+            lexically_normal(Path::new("a/./b/../c.catala_fr")),
+            "a/c.catala_fr"
+        );
         assert_eq!(lexically_normal(Path::new("../x/./y")), "../x/y");
         assert_eq!(lexically_normal(Path::new("t/../../u")), "../u");
     }

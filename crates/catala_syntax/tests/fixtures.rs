@@ -63,10 +63,11 @@ fn sx(e: &Expr) -> String {
             Some(p) => format!("({} {})", q(name), sx(p)),
             None => q(name),
         },
-        E::Field(e, f) => format!("{}.{}", sx(e), f.name),
+        E::Field(e, None, f) => format!("{}.{}", sx(e), f.name),
+        E::Field(e, Some(q), f) => format!("{}.{}.{}", sx(e), q.name.name, f.name),
         E::TupleIndex(e, i) => format!("{}.{i}", sx(e)),
         E::StateAccess(v, s) => format!("{}@{}", v.name, s.name),
-        E::Binop(op, a, b) => format!("({op:?} {} {})", sx(a), sx(b)),
+        E::Binop(op, _, a, b) => format!("({op:?} {} {})", sx(a), sx(b)),
         E::Unop(op, a) => format!("({op:?} {})", sx(a)),
         E::If(c, t, f) => format!("(if {} {} {})", sx(c), sx(t), sx(f)),
         E::Let(v, a, b) => format!("(let {} {} {})", v.name, sx(a), sx(b)),
@@ -94,10 +95,11 @@ fn sx(e: &Expr) -> String {
             expr,
             ctor,
             binding,
-            ..
-        } => match binding {
-            Some(b) => format!("(is {} {} {})", sx(expr), q(ctor), b.name),
-            None => format!("(is {} {})", sx(expr), q(ctor)),
+            and_cond,
+        } => match (binding, and_cond) {
+            (Some(b), Some(c)) => format!("(is {} {} {} and {})", sx(expr), q(ctor), b.name, sx(c)),
+            (Some(b), None) => format!("(is {} {} {})", sx(expr), q(ctor), b.name),
+            (None, _) => format!("(is {} {})", sx(expr), q(ctor)),
         },
         E::StructLit(n, fs) => format!("({} {{{}}})", q(n), fields(fs)),
         E::StructReplace(e, fs) => format!("(replace {} {{{}}})", sx(e), fields(fs)),
@@ -183,7 +185,7 @@ fn sx(e: &Expr) -> String {
                 .map(|k| format!(" {}", sx(k)))
                 .collect::<String>()
         ),
-        E::Assert(c, n) => format!("(assert {} {})", sx(c), sx(n)),
+        E::Assert(c, n, _) => format!("(assert {} {})", sx(c), sx(n)),
         E::Impossible => "impossible".into(),
     }
 }
@@ -681,4 +683,79 @@ fn precedence_table() {
         ),
         "(match x [A y: y] [B z: z])"
     );
+}
+
+#[test]
+fn qualified_fields_pattern_conditions_and_operator_spans() {
+    // `e.S.f` keeps its structure qualifier (Catala's `e.S.f` field access).
+    assert_eq!(one_expr("x.Fo.f", Language::En), "x.Fo.f");
+    // `with pattern C content y and c`: `y` is bound in `c` (parser.mly parses the `and` as a
+    // binary operator whose left side is the pattern test; the binding scopes over the right).
+    assert_eq!(
+        one_expr("e with pattern C content y and y > 0", Language::En),
+        "(is e C y and (Gt y 0))"
+    );
+    // Without a binding, `and` stays an operator.
+    assert_eq!(
+        one_expr("e with pattern C and b", Language::En),
+        "(And (is e C) b)"
+    );
+    // The operator's own span: the `+` of `1 + 2 * 3`.
+    let src = "```catala\ndeclaration x content integer equals 1 + 2 * 3\n```\n";
+    let (_, p) =
+        parse_str("expr.catala", src, Language::En).unwrap_or_else(|d| panic!("{}", d.message));
+    let ExprKind::Binop(BinOp::Add, op_span, _, rhs) = &topdef(&p, "x").body.kind else {
+        panic!("not an addition")
+    };
+    let plus = src.find(" + ").map(|i| i + 1).unwrap_or(0) as u32;
+    assert_eq!((op_span.start, op_span.end), (plus, plus + 1));
+    let ExprKind::Binop(BinOp::Mul, times, _, _) = &rhs.kind else {
+        panic!("not a product")
+    };
+    let star = src.find('*').unwrap_or(0) as u32;
+    assert_eq!((times.start, times.end), (star, star + 1));
+}
+
+#[test]
+fn module_directives_checked_against_files() {
+    // A module named after its file (case aside) is accepted.
+    let (_, p) = parse_fixture("declares_module.catala_en");
+    assert!(
+        matches!(&p.items[0].kind, ItemKind::ModuleDef { name, .. } if name.name == "Declares_module")
+    );
+
+    // Catala's modules/bad/mod_badname: the name must match the file name; the error points
+    // at the module name (1.10-23 here) and suggests the capitalized file name.
+    let d = match parse_file(&fixture("wrong_module_name.catala_en")) {
+        Ok(_) => panic!("a module not named after its file was accepted"),
+        Err(d) => d,
+    };
+    assert_eq!(d.kind, DiagnosticKind::Parse);
+    assert!(d
+        .message
+        .starts_with("Module declared as Not_this_name, which does not match"));
+    assert!(d.message.contains("Rename the module to Wrong_module_name"));
+    assert_eq!((d.labels[0].span.start, d.labels[0].span.end), (9, 22));
+
+    // Catala's modules/bad/mod_bad_include: a file declaring a module cannot be included;
+    // positions: the directive from `Include` to the end of the line, then the module name.
+    let d = match parse_file(&fixture("includes_module.catala_en")) {
+        Ok(_) => panic!("the include of a module was accepted"),
+        Err(d) => d,
+    };
+    assert!(d
+        .message
+        .ends_with("You should use it as a module with '> Use Declares_module' instead."));
+    let notes: Vec<Option<&str>> = d.labels.iter().map(|l| l.note.as_deref()).collect();
+    assert_eq!(
+        notes,
+        vec![Some("File include"), Some("Module declaration")]
+    );
+    let directive = "# Including a module\n\n> ".len() as u32;
+    let line_end = directive + "Include: declares_module.catala_en".len() as u32;
+    assert_eq!(
+        (d.labels[0].span.start, d.labels[0].span.end),
+        (directive, line_end)
+    );
+    assert_eq!((d.labels[1].span.start, d.labels[1].span.end), (9, 24));
 }

@@ -10,9 +10,9 @@ use crate::inputs::{Assignment, InputSpace, Shape};
 use crate::symbolic::{PathState, Sym};
 use crate::ConcolicError;
 use catala_eval::eval::Interpreter;
-use catala_eval::runtime::json::value_to_json;
+use catala_eval::runtime::json::{value_from_json, value_to_json};
 use catala_eval::runtime::Value;
-use catala_eval::{inputs_from_json, AssertionFailure, RuntimeError};
+use catala_eval::{AssertionFailure, RuntimeError};
 use catala_ir::dcalc::{InputKind, Program, ScopeId};
 use smt::catala::term::{self, Term};
 use smt::catala::{CatalaSession, QueryOutcome, RoundnessLevel};
@@ -266,9 +266,6 @@ pub fn explore(
             let done = match prefix.get(i) {
                 Some(p) => {
                     if p.term != c.term {
-                        if std::env::var_os("CONCOLIC_DEBUG").is_some() {
-                            eprintln!("diverged at {i}: expected {} got {}", p.term, c.term);
-                        }
                         stats.divergences += 1;
                     }
                     p.done
@@ -299,7 +296,14 @@ pub fn explore(
             let query: Vec<Term> = stack.iter().map(|n| n.term.clone()).collect();
             if session.check_path(&query)? == QueryOutcome::Sat {
                 roundness = if opt.soft_constraints {
-                    session.round_money(&money_vars)?
+                    // Money variables outside the path are free: the model leaves them at 0.
+                    let in_path = variables_of(&query);
+                    let constrained: Vec<_> = money_vars
+                        .iter()
+                        .copied()
+                        .filter(|v| in_path.contains(v))
+                        .collect();
+                    session.round_money(&constrained)?
                 } else {
                     RoundnessLevel::Cents
                 };
@@ -337,6 +341,26 @@ pub fn explore(
     })
 }
 
+/// The variables of some terms (shared subterms visited once).
+fn variables_of(terms: &[Term]) -> std::collections::BTreeSet<smt::catala::VarId> {
+    let mut seen: std::collections::HashSet<*const smt::catala::TermNode> = Default::default();
+    let mut out = std::collections::BTreeSet::new();
+    let mut todo: Vec<&Term> = terms.iter().collect();
+    while let Some(t) = todo.pop() {
+        if !seen.insert(std::rc::Rc::as_ptr(t)) {
+            continue;
+        }
+        match &**t {
+            smt::catala::TermNode::Var(v, _) => {
+                out.insert(*v);
+            }
+            smt::catala::TermNode::App(_, args) => todo.extend(args.iter()),
+            _ => {}
+        }
+    }
+    out
+}
+
 fn roundness_of(a: &Assignment, money: &[smt::catala::VarId]) -> RoundnessLevel {
     let cents = |v: &smt::catala::VarId| match a.get(v.0 as usize) {
         Some(Some(smt::catala::ModelValue::Int(s))) => s.parse::<i128>().unwrap_or(1),
@@ -361,41 +385,29 @@ fn absorb_hints(
     assignment: &mut Assignment,
 ) -> Result<(), ConcolicError> {
     let decl = program.scope(scope);
-    // Inputs missing from the hints are filled with zeros only to satisfy the JSON reader.
-    let mut full = serde_json::Map::new();
-    if let serde_json::Value::Object(m) = hints {
-        for (k, v) in m {
-            full.insert(k.clone(), v.clone());
+    let serde_json::Value::Object(given) = hints else {
+        return Err(ConcolicError::Hints("expected a JSON object".into()));
+    };
+    for key in given.keys() {
+        if !decl.inputs.iter().any(|i| &i.name == key) {
+            return Err(ConcolicError::Hints(format!(
+                "scope {} has no input {key}",
+                decl.name
+            )));
         }
     }
-    let given: Vec<bool> = decl
-        .inputs
-        .iter()
-        .map(|i| full.contains_key(&i.name))
-        .collect();
-    let mut partial = serde_json::Map::new();
-    for (input, g) in decl.inputs.iter().zip(&given) {
-        if *g {
-            partial.insert(input.name.clone(), full[&input.name].clone());
-        }
-    }
-    // Read each given input on its own, so that missing ones are not an error.
+    // Each given input is read on its own: the others keep their default values.
     for (idx, input) in decl.inputs.iter().enumerate() {
-        let Some(j) = partial.get(&input.name) else {
+        let Some(j) = given.get(&input.name) else {
             continue;
         };
-        let value = catala_eval::runtime::json::value_from_json(
-            program,
-            &input.ty,
-            j,
-            &format!("/{}", input.name),
-        )
-        .map_err(|e| ConcolicError::Hints(format!("{}: {}", e.path, e.message)))?;
+        let path = format!("/{}", input.name);
+        let value = value_from_json(program, &input.ty, j, &path)
+            .map_err(|e| ConcolicError::Hints(format!("{}: {}", e.path, e.message)))?;
         if let Some(Some(shape)) = shapes.get_mut(idx) {
             shape.absorb(&value, assignment);
         }
     }
-    let _ = inputs_from_json;
     Ok(())
 }
 

@@ -17,7 +17,8 @@ pub enum MutationKind {
     NegateJustification,
 }
 
-/// A mutation: which default term (the `site`-th, in program order) and how.
+/// A mutation: which default term (the `site`-th of the scopes reachable from the explored
+/// one, in program order) and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mutation {
     pub kind: MutationKind,
@@ -38,10 +39,46 @@ pub struct MutantReport {
     pub exploration_time: Duration,
 }
 
-/// Calls `f` on every default term of the scope variables' definitions with its site number.
-fn for_each_default(program: &mut Program, f: &mut dyn FnMut(usize, &mut Expr)) {
+/// The scopes a run of `root` may evaluate: itself and its sub-scopes, transitively.
+fn reachable_scopes(program: &Program, root: ScopeId) -> BTreeSet<usize> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![root.0 as usize];
+    while let Some(i) = todo.pop() {
+        if !seen.insert(i) {
+            continue;
+        }
+        let Some(scope) = program.scopes.get(i) else {
+            continue;
+        };
+        for stmt in &scope.body {
+            if let Stmt::CallSubScope { scope: callee, .. } = stmt {
+                todo.push(callee.0 as usize);
+            }
+            // Scope calls inside expressions, read from the statement's structure.
+            let text = format!("{stmt:?}");
+            let pattern = "ScopeCall { scope: ScopeId(";
+            let mut rest = text.as_str();
+            while let Some(k) = rest.find(pattern) {
+                rest = &rest[k + pattern.len()..];
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                if let Ok(n) = digits.parse::<usize>() {
+                    todo.push(n);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Calls `f` on every default term of the variable definitions of the scopes reachable from
+/// `root`, with its site number.
+fn for_each_default(program: &mut Program, root: ScopeId, f: &mut dyn FnMut(usize, &mut Expr)) {
+    let reachable = reachable_scopes(program, root);
     let mut counter = 0;
-    for scope in &mut program.scopes {
+    for (i, scope) in program.scopes.iter_mut().enumerate() {
+        if !reachable.contains(&i) {
+            continue;
+        }
         for stmt in &mut scope.body {
             if let Stmt::Define { expr, .. } = stmt {
                 visit(expr, &mut counter, f);
@@ -74,10 +111,10 @@ fn visit(e: &mut Expr, counter: &mut usize, f: &mut dyn FnMut(usize, &mut Expr))
 }
 
 /// Every applicable mutation of the program, in program order.
-pub fn candidate_mutations(program: &Program) -> Vec<Mutation> {
+pub fn candidate_mutations(program: &Program, root: ScopeId) -> Vec<Mutation> {
     let mut p = program.clone();
     let mut out = Vec::new();
-    for_each_default(&mut p, &mut |site, e| {
+    for_each_default(&mut p, root, &mut |site, e| {
         if let ExprKind::Default {
             exceptions,
             justification,
@@ -107,9 +144,9 @@ pub fn candidate_mutations(program: &Program) -> Vec<Mutation> {
 }
 
 /// The program with `m` applied.
-pub fn apply(program: &Program, m: Mutation) -> Program {
+pub fn apply(program: &Program, root: ScopeId, m: Mutation) -> Program {
     let mut p = program.clone();
-    for_each_default(&mut p, &mut |site, e| {
+    for_each_default(&mut p, root, &mut |site, e| {
         if site != m.site {
             return;
         }
@@ -197,14 +234,14 @@ pub fn run_mutants(
     options: &ExploreOptions,
 ) -> Result<Vec<MutantReport>, ConcolicError> {
     let baseline = error_signatures(program, scope, options)?;
-    let candidates = candidate_mutations(program);
+    let candidates = candidate_mutations(program, scope);
     let mut reports = Vec::new();
     if candidates.is_empty() {
         return Ok(reports);
     }
     for i in pick(candidates.len(), count, seed) {
         let mutation = candidates[i];
-        let mutant = apply(program, mutation);
+        let mutant = apply(program, scope, mutation);
         let e = explore(&mutant, scope, options)?;
         let first = e
             .tests

@@ -283,3 +283,52 @@ fn emitted_test_scopes_replay_and_pass() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn duplicated_exceptions_are_detected_as_conflicts() {
+    // Duplicating an exception makes two rules apply at once whenever it applies: a conflict
+    // the original program does not have.
+    let src = fixture("branching.catala_en");
+    let program = load(&src);
+    let Some(id) = program.scope_by_name("LabelScope") else {
+        panic!("no scope LabelScope")
+    };
+    let options = ExploreOptions::default();
+    let reports = match concolic::mutation::run_mutants(&program, id, 7, 1000, &options) {
+        Ok(r) => r,
+        Err(err) => panic!("mutation run failed: {err}"),
+    };
+    let duplicates: Vec<_> = reports
+        .iter()
+        .filter(|r| r.mutation.kind == concolic::mutation::MutationKind::DuplicateException)
+        .collect();
+    assert!(!duplicates.is_empty());
+    for r in duplicates {
+        assert!(r.detected, "{:?} not detected", r.mutation);
+        assert!(r.time_to_detection.is_some());
+    }
+}
+
+#[test]
+fn hints_give_the_first_inputs() {
+    let src = fixture("branching.catala_en");
+    let program = load(&src);
+    let Some(id) = program.scope_by_name("IfScope") else {
+        panic!("no scope IfScope")
+    };
+    let options = ExploreOptions {
+        hints: Some(serde_json::json!({"x": 42})),
+        ..ExploreOptions::default()
+    };
+    let e = match explore(&program, id, &options) {
+        Ok(e) => e,
+        Err(err) => panic!("{err}"),
+    };
+    assert_eq!(inputs_json(&program, &e.tests[0]), vec!["\"42\"".to_string()]);
+    assert_eq!(e.tests.len(), 2);
+    let bad = ExploreOptions {
+        hints: Some(serde_json::json!({"nope": 1})),
+        ..ExploreOptions::default()
+    };
+    assert!(explore(&program, id, &bad).is_err());
+}

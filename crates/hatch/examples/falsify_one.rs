@@ -11,13 +11,26 @@ fn main() {
         opts.mode = hatch::Mode::Naive;
     }
     opts.verbose = std::env::var("HATCH_VERBOSE").is_ok();
+    if let Some(m) = std::env::var("HATCH_MATCH_LIMIT")
+        .ok()
+        .and_then(|m| m.parse().ok())
+    {
+        opts.match_limit = m;
+    }
     if let Some(t) = args.get(3).and_then(|t| t.parse::<f64>().ok()) {
         opts.timeout = std::time::Duration::from_secs_f64(t);
     }
     match hatch::falsify_file(std::path::Path::new(path), &opts) {
         Ok(r) => {
             if let Some(v) = &r.violation {
-                println!("Phi    = {}", v.phi.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ∧ "));
+                println!(
+                    "Phi    = {}",
+                    v.phi
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ∧ ")
+                );
                 println!("Trace  = {}", r.trace_lines().join("; "));
                 if let Some(c) = &v.cont {
                     println!("R_cont = {c}");

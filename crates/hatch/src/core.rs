@@ -163,9 +163,16 @@ pub fn replay_table(lib: &Library) -> Result<HashMap<String, Vec<ReplayAlt>>, Fr
                 continue;
             }
             let eff = lib.sre(&spec.file, &t.post, &scope)?;
-            let sre::Node::Lit(effect) = eff.node() else { continue };
+            let sre::Node::Lit(effect) = eff.node() else {
+                continue;
+            };
             let pre = lib.sre(&spec.file, &t.pre, &scope)?;
-            alts.push(ReplayAlt { params: params.clone(), ghosts: ghosts.clone(), pre, effect: effect.clone() });
+            alts.push(ReplayAlt {
+                params: params.clone(),
+                ghosts: ghosts.clone(),
+                pre,
+                effect: effect.clone(),
+            });
         }
         out.insert(name.clone(), alts);
     }
@@ -175,7 +182,11 @@ pub fn replay_table(lib: &Library) -> Result<HashMap<String, Vec<ReplayAlt>>, Fr
 impl Harness {
     /// The whole harness as one computation: set-up, `append pre`, the call.
     pub fn program(&self) -> Comp {
-        let mut c = Comp::Let(Rc::from("_ctx"), Rc::new(Comp::AppendContext(self.pre.clone())), Rc::new(self.body.clone()));
+        let mut c = Comp::Let(
+            Rc::from("_ctx"),
+            Rc::new(Comp::AppendContext(self.pre.clone())),
+            Rc::new(self.body.clone()),
+        );
         for (x, s) in self.setup.iter().rev() {
             c = Comp::Let(x.clone(), Rc::new(s.clone()), Rc::new(c));
         }
@@ -201,7 +212,11 @@ struct Translator<'a> {
 
 impl<'a> Translator<'a> {
     fn err(&self, pos: Pos, m: impl Into<String>) -> FrontError {
-        FrontError { file: self.file.to_string(), pos, message: m.into() }
+        FrontError {
+            file: self.file.to_string(),
+            pos,
+            message: m.into(),
+        }
     }
 
     fn fresh(&mut self, base: &str) -> Rc<str> {
@@ -215,7 +230,9 @@ impl<'a> Translator<'a> {
             ExprKind::Var(x) => match self.vars.get(x) {
                 Some(VarKind::Value(s)) => Ok(Term::var(x, s.clone())),
                 Some(_) => Err(self.err(e.pos, format!("function `{x}` used as a value"))),
-                None if self.lib.pure_specs.contains_key(x) || self.lib.lib_specs.contains_key(x) => {
+                None if self.lib.pure_specs.contains_key(x)
+                    || self.lib.lib_specs.contains_key(x) =>
+                {
                     // a constant-like built-in applied to nothing
                     self.call(e.pos, x, &[], binds)
                 }
@@ -231,7 +248,8 @@ impl<'a> Translator<'a> {
                 let sort = self.sort_of(&c);
                 let x = self.fresh("x");
                 binds.push((x.clone(), c));
-                self.vars.insert(x.to_string(), VarKind::Value(sort.clone()));
+                self.vars
+                    .insert(x.to_string(), VarKind::Value(sort.clone()));
                 Ok(Term::var(&x, sort))
             }
         }
@@ -244,25 +262,36 @@ impl<'a> Translator<'a> {
             Comp::LetFun(_, b) => self.sort_of(b),
             Comp::Call(f, _) => match self.vars.get(&**f) {
                 Some(VarKind::Function(s)) => s.clone(),
-                Some(VarKind::Specified(spec)) => spec.alternatives.first().map(|t| t.res_sort.clone()).unwrap_or(Sort::Unit),
+                Some(VarKind::Specified(spec)) => spec
+                    .alternatives
+                    .first()
+                    .map(|t| t.res_sort.clone())
+                    .unwrap_or(Sort::Unit),
                 _ => Sort::Unit,
             },
             Comp::If(_, a, _) => self.sort_of(a),
             Comp::Choice(xs) => xs.first().map(|x| self.sort_of(x)).unwrap_or(Sort::Unit),
             Comp::Fresh(s) => s.clone(),
-            Comp::Assume(_) | Comp::Admit(_) | Comp::Append(_) | Comp::AppendContext(_) => Sort::Unit,
+            Comp::Assume(_) | Comp::Admit(_) | Comp::Append(_) | Comp::AppendContext(_) => {
+                Sort::Unit
+            }
         }
     }
 
     fn wrap(binds: Vec<(Rc<str>, Comp)>, last: Comp) -> Comp {
-        binds.into_iter().rev().fold(last, |acc, (x, c)| Comp::Let(x, Rc::new(c), Rc::new(acc)))
+        binds
+            .into_iter()
+            .rev()
+            .fold(last, |acc, (x, c)| Comp::Let(x, Rc::new(c), Rc::new(acc)))
     }
 
     fn comp(&mut self, e: &Expr) -> Result<Comp, FrontError> {
         let mut binds = Vec::new();
         let last = match &e.kind {
             ExprKind::App(f, args) => {
-                let ExprKind::Var(name) = &f.kind else { return Err(self.err(e.pos, "only named functions can be applied")) };
+                let ExprKind::Var(name) = &f.kind else {
+                    return Err(self.err(e.pos, "only named functions can be applied"));
+                };
                 let mut ts = Vec::new();
                 for a in args {
                     ts.push(self.atom(a, &mut binds)?);
@@ -297,7 +326,14 @@ impl<'a> Translator<'a> {
                 binds.push((x, ca));
                 self.comp(b)?
             }
-            ExprKind::Let { is_rec, name, params, ret, rhs, body } => {
+            ExprKind::Let {
+                is_rec,
+                name,
+                params,
+                ret,
+                rhs,
+                body,
+            } => {
                 if !params.is_empty() || matches!(rhs.kind, ExprKind::Fun(..)) {
                     let def = self.function(e.pos, *is_rec, name, params, ret.as_ref(), rhs)?;
                     let rest = self.comp(body)?;
@@ -314,7 +350,9 @@ impl<'a> Translator<'a> {
                 self.comp(body)?
             }
             ExprKind::Constraint(inner, _) => self.comp(inner)?,
-            ExprKind::Var(_) | ExprKind::Constr(_, None) | ExprKind::Int(_) | ExprKind::Unit => Comp::Ret(self.atom(e, &mut binds)?),
+            ExprKind::Var(_) | ExprKind::Constr(_, None) | ExprKind::Int(_) | ExprKind::Unit => {
+                Comp::Ret(self.atom(e, &mut binds)?)
+            }
             _ => return Err(self.err(e.pos, "unsupported expression in a method body")),
         };
         Ok(Self::wrap(binds, last))
@@ -339,43 +377,76 @@ impl<'a> Translator<'a> {
             }
             _ => (params.to_vec(), rhs.clone(), ret.cloned()),
         };
-        let ret_sort = ret.as_ref().and_then(sort_of_ty).ok_or_else(|| self.err(pos, "a local function needs a result type"))?;
-        self.vars.insert(name.name.clone(), VarKind::Function(ret_sort));
+        let ret_sort = ret
+            .as_ref()
+            .and_then(sort_of_ty)
+            .ok_or_else(|| self.err(pos, "a local function needs a result type"))?;
+        self.vars
+            .insert(name.name.clone(), VarKind::Function(ret_sort));
         let saved = self.vars.clone();
         let mut names = Vec::new();
         for p in &params {
-            let sort = p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| self.err(p.pos, "a parameter needs a base type"))?;
+            let sort =
+                p.ty.as_ref()
+                    .and_then(sort_of_ty)
+                    .ok_or_else(|| self.err(p.pos, "a parameter needs a base type"))?;
             self.vars.insert(p.name.clone(), VarKind::Value(sort));
             names.push(Rc::from(p.name.as_str()));
         }
         let body = self.comp(&body)?;
         self.vars = saved;
-        Ok(Rc::new(FunDef { name: Rc::from(name.name.as_str()), params: names, body: Rc::new(body) }))
+        Ok(Rc::new(FunDef {
+            name: Rc::from(name.name.as_str()),
+            params: names,
+            body: Rc::new(body),
+        }))
     }
 
     /// A call `name args`: user function, specified function, or pure built-in.
-    fn call(&mut self, pos: Pos, name: &str, args: &[Term], binds: &mut Vec<(Rc<str>, Comp)>) -> Result<Term, FrontError> {
-        let args: Vec<Term> = args.iter().filter(|a| !matches!(a, Term::Unit)).cloned().collect();
+    fn call(
+        &mut self,
+        pos: Pos,
+        name: &str,
+        args: &[Term],
+        binds: &mut Vec<(Rc<str>, Comp)>,
+    ) -> Result<Term, FrontError> {
+        let args: Vec<Term> = args
+            .iter()
+            .filter(|a| !matches!(a, Term::Unit))
+            .cloned()
+            .collect();
         match self.vars.get(name).cloned() {
             Some(VarKind::Function(sort)) => {
                 let x = self.fresh("r");
                 binds.push((x.clone(), Comp::Call(Rc::from(name), args)));
-                self.vars.insert(x.to_string(), VarKind::Value(sort.clone()));
+                self.vars
+                    .insert(x.to_string(), VarKind::Value(sort.clone()));
                 return Ok(Term::var(&x, sort));
             }
             Some(VarKind::Specified(spec)) => {
                 let outer = self.outer.clone();
                 return self.spec_call(pos, &spec, &args, binds, outer);
             }
-            Some(VarKind::Value(_)) => return Err(self.err(pos, format!("`{name}` is not a function"))),
+            Some(VarKind::Value(_)) => {
+                return Err(self.err(pos, format!("`{name}` is not a function")))
+            }
             None => {}
         }
-        if let Some(spec) = self.method.local_specs.get(name).or_else(|| self.lib.lib_specs.get(name)) {
+        if let Some(spec) = self
+            .method
+            .local_specs
+            .get(name)
+            .or_else(|| self.lib.lib_specs.get(name))
+        {
             let spec = spec.clone();
             return self.spec_call(pos, &spec, &args, binds, Scope::default());
         }
         if let Some(p) = self.lib.pure_specs.get(name) {
-            let params: Vec<_> = p.params.iter().filter(|(_, s, _)| *s != Sort::Unit).collect();
+            let params: Vec<_> = p
+                .params
+                .iter()
+                .filter(|(_, s, _)| *s != Sort::Unit)
+                .collect();
             if params.len() != args.len() {
                 return Err(self.err(pos, format!("`{name}` expects {} arguments", params.len())));
             }
@@ -385,14 +456,17 @@ impl<'a> Translator<'a> {
             }
             let x = self.fresh("x");
             let v = Term::var(&x, p.ret.clone());
-            let phi = self.lib.term(&p.file, &p.qualifier, &scope.with("v", v.clone()))?;
+            let phi = self
+                .lib
+                .term(&p.file, &p.qualifier, &scope.with("v", v.clone()))?;
             // `iff v φ` and `v == e` define the result directly
             if let Some(def) = definition_of(&phi, &v) {
                 return Ok(def);
             }
             binds.push((x.clone(), Comp::Fresh(p.ret.clone())));
             binds.push((self.fresh("_"), Comp::Assume(phi)));
-            self.vars.insert(x.to_string(), VarKind::Value(p.ret.clone()));
+            self.vars
+                .insert(x.to_string(), VarKind::Value(p.ret.clone()));
             return Ok(v);
         }
         Err(self.err(pos, format!("unknown function `{name}`")))
@@ -411,10 +485,25 @@ impl<'a> Translator<'a> {
         let value_params: Vec<_> = spec
             .params
             .iter()
-            .filter(|p| !matches!(&p.kind, ParamKind::Value { sort: Sort::Unit, .. }))
+            .filter(|p| {
+                !matches!(
+                    &p.kind,
+                    ParamKind::Value {
+                        sort: Sort::Unit,
+                        ..
+                    }
+                )
+            })
             .collect();
         if value_params.len() != args.len() {
-            return Err(self.err(pos, format!("expected {} arguments, found {}", value_params.len(), args.len())));
+            return Err(self.err(
+                pos,
+                format!(
+                    "expected {} arguments, found {}",
+                    value_params.len(),
+                    args.len()
+                ),
+            ));
         }
         let mut scope = base;
         let mut pre_binds: Vec<(Rc<str>, Comp)> = Vec::new();
@@ -426,13 +515,19 @@ impl<'a> Translator<'a> {
             pre_binds.push((x.clone(), Comp::Fresh(sort.clone())));
             scope = scope.with(g, Term::var(&x, sort.clone()));
         }
-        let res_sort = spec.alternatives.first().map(|t| t.res_sort.clone()).unwrap_or(Sort::Unit);
+        let res_sort = spec
+            .alternatives
+            .first()
+            .map(|t| t.res_sort.clone())
+            .unwrap_or(Sort::Unit);
         let result = self.fresh("r");
         let v = Term::var(&result, res_sort.clone());
         // argument refinements are assumed (calls are made under their preconditions)
         for (p, a) in value_params.iter().zip(args) {
             if let ParamKind::Value { refinement, .. } = &p.kind {
-                let phi = self.lib.term(&spec.file, refinement, &scope.with("v", a.clone()))?;
+                let phi = self
+                    .lib
+                    .term(&spec.file, refinement, &scope.with("v", a.clone()))?;
                 if !phi.is_true() {
                     pre_binds.push((self.fresh("_"), Comp::Assume(phi)));
                 }
@@ -455,18 +550,26 @@ impl<'a> Translator<'a> {
                     _ => None,
                 }
             };
-            let mut steps = vec![(self.fresh("_"), Comp::Assume(res)), (self.fresh("_"), Comp::Admit(pre))];
+            let mut steps = vec![
+                (self.fresh("_"), Comp::Assume(res)),
+                (self.fresh("_"), Comp::Admit(pre)),
+            ];
             if let Some(eff) = effect {
                 steps.push((self.fresh("_"), Comp::Append(eff)));
             }
             alternatives.push(Rc::new(Self::wrap(steps, Comp::Ret(v.clone()))));
         }
-        let body = if alternatives.len() == 1 { (*alternatives[0]).clone() } else { Comp::Choice(alternatives) };
+        let body = if alternatives.len() == 1 {
+            (*alternatives[0]).clone()
+        } else {
+            Comp::Choice(alternatives)
+        };
         binds.extend(pre_binds);
         // bind the fresh result first, then run the chosen alternative
         binds.push((result.clone(), Comp::Fresh(res_sort.clone())));
         binds.push((self.fresh("_"), body));
-        self.vars.insert(result.to_string(), VarKind::Value(res_sort.clone()));
+        self.vars
+            .insert(result.to_string(), VarKind::Value(res_sort.clone()));
         Ok(v)
     }
 }
@@ -498,7 +601,14 @@ fn definition_of(phi: &Term, v: &Term) -> Option<Term> {
 
 /// Builds the harness of a method (Example 4.4).
 pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
-    let mut tr = Translator { lib, method, file: method.file.clone(), vars: HashMap::new(), counter: 0, outer: Scope::default() };
+    let mut tr = Translator {
+        lib,
+        method,
+        file: method.file.clone(),
+        vars: HashMap::new(),
+        counter: 0,
+        outer: Scope::default(),
+    };
     let spec = &method.spec;
     let Some(triple) = spec.alternatives.first() else {
         return Err(tr.err(spec.pos, "empty specification"));
@@ -528,7 +638,10 @@ pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
                 }
             }
             ParamKind::Function(inner) => {
-                tr.vars.insert(p.name.clone(), VarKind::Specified(Rc::new((**inner).clone())));
+                tr.vars.insert(
+                    p.name.clone(),
+                    VarKind::Specified(Rc::new((**inner).clone())),
+                );
             }
         }
     }
@@ -542,27 +655,43 @@ pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
     let pre = lib.sre(&method.file, &triple.pre, &scope)?;
     let post = lib.sre(&method.file, &triple.post, &scope)?;
     let post_after_pre = match &triple.post.kind {
-        ExprKind::Seq(p, rest) if **p == triple.pre => Some(lib.sre(&method.file, rest, &scope)?),
+        ExprKind::Seq(p, rest) if lib.sre(&method.file, p, &scope)? == pre => {
+            Some(lib.sre(&method.file, rest, &scope)?)
+        }
         _ => None,
     };
-    let result = lib.term(&method.file, &triple.res, &scope.with("v", Term::var(RESULT_VAR, triple.res_sort.clone())))?;
+    let result = lib.term(
+        &method.file,
+        &triple.res,
+        &scope.with("v", Term::var(RESULT_VAR, triple.res_sort.clone())),
+    )?;
     // the method itself
     let ret_sort = triple.res_sort.clone();
-    tr.vars.insert(method.name.clone(), VarKind::Function(ret_sort));
+    tr.vars
+        .insert(method.name.clone(), VarKind::Function(ret_sort));
     let mut names = Vec::new();
     let saved = tr.vars.clone();
     for (i, p) in method.params.iter().enumerate() {
         match p.ty.as_ref() {
             Some(Ty::Arrow(..)) => {
                 // a function argument: specified in the assertion under the same position
-                let spec_param = spec.params.get(i).filter(|sp| matches!(sp.kind, ParamKind::Function(_)));
-                let Some(sp) = spec_param else { return Err(tr.err(p.pos, "a function argument needs a specification")) };
+                let spec_param = spec
+                    .params
+                    .get(i)
+                    .filter(|sp| matches!(sp.kind, ParamKind::Function(_)));
+                let Some(sp) = spec_param else {
+                    return Err(tr.err(p.pos, "a function argument needs a specification"));
+                };
                 if let ParamKind::Function(inner) = &sp.kind {
-                    tr.vars.insert(p.name.clone(), VarKind::Specified(Rc::new((**inner).clone())));
+                    tr.vars.insert(
+                        p.name.clone(),
+                        VarKind::Specified(Rc::new((**inner).clone())),
+                    );
                 }
             }
             Some(t) => {
-                let sort = sort_of_ty(t).ok_or_else(|| tr.err(p.pos, "unsupported parameter type"))?;
+                let sort =
+                    sort_of_ty(t).ok_or_else(|| tr.err(p.pos, "unsupported parameter type"))?;
                 tr.vars.insert(p.name.clone(), VarKind::Value(sort.clone()));
                 if sort != Sort::Unit {
                     names.push(Rc::from(p.name.as_str()));
@@ -573,7 +702,11 @@ pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
     }
     let body = tr.comp(&method.body)?;
     tr.vars = saved;
-    let def = Rc::new(FunDef { name: Rc::from(method.name.as_str()), params: names, body: Rc::new(body) });
+    let def = Rc::new(FunDef {
+        name: Rc::from(method.name.as_str()),
+        params: names,
+        body: Rc::new(body),
+    });
     Ok(Harness {
         setup,
         pre,

@@ -6,10 +6,12 @@
 //! A syntactically empty R_cont on a reachable state is an early falsification; a returned state
 //! whose R_cont is not nullable is a falsification (Theorem 5.16).
 
-use crate::exec::{feasible, trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
+use crate::core::ReplayAlt;
+use crate::exec::{
+    feasible, trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind,
+};
 use smt::{SatOutcome, Solver, Term};
 use sre::{Deriver, Event, SmtOracle, Sre};
-use crate::core::ReplayAlt;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -55,11 +57,33 @@ impl DerivativeSemantics {
             phi.push(x);
         }
         let mut budget = 256;
-        let Some(trace) = self.constructible(solver, &phi, eff.trace.clone(), 0, eff.context_len, &mut budget)? else {
+        let Some(trace) = self.constructible(
+            solver,
+            &phi,
+            eff.trace.clone(),
+            0,
+            eff.context_len,
+            &mut budget,
+        )?
+        else {
             self.rejected += 1;
             if std::env::var("HATCH_DEBUG_REJECT").is_ok() && self.rejected < 4 {
-                eprintln!("rejected ({}): {}", eff.context_len, eff.trace.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "));
-                eprintln!("  phi: {}", phi.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(" ∧ "));
+                eprintln!(
+                    "rejected ({}): {}",
+                    eff.context_len,
+                    eff.trace
+                        .iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                );
+                eprintln!(
+                    "  phi: {}",
+                    phi.iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ∧ ")
+                );
             }
             return Ok(None);
         };
@@ -96,7 +120,11 @@ impl DerivativeSemantics {
         if i >= context_len.min(trace.len()) {
             let mut all = phi.to_vec();
             all.extend(trace_constraint(&trace));
-            return Ok(if solver.check(&all)? == SatOutcome::Unsat { None } else { Some(trace) });
+            return Ok(if solver.check(&all)? == SatOutcome::Unsat {
+                None
+            } else {
+                Some(trace)
+            });
         }
         if *budget == 0 {
             return Ok(None);
@@ -113,10 +141,16 @@ impl DerivativeSemantics {
         for alt in &alts {
             let mut map: BTreeMap<Rc<str>, Term> = BTreeMap::new();
             for (k, (p, sort)) in alt.params.iter().enumerate().take(sig_len(alt)) {
-                map.insert(Rc::from(p.as_str()), Term::var(&format!("e{i}:{op}#{k}"), sort.clone()));
+                map.insert(
+                    Rc::from(p.as_str()),
+                    Term::var(&format!("e{i}:{op}#{k}"), sort.clone()),
+                );
             }
             for (g, sort) in &alt.ghosts {
-                map.insert(Rc::from(g.as_str()), Term::var(&format!("g{i}:{g}"), sort.clone()));
+                map.insert(
+                    Rc::from(g.as_str()),
+                    Term::var(&format!("g{i}:{g}"), sort.clone()),
+                );
             }
             let pre = alt.pre.subst(&map);
             let effect = alt.effect.subst(&map);
@@ -126,10 +160,16 @@ impl DerivativeSemantics {
                 if refined.is_bottom() || !sre::EventOracle::satisfiable(&mut oracle, &refined) {
                     continue;
                 }
-                self.deriver.match_trace(&mut oracle, &trace[..i], &pre, true, false, 0, 8)
+                self.deriver
+                    .match_trace(&mut oracle, &trace[..i], &pre, true, false, 0, 8)
             };
             if std::env::var("HATCH_DEBUG_REJECT").is_ok() {
-                eprintln!("  replay {i} {op}: pre {} eff {} -> {} prefixes", pre, effect, prefixes.len());
+                eprintln!(
+                    "  replay {i} {op}: pre {} eff {} -> {} prefixes",
+                    pre,
+                    effect,
+                    prefixes.len()
+                );
             }
             for (pfx, _) in prefixes {
                 let mut t2 = pfx;
@@ -156,10 +196,23 @@ impl EffectSemantics for DerivativeSemantics {
         trace_constraint(&effects.trace)
     }
 
-    fn admit(&mut self, solver: &mut Solver, st: State<DerivEffects>, r: Sre) -> Result<Step<DerivEffects>, ExecError> {
+    fn admit(
+        &mut self,
+        solver: &mut Solver,
+        st: State<DerivEffects>,
+        r: Sre,
+    ) -> Result<Step<DerivEffects>, ExecError> {
         let matches = {
             let mut oracle = SmtOracle::new(solver);
-            self.deriver.match_trace(&mut oracle, &st.effects.trace, &r, true, false, 0, self.match_limit)
+            self.deriver.match_trace(
+                &mut oracle,
+                &st.effects.trace,
+                &r,
+                true,
+                false,
+                0,
+                self.match_limit,
+            )
         };
         let mut out = Vec::new();
         for (trace, _) in matches {
@@ -182,7 +235,16 @@ impl EffectSemantics for DerivativeSemantics {
         r: Sre,
         context: Option<&BTreeMap<Rc<str>, Term>>,
     ) -> Result<Step<DerivEffects>, ExecError> {
-        let bound = if context.is_some() { self.context_len } else { self.append_bound };
+        let bound = if context.is_some() {
+            self.context_len
+        } else {
+            self.append_bound
+        };
+        // with `post = pre; rest`, the prestate also satisfies `rest`: the invariant holds on entry
+        let r = match (context, &self.post_after_pre) {
+            (Some(subst), Some(rest)) => Sre::and([r, rest.subst(subst)]),
+            _ => r,
+        };
         let mut samples = {
             let mut oracle = SmtOracle::new(solver);
             self.deriver.prefixes(&mut oracle, &r, bound, true)
@@ -213,7 +275,15 @@ impl EffectSemantics for DerivativeSemantics {
             };
             let matches = {
                 let mut oracle = SmtOracle::new(solver);
-                self.deriver.match_trace(&mut oracle, &pi_eff, &cont, false, true, self.dead_cutoff, self.match_limit)
+                self.deriver.match_trace(
+                    &mut oracle,
+                    &pi_eff,
+                    &cont,
+                    false,
+                    true,
+                    self.dead_cutoff,
+                    self.match_limit,
+                )
             };
             for (refined, cont2) in matches {
                 let mut s2 = st.clone();
@@ -225,7 +295,13 @@ impl EffectSemantics for DerivativeSemantics {
                 }
                 s2.effects.cont = cont2;
                 if s2.effects.cont.is_empty() {
-                    if let Some(v) = self.violation(solver, ViolationKind::Preemptive, &s2.phi, &s2.effects, None)? {
+                    if let Some(v) = self.violation(
+                        solver,
+                        ViolationKind::Preemptive,
+                        &s2.phi,
+                        &s2.effects,
+                        None,
+                    )? {
                         return Ok(Step::Falsified(v));
                     }
                     continue;
@@ -238,15 +314,42 @@ impl EffectSemantics for DerivativeSemantics {
         Ok(Step::Continue(out))
     }
 
-    fn finish(&mut self, solver: &mut Solver, st: &State<DerivEffects>, result: &Term) -> Result<Option<Violation>, ExecError> {
+    fn finish(
+        &mut self,
+        solver: &mut Solver,
+        st: &State<DerivEffects>,
+        result: &Term,
+    ) -> Result<Option<Violation>, ExecError> {
         if std::env::var("HATCH_DEBUG_PATHS").is_ok() {
-            eprintln!("path ({}): {} | cont {}", st.effects.context_len, st.effects.trace.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "), st.effects.cont);
+            eprintln!(
+                "path ({}): {} | cont {}",
+                st.effects.context_len,
+                st.effects
+                    .trace
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                st.effects.cont
+            );
         }
         if !st.effects.cont.nullable() {
-            return self.violation(solver, ViolationKind::Terminated, &st.phi, &st.effects, None);
+            return self.violation(
+                solver,
+                ViolationKind::Terminated,
+                &st.phi,
+                &st.effects,
+                None,
+            );
         }
         if !result.is_true() {
-            return self.violation(solver, ViolationKind::Result, &st.phi, &st.effects, Some(Term::not(result.clone())));
+            return self.violation(
+                solver,
+                ViolationKind::Result,
+                &st.phi,
+                &st.effects,
+                Some(Term::negation(result.clone())),
+            );
         }
         Ok(None)
     }

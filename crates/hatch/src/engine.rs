@@ -5,7 +5,9 @@
 
 use crate::core::{harness, Harness, RESULT_VAR};
 use crate::derivative::{DerivEffects, DerivativeSemantics};
-use crate::exec::{finished, step, Control, EffectSemantics, ExecError, NameSupply, State, Step, Value, Violation};
+use crate::exec::{
+    finished, step, Control, EffectSemantics, ExecError, NameSupply, State, Step, Value, Violation,
+};
 use crate::front::{load_method, FrontError, Library};
 use crate::naive::{NaiveEffects, NaiveSemantics};
 use smt::{Solver, SolverStats, Term};
@@ -113,7 +115,10 @@ impl<T: Clone> Ord for Queued<T> {
 
 impl<T: Clone> Searcher<T> {
     pub fn new(initial: State<T>) -> Self {
-        let mut s = Searcher { heap: BinaryHeap::new(), seq: 0 };
+        let mut s = Searcher {
+            heap: BinaryHeap::new(),
+            seq: 0,
+        };
         s.push_all(vec![initial]);
         s
     }
@@ -124,7 +129,11 @@ impl<T: Clone> Searcher<T> {
     pub fn push_all(&mut self, states: Vec<State<T>>) {
         for state in states.into_iter().rev() {
             self.seq += 1;
-            self.heap.push(Queued { calls: state.calls, seq: self.seq, state });
+            self.heap.push(Queued {
+                calls: state.calls,
+                seq: self.seq,
+                state,
+            });
         }
     }
 }
@@ -155,7 +164,13 @@ fn run<S: EffectSemantics>(
         if let Some(v) = finished(&st) {
             paths += 1;
             let result = match v {
-                Value::Term(t) => h.result.subst(&|n: &str| if n == RESULT_VAR { Some(t.clone()) } else { None }),
+                Value::Term(t) => h.result.subst(&|n: &str| {
+                    if n == RESULT_VAR {
+                        Some(t.clone())
+                    } else {
+                        None
+                    }
+                }),
                 Value::Fun(..) => Term::tt(),
             };
             if let Some(viol) = sem.finish(solver, &st, &result)? {
@@ -201,10 +216,17 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
             }
             let mut total = (None, false, 0, 0);
             'rounds: for depth in depths {
-                let round_opts = Options { exec_bound: depth, ..opts.clone() };
+                let round_opts = Options {
+                    exec_bound: depth,
+                    ..opts.clone()
+                };
                 for len in 0..=opts.append_bound {
                     sem.context_len = len;
-                    let init = DerivEffects { trace: Vec::new(), cont: Sre::all(), context_len: 0 };
+                    let init = DerivEffects {
+                        trace: Vec::new(),
+                        cont: Sre::all(),
+                        context_len: 0,
+                    };
                     let r = run(&mut sem, &mut solver, h, init, &round_opts, start)?;
                     if opts.verbose {
                         eprintln!(
@@ -227,10 +249,14 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
             let mut sem = NaiveSemantics {
                 deriver: Deriver::new(),
                 post: h.post.clone(),
-                max_trace_len: opts.append_bound + opts.exec_bound,
+                max_context_len: opts.append_bound,
                 deadline: start + opts.timeout,
             };
-            let init = NaiveEffects { curr: Sre::eps(), post: None };
+            let init = NaiveEffects {
+                curr: Sre::eps(),
+                post: None,
+                appended: 0,
+            };
             let r = run(&mut sem, &mut solver, h, init, opts, start)?;
             (r.0, r.1 || start.elapsed() > opts.timeout, r.2, r.3)
         }
@@ -243,7 +269,11 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
         states,
         paths,
         solver: solver.stats(),
-        arities: lib.ops.iter().map(|(k, s)| (k.clone(), s.args.len())).collect(),
+        arities: lib
+            .ops
+            .iter()
+            .map(|(k, s)| (k.clone(), s.args.len()))
+            .collect(),
     })
 }
 
@@ -264,7 +294,8 @@ pub fn predefined_dir(method: &Path) -> Option<PathBuf> {
 pub fn falsify_file(method: &Path, opts: &Options) -> Result<Report, HatchError> {
     let absolute = std::fs::canonicalize(method).unwrap_or_else(|_| method.to_path_buf());
     let method = absolute.as_path();
-    let pre = predefined_dir(method).ok_or_else(|| HatchError::NoPredefined(method.display().to_string()))?;
+    let pre = predefined_dir(method)
+        .ok_or_else(|| HatchError::NoPredefined(method.display().to_string()))?;
     let bench = method.parent().unwrap_or(Path::new("."));
     let lib = Library::load(&pre, bench)?;
     let m = load_method(method)?;

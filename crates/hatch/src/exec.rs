@@ -90,7 +90,12 @@ pub enum Step<T: Clone> {
 /// The effect part of a semantics.
 pub trait EffectSemantics {
     type Effects: Clone;
-    fn admit(&mut self, solver: &mut Solver, st: State<Self::Effects>, r: Sre) -> Result<Step<Self::Effects>, ExecError>;
+    fn admit(
+        &mut self,
+        solver: &mut Solver,
+        st: State<Self::Effects>,
+        r: Sre,
+    ) -> Result<Step<Self::Effects>, ExecError>;
     /// `context` carries the harness's variables when this is the required context of the method.
     fn append(
         &mut self,
@@ -102,7 +107,12 @@ pub trait EffectSemantics {
     /// The constraints the effects add to the path condition (for pruning `assume`).
     fn constraints(&self, effects: &Self::Effects) -> Vec<Term>;
     /// Checks a finished path; `result` is the result refinement instantiated with the value.
-    fn finish(&mut self, solver: &mut Solver, st: &State<Self::Effects>, result: &Term) -> Result<Option<Violation>, ExecError>;
+    fn finish(
+        &mut self,
+        solver: &mut Solver,
+        st: &State<Self::Effects>,
+        result: &Term,
+    ) -> Result<Option<Violation>, ExecError>;
 }
 
 /// Fresh symbolic variable names.
@@ -115,7 +125,11 @@ impl NameSupply {
     pub fn fresh(&mut self, base: &str) -> String {
         self.counter += 1;
         let base = base.split('#').next().unwrap_or("x");
-        let base = if base.is_empty() || base == "_" { "x" } else { base };
+        let base = if base.is_empty() || base == "_" {
+            "x"
+        } else {
+            base
+        };
         format!("{base}_{}", self.counter)
     }
 }
@@ -173,7 +187,11 @@ pub fn step<S: EffectSemantics>(
                 Ok(Step::Continue(vec![st]))
             }
             Comp::Let(x, a, b) => {
-                st.stack.push(Frame { var: x.clone(), body: b.clone(), env: env.clone() });
+                st.stack.push(Frame {
+                    var: x.clone(),
+                    body: b.clone(),
+                    env: env.clone(),
+                });
                 st.control = Control::Eval(a.clone(), env);
                 Ok(Step::Continue(vec![st]))
             }
@@ -183,8 +201,12 @@ pub fn step<S: EffectSemantics>(
                 Ok(Step::Continue(vec![st]))
             }
             Comp::Call(f, args) => {
-                let Some(v) = env.get(&**f) else { return Err(ExecError::Unbound(f.to_string())) };
-                let Value::Fun(def, cenv) = v else { return Err(ExecError::NotAFunction(f.to_string())) };
+                let Some(v) = env.get(&**f) else {
+                    return Err(ExecError::Unbound(f.to_string()));
+                };
+                let Value::Fun(def, cenv) = v else {
+                    return Err(ExecError::NotAFunction(f.to_string()));
+                };
                 st.calls += 1;
                 if st.calls > exec_bound {
                     return Ok(Step::Continue(Vec::new()));
@@ -200,7 +222,7 @@ pub fn step<S: EffectSemantics>(
             Comp::If(c, a, b) => {
                 let c = lookup_term(&env, c)?;
                 let mut out = Vec::new();
-                for (guard, branch) in [(c.clone(), a), (Term::not(c), b)] {
+                for (guard, branch) in [(c.clone(), a), (Term::negation(c), b)] {
                     if guard.is_false() {
                         continue;
                     }
@@ -226,9 +248,17 @@ pub fn step<S: EffectSemantics>(
                     .collect(),
             )),
             Comp::Fresh(sort) => {
-                let base = st.stack.last().map(|f| f.var.to_string()).unwrap_or_else(|| "x".into());
+                let base = st
+                    .stack
+                    .last()
+                    .map(|f| f.var.to_string())
+                    .unwrap_or_else(|| "x".into());
                 let name = names.fresh(&base);
-                let t = if *sort == Sort::Unit { Term::Unit } else { Term::var(&name, sort.clone()) };
+                let t = if *sort == Sort::Unit {
+                    Term::Unit
+                } else {
+                    Term::var(&name, sort.clone())
+                };
                 st.control = Control::Return(Value::Term(t));
                 Ok(Step::Continue(vec![st]))
             }
@@ -266,7 +296,11 @@ pub fn step<S: EffectSemantics>(
 }
 
 /// Φ together with the constraints of the effects is not known to be unsatisfiable.
-pub fn feasible<S: EffectSemantics>(sem: &S, solver: &mut Solver, st: &State<S::Effects>) -> Result<bool, ExecError> {
+pub fn feasible<S: EffectSemantics>(
+    sem: &S,
+    solver: &mut Solver,
+    st: &State<S::Effects>,
+) -> Result<bool, ExecError> {
     let mut all = st.phi.clone();
     all.extend(sem.constraints(&st.effects));
     Ok(solver.maybe_sat(&all)?)
@@ -282,5 +316,9 @@ pub fn finished<T: Clone>(st: &State<T>) -> Option<&Value> {
 
 /// Conjunction of the constraints of a symbolic trace (Section 6), locals renamed per position.
 pub fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
-    trace.iter().enumerate().map(|(i, e)| sre::event_formula(e, &format!("e{i}:"))).collect()
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, e)| sre::event_formula(e, &format!("e{i}:")))
+        .collect()
 }

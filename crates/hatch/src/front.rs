@@ -122,7 +122,12 @@ pub fn sort_of_ty(ty: &Ty) -> Option<Sort> {
             "int" => Sort::Int,
             "bool" => Sort::Bool,
             "unit" => Sort::Unit,
-            other => Sort::Named(other.strip_prefix("%v:").map(sort_name).unwrap_or_else(|| other.to_string())),
+            other => Sort::Named(
+                other
+                    .strip_prefix("%v:")
+                    .map(sort_name)
+                    .unwrap_or_else(|| other.to_string()),
+            ),
         })
         .map(|s| match s {
             Sort::Named(n) if n == "int" => Sort::Int,
@@ -149,7 +154,11 @@ pub fn op_of_constructor(c: &str) -> String {
 
 impl Library {
     fn err(file: &str, pos: Pos, message: impl Into<String>) -> FrontError {
-        FrontError { file: file.to_string(), pos, message: message.into() }
+        FrontError {
+            file: file.to_string(),
+            pos,
+            message: message.into(),
+        }
     }
 
     /// Loads the predefined files and a benchmark folder.
@@ -165,7 +174,8 @@ impl Library {
         let (f, items) = read(&predefined.join("builtin_normal_typing.ml"))?;
         for it in items {
             if let Item::Val { name, ty, pos } = it {
-                let (args, ret) = flatten_arrow(&ty).ok_or_else(|| Library::err(&f, pos, "unsupported type"))?;
+                let (args, ret) =
+                    flatten_arrow(&ty).ok_or_else(|| Library::err(&f, pos, "unsupported type"))?;
                 lib.functions.insert(name, (args, ret));
             }
         }
@@ -179,10 +189,17 @@ impl Library {
         for it in items {
             match it {
                 Item::Val { name, ty, pos } => {
-                    let (args, ret) = flatten_arrow(&ty).ok_or_else(|| Library::err(&f, pos, "unsupported type"))?;
+                    let (args, ret) = flatten_arrow(&ty)
+                        .ok_or_else(|| Library::err(&f, pos, "unsupported type"))?;
                     lib.ops.insert(name, OpSig { args, ret });
                 }
-                Item::Let { pos, .. } => return Err(Library::err(&f, pos, "only `val` declarations are allowed here")),
+                Item::Let { pos, .. } => {
+                    return Err(Library::err(
+                        &f,
+                        pos,
+                        "only `val` declarations are allowed here",
+                    ))
+                }
             }
         }
         for file in ["automata_preds.ml", "ri.ml"] {
@@ -194,12 +211,23 @@ impl Library {
         let (f, items) = read(&bench.join("lib_rty.ml"))?;
         for it in items {
             match it {
-                Item::Let { attr: Some(a), name, params, body, pos, .. } if a == "libRty" => {
+                Item::Let {
+                    attr: Some(a),
+                    name,
+                    params,
+                    body,
+                    pos,
+                    ..
+                } if a == "libRty" => {
                     let spec = fun_spec(&f, &params, &body, pos)?;
                     lib.lib_specs.insert(name, spec);
                 }
                 Item::Let { pos, .. } | Item::Val { pos, .. } => {
-                    return Err(Library::err(&f, pos, "expected a `let[@libRty]` specification"))
+                    return Err(Library::err(
+                        &f,
+                        pos,
+                        "expected a `let[@libRty]` specification",
+                    ))
                 }
             }
         }
@@ -212,41 +240,89 @@ impl Library {
     }
 
     fn add_pure(&mut self, f: &Rc<str>, it: Item) -> Result<(), FrontError> {
-        let Item::Let { attr: Some(a), name, params, ret, body, pos, .. } = it else {
+        let Item::Let {
+            attr: Some(a),
+            name,
+            params,
+            ret,
+            body,
+            pos,
+            ..
+        } = it
+        else {
             return Err(Library::err(f, Pos::default(), "expected `let[@libRty]`"));
         };
         if a != "libRty" {
             return Err(Library::err(f, pos, format!("unexpected attribute [@{a}]")));
         }
-        let ret = ret.as_ref().and_then(sort_of_ty).ok_or_else(|| Library::err(f, pos, "missing `: [%v: T]`"))?;
+        let ret = ret
+            .as_ref()
+            .and_then(sort_of_ty)
+            .ok_or_else(|| Library::err(f, pos, "missing `: [%v: T]`"))?;
         let mut ps = Vec::new();
         for p in &params {
-            let r = p.refinement.as_deref().ok_or_else(|| Library::err(f, p.pos, "expected `?l:(x = …)`"))?;
+            let r = p
+                .refinement
+                .as_deref()
+                .ok_or_else(|| Library::err(f, p.pos, "expected `?l:(x = …)`"))?;
             let (sort, phi) = refinement_parts(f, r)?;
             ps.push((p.name.clone(), sort, phi));
         }
-        self.pure_specs.insert(name, PureSpec { params: ps, ret, qualifier: body, file: f.clone() });
+        self.pure_specs.insert(
+            name,
+            PureSpec {
+                params: ps,
+                ret,
+                qualifier: body,
+                file: f.clone(),
+            },
+        );
         Ok(())
     }
 
     fn add_pred(&mut self, f: &Rc<str>, it: Item) -> Result<(), FrontError> {
         match it {
-            Item::Let { attr: Some(a), name, params, body, pos, .. } if a == "pred" => {
+            Item::Let {
+                attr: Some(a),
+                name,
+                params,
+                body,
+                pos,
+                ..
+            } if a == "pred" => {
                 let mut ps = Vec::new();
                 for p in params {
-                    let sort = p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| Library::err(f, p.pos, "a predicate parameter needs a base type"))?;
+                    let sort = p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| {
+                        Library::err(f, p.pos, "a predicate parameter needs a base type")
+                    })?;
                     ps.push((p.name, sort));
                 }
                 let _ = pos;
-                self.preds.insert(name, PredDef { params: ps, body, file: f.clone() });
+                self.preds.insert(
+                    name,
+                    PredDef {
+                        params: ps,
+                        body,
+                        file: f.clone(),
+                    },
+                );
                 Ok(())
             }
-            Item::Let { pos, .. } | Item::Val { pos, .. } => Err(Library::err(f, pos, "expected a `let[@pred]` definition")),
+            Item::Let { pos, .. } | Item::Val { pos, .. } => {
+                Err(Library::err(f, pos, "expected a `let[@pred]` definition"))
+            }
         }
     }
 
     fn add_axiom(&mut self, f: &Rc<str>, it: Item) -> Result<(), FrontError> {
-        let Item::Let { attr: Some(a), params, body, pos, .. } = it else {
+        let Item::Let {
+            attr: Some(a),
+            params,
+            body,
+            pos,
+            ..
+        } = it
+        else {
             return Err(Library::err(f, Pos::default(), "expected `let[@axiom]`"));
         };
         if a != "axiom" {
@@ -258,7 +334,10 @@ impl Library {
             if !p.attrs.iter().any(|a| a == "forall") {
                 return Err(Library::err(f, p.pos, "axiom parameters must be [@forall]"));
             }
-            let sort = p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| Library::err(f, p.pos, "missing type"))?;
+            let sort =
+                p.ty.as_ref()
+                    .and_then(sort_of_ty)
+                    .ok_or_else(|| Library::err(f, p.pos, "missing type"))?;
             scope = scope.with(&p.name, Term::var(&p.name, sort.clone()));
             bound.push((Rc::from(p.name.as_str()), sort));
         }
@@ -271,7 +350,11 @@ impl Library {
     pub fn term(&self, f: &str, e: &Expr, scope: &Scope) -> Result<Term, FrontError> {
         let err = |m: String| Library::err(f, e.pos, m);
         Ok(match &e.kind {
-            ExprKind::Var(x) => scope.vars.get(x).cloned().ok_or_else(|| err(format!("unbound variable `{x}`")))?,
+            ExprKind::Var(x) => scope
+                .vars
+                .get(x)
+                .cloned()
+                .ok_or_else(|| err(format!("unbound variable `{x}`")))?,
             ExprKind::Constr(c, None) if c == "true" => Term::tt(),
             ExprKind::Constr(c, None) if c == "false" => Term::ff(),
             ExprKind::Int(n) => Term::Int(*n),
@@ -281,18 +364,27 @@ impl Library {
             ExprKind::Infix(op, a, b) => {
                 let x = self.term(f, a, scope)?;
                 let y = self.term(f, b, scope)?;
-                binop(op, x, y).ok_or_else(|| err(format!("unsupported operator `{op}` in a qualifier")))?
+                binop(op, x, y)
+                    .ok_or_else(|| err(format!("unsupported operator `{op}` in a qualifier")))?
             }
             ExprKind::App(func, args) => {
-                let ExprKind::Var(name) = &func.kind else { return Err(err("unsupported application in a qualifier".into())) };
-                let ts = args.iter().map(|a| self.term(f, a, scope)).collect::<Result<Vec<_>, _>>()?;
+                let ExprKind::Var(name) = &func.kind else {
+                    return Err(err("unsupported application in a qualifier".into()));
+                };
+                let ts = args
+                    .iter()
+                    .map(|a| self.term(f, a, scope))
+                    .collect::<Result<Vec<_>, _>>()?;
                 match (name.as_str(), ts.as_slice()) {
-                    ("not", [a]) => Term::not(a.clone()),
+                    ("not", [a]) => Term::negation(a.clone()),
                     ("implies", [a, b]) => Term::implies(a.clone(), b.clone()),
                     ("iff", [a, b]) => Term::iff(a.clone(), b.clone()),
                     (n, [a, b]) if n.ends_with("_eq") => Term::eq(a.clone(), b.clone()),
                     (n, _) => {
-                        let (ps, ret) = self.functions.get(n).ok_or_else(|| err(format!("unknown function `{n}`")))?;
+                        let (ps, ret) = self
+                            .functions
+                            .get(n)
+                            .ok_or_else(|| err(format!("unknown function `{n}`")))?;
                         if ps.len() != ts.len() {
                             return Err(err(format!("`{n}` expects {} arguments", ps.len())));
                         }
@@ -313,7 +405,9 @@ impl Library {
             ExprKind::Var(x) if x == "lastL" => Ltlf::Last,
             ExprKind::Var(x) => self.apply_pred(f, e.pos, x, &[], scope)?,
             ExprKind::Constr(c, Some(arg)) => Ltlf::Event(self.event(f, c, arg, scope)?),
-            ExprKind::Seq(a, b) => Ltlf::Seq(bx(self.ltlf(f, a, scope)?), bx(self.ltlf(f, b, scope)?)),
+            ExprKind::Seq(a, b) => {
+                Ltlf::Seq(bx(self.ltlf(f, a, scope)?), bx(self.ltlf(f, b, scope)?))
+            }
             ExprKind::Infix(op, a, b) => {
                 let x = self.ltlf(f, a, scope)?;
                 let y = self.ltlf(f, b, scope)?;
@@ -321,11 +415,17 @@ impl Library {
                     "&&" => Ltlf::And(bx(x), bx(y)),
                     "||" => Ltlf::Or(bx(x), bx(y)),
                     "#==>" => Ltlf::Or(bx(Ltlf::Not(bx(x))), bx(y)),
-                    _ => return Err(err(format!("unsupported operator `{op}` in a trace specification"))),
+                    _ => {
+                        return Err(err(format!(
+                            "unsupported operator `{op}` in a trace specification"
+                        )))
+                    }
                 }
             }
             ExprKind::App(func, args) => {
-                let ExprKind::Var(name) = &func.kind else { return Err(err("unsupported application".into())) };
+                let ExprKind::Var(name) = &func.kind else {
+                    return Err(err("unsupported application".into()));
+                };
                 let sub = |i: usize| self.ltlf(f, &args[i], scope);
                 match (name.as_str(), args.len()) {
                     ("_F", 1) => Ltlf::Finally(bx(sub(0)?)),
@@ -349,10 +449,24 @@ impl Library {
         })
     }
 
-    fn apply_pred(&self, f: &str, pos: Pos, name: &str, args: &[Expr], scope: &Scope) -> Result<Ltlf, FrontError> {
-        let def = self.preds.get(name).ok_or_else(|| Library::err(f, pos, format!("unknown predicate `{name}`")))?;
+    fn apply_pred(
+        &self,
+        f: &str,
+        pos: Pos,
+        name: &str,
+        args: &[Expr],
+        scope: &Scope,
+    ) -> Result<Ltlf, FrontError> {
+        let def = self
+            .preds
+            .get(name)
+            .ok_or_else(|| Library::err(f, pos, format!("unknown predicate `{name}`")))?;
         if def.params.len() != args.len() {
-            return Err(Library::err(f, pos, format!("`{name}` expects {} arguments", def.params.len())));
+            return Err(Library::err(
+                f,
+                pos,
+                format!("`{name}` expects {} arguments", def.params.len()),
+            ));
         }
         // predicates expand like macros: names they do not bind resolve where they are used
         let mut inner = scope.clone();
@@ -363,16 +477,30 @@ impl Library {
     }
 
     /// An event literal `Op (args…, ret, φ)` or `Any φ`.
-    pub fn event(&self, f: &str, constr: &str, arg: &Expr, scope: &Scope) -> Result<Event, FrontError> {
+    pub fn event(
+        &self,
+        f: &str,
+        constr: &str,
+        arg: &Expr,
+        scope: &Scope,
+    ) -> Result<Event, FrontError> {
         let err = |m: String| Library::err(f, arg.pos, m);
         if constr == "Any" {
             return Ok(Event::guard(self.term(f, arg, scope)?));
         }
         let op = op_of_constructor(constr);
-        let sig = self.ops.get(&op).ok_or_else(|| err(format!("unknown effectful function `{op}`")))?;
-        let ExprKind::Tuple(parts) = &arg.kind else { return Err(err("an event is `Op (args…, ret, qualifier)`".into())) };
+        let sig = self
+            .ops
+            .get(&op)
+            .ok_or_else(|| err(format!("unknown effectful function `{op}`")))?;
+        let ExprKind::Tuple(parts) = &arg.kind else {
+            return Err(err("an event is `Op (args…, ret, qualifier)`".into()));
+        };
         if parts.len() != sig.args.len() + 2 {
-            return Err(err(format!("`{constr}` takes {} arguments, a result and a qualifier", sig.args.len())));
+            return Err(err(format!(
+                "`{constr}` takes {} arguments, a result and a qualifier",
+                sig.args.len()
+            )));
         }
         let mut inner = scope.clone();
         let mut pinned = Vec::new();
@@ -380,13 +508,27 @@ impl Library {
             let local = Term::var(&arg_var(i), sig.args[i].clone());
             match &p.kind {
                 ExprKind::Var(x) => inner = inner.with(x, local),
-                ExprKind::Attr(a, d) if d == "d" => pinned.push(Term::eq(local, self.term(f, a, scope)?)),
-                _ => return Err(Library::err(f, p.pos, "an event argument is a name or `(x [@d])`")),
+                ExprKind::Attr(a, d) if d == "d" => {
+                    pinned.push(Term::eq(local, self.term(f, a, scope)?))
+                }
+                _ => {
+                    return Err(Library::err(
+                        f,
+                        p.pos,
+                        "an event argument is a name or `(x [@d])`",
+                    ))
+                }
             }
         }
         match &parts[sig.args.len()].kind {
             ExprKind::Var(v) => inner = inner.with(v, Term::var(RET_VAR, sig.ret.clone())),
-            _ => return Err(Library::err(f, parts[sig.args.len()].pos, "the event result is a name")),
+            _ => {
+                return Err(Library::err(
+                    f,
+                    parts[sig.args.len()].pos,
+                    "the event result is a name",
+                ))
+            }
         }
         let phi = self.term(f, &parts[sig.args.len() + 1], &inner)?;
         pinned.push(phi);
@@ -405,7 +547,7 @@ fn binop(op: &str, x: Term, y: Term) -> Option<Term> {
         "||" => Term::or([x, y]),
         "#==>" => Term::implies(x, y),
         "==" | "=" => Term::eq(x, y),
-        "!=" | "<>" => Term::not(Term::eq(x, y)),
+        "!=" | "<>" => Term::negation(Term::eq(x, y)),
         "<" => Term::cmp(CmpOp::Lt, x, y),
         "<=" => Term::cmp(CmpOp::Le, x, y),
         ">" => Term::cmp(CmpOp::Gt, x, y),
@@ -439,91 +581,197 @@ pub fn refinement_parts(f: &str, e: &Expr) -> Result<(Sort, Expr), FrontError> {
         ExprKind::Constraint(phi, ty @ Ty::Name(n)) if n.starts_with("%v:") => {
             Ok((sort_of_ty(ty).unwrap_or(Sort::Unit), (**phi).clone()))
         }
-        _ => Err(Library::err(f, e.pos, "expected a refinement `(φ : [%v: T])`")),
+        _ => Err(Library::err(
+            f,
+            e.pos,
+            "expected a refinement `(φ : [%v: T])`",
+        )),
     }
 }
 
 fn triple(f: &str, e: &Expr) -> Result<Triple, FrontError> {
     let ExprKind::Record(fields) = &e.kind else {
-        return Err(Library::err(f, e.pos, "expected `{pre = …; res = …; post = …}` or `{…; newadding = …}`"));
+        return Err(Library::err(
+            f,
+            e.pos,
+            "expected `{pre = …; res = …; post = …}` or `{…; newadding = …}`",
+        ));
     };
     let get = |n: &str| fields.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
     let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
     let (Some(pre), Some(res)) = (get("pre"), get("res")) else {
-        return Err(Library::err(f, e.pos, "a specification needs `pre` and `res`"));
+        return Err(Library::err(
+            f,
+            e.pos,
+            "a specification needs `pre` and `res`",
+        ));
     };
     let (post, newadding) = match (get("post"), get("newadding")) {
         (Some(p), None) => (p, false),
         (None, Some(p)) => (p, true),
-        _ => return Err(Library::err(f, e.pos, format!("expected exactly one of `post`, `newadding` (found {names:?})"))),
+        _ => {
+            return Err(Library::err(
+                f,
+                e.pos,
+                format!("expected exactly one of `post`, `newadding` (found {names:?})"),
+            ))
+        }
     };
     let (res_sort, res_phi) = refinement_parts(f, &res)?;
-    Ok(Triple { pre, res: res_phi, res_sort, post, newadding })
+    Ok(Triple {
+        pre,
+        res: res_phi,
+        res_sort,
+        post,
+        newadding,
+    })
 }
 
 /// Reads a specification body (a record, or an array of alternatives) with its parameters.
-pub fn fun_spec(f: &Rc<str>, params: &[Param], body: &Expr, pos: Pos) -> Result<FunSpec, FrontError> {
+pub fn fun_spec(
+    f: &Rc<str>,
+    params: &[Param],
+    body: &Expr,
+    pos: Pos,
+) -> Result<FunSpec, FrontError> {
     let mut ghosts = Vec::new();
     let mut ps = Vec::new();
     for p in params {
         if p.attrs.iter().any(|a| a == "ghost") {
-            let sort = p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| Library::err(f, p.pos, "a ghost needs a base type"))?;
+            let sort =
+                p.ty.as_ref()
+                    .and_then(sort_of_ty)
+                    .ok_or_else(|| Library::err(f, p.pos, "a ghost needs a base type"))?;
             ghosts.push((p.name.clone(), sort));
             continue;
         }
         if let Some(a) = p.attrs.first() {
-            return Err(Library::err(f, p.pos, format!("unexpected attribute [@{a}] on a parameter")));
+            return Err(Library::err(
+                f,
+                p.pos,
+                format!("unexpected attribute [@{a}] on a parameter"),
+            ));
         }
-        let r = p.refinement.as_deref().ok_or_else(|| Library::err(f, p.pos, "expected `?l:(x = (φ : [%v: T]))`"))?;
+        let r = p
+            .refinement
+            .as_deref()
+            .ok_or_else(|| Library::err(f, p.pos, "expected `?l:(x = (φ : [%v: T]))`"))?;
         let kind = match &r.kind {
-            ExprKind::Fun(inner_params, inner_body) => ParamKind::Function(Box::new(fun_spec(f, inner_params, inner_body, r.pos)?)),
+            ExprKind::Fun(inner_params, inner_body) => {
+                ParamKind::Function(Box::new(fun_spec(f, inner_params, inner_body, r.pos)?))
+            }
             _ => {
                 let (sort, refinement) = refinement_parts(f, r)?;
                 ParamKind::Value { sort, refinement }
             }
         };
-        ps.push(SpecParam { name: p.name.clone(), kind });
+        ps.push(SpecParam {
+            name: p.name.clone(),
+            kind,
+        });
     }
     let alternatives = match &body.kind {
-        ExprKind::Array(xs) => xs.iter().map(|x| triple(f, x)).collect::<Result<Vec<_>, _>>()?,
+        ExprKind::Array(xs) => xs
+            .iter()
+            .map(|x| triple(f, x))
+            .collect::<Result<Vec<_>, _>>()?,
         _ => vec![triple(f, body)?],
     };
-    Ok(FunSpec { ghosts, params: ps, alternatives, file: f.clone(), pos })
+    Ok(FunSpec {
+        ghosts,
+        params: ps,
+        alternatives,
+        file: f.clone(),
+        pos,
+    })
 }
 
 /// Reads a method file: its code, its `[@assertRty]` and its local `[@libRty]` specifications.
 pub fn load_method(path: &Path) -> Result<Method, FrontError> {
     let file: Rc<str> = Rc::from(path.display().to_string());
-    let src = std::fs::read_to_string(path).map_err(|e| Library::err(&file, Pos::default(), format!("cannot read: {e}")))?;
+    let src = std::fs::read_to_string(path)
+        .map_err(|e| Library::err(&file, Pos::default(), format!("cannot read: {e}")))?;
     let items = parse_items(&src).map_err(|e| Library::err(&file, e.pos, e.message))?;
     let mut code = None;
     let mut spec = None;
     let mut local_specs = HashMap::new();
     for it in items {
         match it {
-            Item::Let { attr: None, name, params, body, pos, .. } => {
+            Item::Let {
+                attr: None,
+                name,
+                params,
+                body,
+                pos,
+                ..
+            } => {
                 // a later definition of the same name shadows the earlier one, as in OCaml
                 if let Some((prev, _, _)) = &code {
                     if *prev != name {
-                        return Err(Library::err(&file, pos, "a method file defines one function"));
+                        return Err(Library::err(
+                            &file,
+                            pos,
+                            "a method file defines one function",
+                        ));
                     }
                 }
                 code = Some((name, params, body));
             }
-            Item::Let { attr: Some(a), name, params, body, pos, .. } if a == "assertRty" => {
+            Item::Let {
+                attr: Some(a),
+                name,
+                params,
+                body,
+                pos,
+                ..
+            } if a == "assertRty" => {
                 spec = Some((name, fun_spec(&file, &params, &body, pos)?));
             }
-            Item::Let { attr: Some(a), name, params, body, pos, .. } if a == "libRty" => {
+            Item::Let {
+                attr: Some(a),
+                name,
+                params,
+                body,
+                pos,
+                ..
+            } if a == "libRty" => {
                 local_specs.insert(name, fun_spec(&file, &params, &body, pos)?);
             }
-            Item::Let { attr: Some(a), pos, .. } => return Err(Library::err(&file, pos, format!("unexpected attribute [@{a}]"))),
-            Item::Val { pos, .. } => return Err(Library::err(&file, pos, "unexpected `val` in a method file")),
+            Item::Let {
+                attr: Some(a), pos, ..
+            } => {
+                return Err(Library::err(
+                    &file,
+                    pos,
+                    format!("unexpected attribute [@{a}]"),
+                ))
+            }
+            Item::Val { pos, .. } => {
+                return Err(Library::err(
+                    &file,
+                    pos,
+                    "unexpected `val` in a method file",
+                ))
+            }
         }
     }
-    let (name, params, body) = code.ok_or_else(|| Library::err(&file, Pos::default(), "no method definition"))?;
-    let (spec_name, spec) = spec.ok_or_else(|| Library::err(&file, Pos::default(), "no `[@assertRty]` specification"))?;
+    let (name, params, body) =
+        code.ok_or_else(|| Library::err(&file, Pos::default(), "no method definition"))?;
+    let (spec_name, spec) =
+        spec.ok_or_else(|| Library::err(&file, Pos::default(), "no `[@assertRty]` specification"))?;
     if spec_name != name {
-        return Err(Library::err(&file, spec.pos, format!("the specification is for `{spec_name}`, the method is `{name}`")));
+        return Err(Library::err(
+            &file,
+            spec.pos,
+            format!("the specification is for `{spec_name}`, the method is `{name}`"),
+        ));
     }
-    Ok(Method { name, params, body, spec, local_specs, file })
+    Ok(Method {
+        name,
+        params,
+        body,
+        spec,
+        local_specs,
+        file,
+    })
 }

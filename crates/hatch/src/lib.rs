@@ -17,7 +17,9 @@ pub use sre;
 impl Report {
     /// The violating symbolic trace, one printed event per entry.
     pub fn trace_lines(&self) -> Vec<String> {
-        let Some(v) = &self.violation else { return Vec::new() };
+        let Some(v) = &self.violation else {
+            return Vec::new();
+        };
         v.trace
             .iter()
             .map(|e| sre::show_event(e, &|op: &str| self.arities.get(op).copied().unwrap_or(0)))

@@ -5,7 +5,9 @@
 //! search over derivatives by minterms looks for an accepted trace whose events, renamed apart
 //! per position, are consistent with Φ.
 
-use crate::exec::{trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
+use crate::exec::{
+    trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind,
+};
 use smt::{SatOutcome, Solver, Term};
 use sre::{Deriver, Event, EventOracle, SmtOracle, Sre};
 use std::collections::BTreeMap;
@@ -17,14 +19,16 @@ use std::time::Instant;
 pub struct NaiveEffects {
     pub curr: Sre,
     pub post: Option<Sre>,
+    /// Number of `append`s of library effects on this path.
+    pub appended: usize,
 }
 
 /// Settings of the naive semantics.
 pub struct NaiveSemantics {
     pub deriver: Deriver,
     pub post: Sre,
-    /// Longest witness trace the emptiness check looks for.
-    pub max_trace_len: usize,
+    /// Longest prestate the emptiness check considers (added to the events appended on the path).
+    pub max_context_len: usize,
     pub deadline: Instant,
 }
 
@@ -47,7 +51,13 @@ pub fn minterms(oracle: &mut dyn EventOracle, literals: &[Event]) -> Vec<Event> 
 
 impl NaiveSemantics {
     /// Looks for a trace of `r` consistent with Φ; gives it when found.
-    fn nonempty(&mut self, solver: &mut Solver, phi: &[Term], r: &Sre) -> Result<Option<Vec<Event>>, ExecError> {
+    fn nonempty(
+        &mut self,
+        solver: &mut Solver,
+        phi: &[Term],
+        r: &Sre,
+        max_len: usize,
+    ) -> Result<Option<Vec<Event>>, ExecError> {
         let mut lits = Vec::new();
         r.literals(&mut lits);
         lits.sort();
@@ -57,7 +67,7 @@ impl NaiveSemantics {
             minterms(&mut oracle, &lits)
         };
         let mut frontier: Vec<(Sre, Vec<Event>)> = vec![(r.clone(), Vec::new())];
-        for _ in 0..=self.max_trace_len {
+        for _ in 0..=max_len {
             let mut next = Vec::new();
             for (d, trace) in frontier {
                 if Instant::now() > self.deadline {
@@ -108,7 +118,12 @@ impl EffectSemantics for NaiveSemantics {
         Vec::new()
     }
 
-    fn admit(&mut self, _solver: &mut Solver, mut st: State<NaiveEffects>, r: Sre) -> Result<Step<NaiveEffects>, ExecError> {
+    fn admit(
+        &mut self,
+        _solver: &mut Solver,
+        mut st: State<NaiveEffects>,
+        r: Sre,
+    ) -> Result<Step<NaiveEffects>, ExecError> {
         st.effects.curr = Sre::and([st.effects.curr.clone(), r]);
         Ok(Step::Continue(vec![st]))
     }
@@ -122,26 +137,41 @@ impl EffectSemantics for NaiveSemantics {
     ) -> Result<Step<NaiveEffects>, ExecError> {
         if let Some(subst) = context {
             st.effects.post = Some(self.post.subst(subst));
+        } else {
+            st.effects.appended += 1;
         }
         st.effects.curr = Sre::concat(st.effects.curr.clone(), r);
         Ok(Step::Continue(vec![st]))
     }
 
-    fn finish(&mut self, solver: &mut Solver, st: &State<NaiveEffects>, result: &Term) -> Result<Option<Violation>, ExecError> {
+    fn finish(
+        &mut self,
+        solver: &mut Solver,
+        st: &State<NaiveEffects>,
+        result: &Term,
+    ) -> Result<Option<Violation>, ExecError> {
         let post = st.effects.post.clone().unwrap_or_else(Sre::all);
-        let bad = Sre::and([st.effects.curr.clone(), Sre::not(post)]);
+        let bad = Sre::and([st.effects.curr.clone(), Sre::complement(post)]);
         let mut phi = st.phi.clone();
-        let mut found = self.nonempty(solver, &phi, &bad)?;
+        let max_len = self.max_context_len + st.effects.appended;
+        let mut found = self.nonempty(solver, &phi, &bad, max_len)?;
         let mut kind = ViolationKind::Terminated;
         if found.is_none() && !result.is_true() {
-            phi.push(Term::not(result.clone()));
-            found = self.nonempty(solver, &phi, &st.effects.curr)?;
+            phi.push(Term::negation(result.clone()));
+            found = self.nonempty(solver, &phi, &st.effects.curr, max_len)?;
             kind = ViolationKind::Result;
         }
         let Some(trace) = found else { return Ok(None) };
         let mut all = phi.clone();
         all.extend(trace_constraint(&trace));
         let (_, model) = solver.check_with_model(&all)?;
-        Ok(Some(Violation { kind, phi, trace, context: Some(st.effects.curr.clone()), cont: None, model: model.unwrap_or_default() }))
+        Ok(Some(Violation {
+            kind,
+            phi,
+            trace,
+            context: Some(st.effects.curr.clone()),
+            cont: None,
+            model: model.unwrap_or_default(),
+        }))
     }
 }

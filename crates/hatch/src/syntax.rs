@@ -38,8 +38,8 @@ enum Tok {
 }
 
 const SYMBOLS: &[&str] = &[
-    "#==>", "[|", "|]", "[@", "[%", "->", "<=", ">=", "==", "!=", "&&", "||", "<>", "(", ")", "[", "]", "{", "}", ";", ",", ":",
-    "=", "?", "~", "*", "+", "-", "/", "<", ">", ".", "|", "'",
+    "#==>", "[|", "|]", "[@", "[%", "->", "<=", ">=", "==", "!=", "&&", "||", "<>", "(", ")", "[",
+    "]", "{", "}", ";", ",", ":", "=", "?", "~", "*", "+", "-", "/", "<", ">", ".", "|", "'",
 ];
 
 fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, ParseError> {
@@ -66,7 +66,10 @@ fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, ParseError> {
             let mut depth = 0;
             loop {
                 if i >= chars.len() {
-                    return Err(ParseError { pos, message: "unterminated comment".into() });
+                    return Err(ParseError {
+                        pos,
+                        message: "unterminated comment".into(),
+                    });
                 }
                 if chars[i] == '(' && chars.get(i + 1) == Some(&'*') {
                     depth += 1;
@@ -89,13 +92,18 @@ fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, ParseError> {
                 s.push(chars[i]);
                 adv(&mut i, &mut line, &mut col, &chars);
             }
-            let n = s.parse::<i64>().map_err(|_| ParseError { pos, message: format!("bad integer {s}") })?;
+            let n = s.parse::<i64>().map_err(|_| ParseError {
+                pos,
+                message: format!("bad integer {s}"),
+            })?;
             out.push((Tok::Int(n), pos));
             continue;
         }
         if c.is_alphabetic() || c == '_' {
             let mut s = String::new();
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'') {
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'')
+            {
                 s.push(chars[i]);
                 adv(&mut i, &mut line, &mut col, &chars);
             }
@@ -115,7 +123,12 @@ fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, ParseError> {
                 }
                 out.push((Tok::Sym(s), pos));
             }
-            None => return Err(ParseError { pos, message: format!("unexpected character {c:?}") }),
+            None => {
+                return Err(ParseError {
+                    pos,
+                    message: format!("unexpected character {c:?}"),
+                })
+            }
         }
     }
     out.push((Tok::Eof, Pos { line, col }));
@@ -147,7 +160,14 @@ pub enum ExprKind {
     Infix(String, Box<Expr>, Box<Expr>),
     Neg(Box<Expr>),
     If(Box<Expr>, Box<Expr>, Option<Box<Expr>>),
-    Let { is_rec: bool, name: Param, params: Vec<Param>, ret: Option<Ty>, rhs: Box<Expr>, body: Box<Expr> },
+    Let {
+        is_rec: bool,
+        name: Param,
+        params: Vec<Param>,
+        ret: Option<Ty>,
+        rhs: Box<Expr>,
+        body: Box<Expr>,
+    },
     Fun(Vec<Param>, Box<Expr>),
     Tuple(Vec<Expr>),
     Seq(Box<Expr>, Box<Expr>),
@@ -173,8 +193,20 @@ pub struct Param {
 /// A top-level item.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
-    Let { attr: Option<String>, is_rec: bool, name: String, params: Vec<Param>, ret: Option<Ty>, body: Expr, pos: Pos },
-    Val { name: String, ty: Ty, pos: Pos },
+    Let {
+        attr: Option<String>,
+        is_rec: bool,
+        name: String,
+        params: Vec<Param>,
+        ret: Option<Ty>,
+        body: Expr,
+        pos: Pos,
+    },
+    Val {
+        name: String,
+        ty: Ty,
+        pos: Pos,
+    },
 }
 
 struct Parser {
@@ -200,7 +232,10 @@ impl Parser {
         t
     }
     fn err<T>(&self, msg: &str) -> PResult<T> {
-        Err(ParseError { pos: self.pos(), message: format!("{msg}, found {}", show(self.peek())) })
+        Err(ParseError {
+            pos: self.pos(),
+            message: format!("{msg}, found {}", show(self.peek())),
+        })
     }
     fn is_sym(&self, s: &str) -> bool {
         matches!(self.peek(), Tok::Sym(x) if *x == s)
@@ -276,7 +311,15 @@ impl Parser {
         };
         self.expect_sym("=")?;
         let body = self.expr()?;
-        Ok(Item::Let { attr, is_rec, name, params, ret, body, pos })
+        Ok(Item::Let {
+            attr,
+            is_rec,
+            name,
+            params,
+            ret,
+            body,
+            pos,
+        })
     }
 
     /// A name, or an operator in parentheses such as `( && )`.
@@ -315,15 +358,30 @@ impl Parser {
                     self.i += 1;
                     let a = self.ident()?;
                     self.expect_sym("]")?;
-                    e = Expr { kind: ExprKind::Attr(Box::new(e), a), pos };
+                    e = Expr {
+                        kind: ExprKind::Attr(Box::new(e), a),
+                        pos,
+                    };
                 }
                 self.expect_sym(")")?;
-                out.push(Param { name, ty: None, attrs: Vec::new(), refinement: Some(Box::new(e)), pos });
+                out.push(Param {
+                    name,
+                    ty: None,
+                    attrs: Vec::new(),
+                    refinement: Some(Box::new(e)),
+                    pos,
+                });
             } else if self.is_sym("(") {
                 self.i += 1;
                 if self.is_sym(")") {
                     self.i += 1;
-                    out.push(Param { name: "_".into(), ty: Some(Ty::Name("unit".into())), attrs: vec![], refinement: None, pos });
+                    out.push(Param {
+                        name: "_".into(),
+                        ty: Some(Ty::Name("unit".into())),
+                        attrs: vec![],
+                        refinement: None,
+                        pos,
+                    });
                     continue;
                 }
                 let p = self.param_inner()?;
@@ -334,7 +392,13 @@ impl Parser {
                     break;
                 }
                 self.i += 1;
-                out.push(Param { name: s, ty: None, attrs: vec![], refinement: None, pos });
+                out.push(Param {
+                    name: s,
+                    ty: None,
+                    attrs: vec![],
+                    refinement: None,
+                    pos,
+                });
             } else {
                 break;
             }
@@ -352,7 +416,13 @@ impl Parser {
             p
         } else {
             let name = self.ident()?;
-            Param { name, ty: None, attrs: vec![], refinement: None, pos }
+            Param {
+                name,
+                ty: None,
+                attrs: vec![],
+                refinement: None,
+                pos,
+            }
         };
         loop {
             if self.is_sym("[@") {
@@ -405,13 +475,19 @@ impl Parser {
         let a = self.expr_no_seq()?;
         if self.is_sym(";") {
             // a trailing `;` before a closing bracket ends the sequence
-            if matches!(self.peek_at(1), Tok::Sym(")") | Tok::Sym("}") | Tok::Sym("|]") | Tok::Eof) {
+            if matches!(
+                self.peek_at(1),
+                Tok::Sym(")") | Tok::Sym("}") | Tok::Sym("|]") | Tok::Eof
+            ) {
                 self.i += 1;
                 return Ok(a);
             }
             self.i += 1;
             let b = self.expr()?;
-            return Ok(Expr { kind: ExprKind::Seq(Box::new(a), Box::new(b)), pos });
+            return Ok(Expr {
+                kind: ExprKind::Seq(Box::new(a), Box::new(b)),
+                pos,
+            });
         }
         Ok(a)
     }
@@ -433,7 +509,13 @@ impl Parser {
                 p
             } else {
                 let n = self.ident()?;
-                Param { name: n, ty: None, attrs: vec![], refinement: None, pos }
+                Param {
+                    name: n,
+                    ty: None,
+                    attrs: vec![],
+                    refinement: None,
+                    pos,
+                }
             };
             let params = self.params()?;
             let ret = if self.is_sym(":") {
@@ -446,7 +528,17 @@ impl Parser {
             let rhs = self.expr()?;
             self.expect_kw("in")?;
             let body = self.expr()?;
-            return Ok(Expr { kind: ExprKind::Let { is_rec, name, params, ret, rhs: Box::new(rhs), body: Box::new(body) }, pos });
+            return Ok(Expr {
+                kind: ExprKind::Let {
+                    is_rec,
+                    name,
+                    params,
+                    ret,
+                    rhs: Box::new(rhs),
+                    body: Box::new(body),
+                },
+                pos,
+            });
         }
         if self.is_kw("if") {
             self.i += 1;
@@ -459,14 +551,20 @@ impl Parser {
             } else {
                 None
             };
-            return Ok(Expr { kind: ExprKind::If(Box::new(c), Box::new(t), e), pos });
+            return Ok(Expr {
+                kind: ExprKind::If(Box::new(c), Box::new(t), e),
+                pos,
+            });
         }
         if self.is_kw("fun") {
             self.i += 1;
             let params = self.params()?;
             self.expect_sym("->")?;
             let body = self.expr()?;
-            return Ok(Expr { kind: ExprKind::Fun(params, Box::new(body)), pos });
+            return Ok(Expr {
+                kind: ExprKind::Fun(params, Box::new(body)),
+                pos,
+            });
         }
         self.tuple()
     }
@@ -480,14 +578,22 @@ impl Parser {
                 self.i += 1;
                 xs.push(self.binop(0)?);
             }
-            return Ok(Expr { kind: ExprKind::Tuple(xs), pos });
+            return Ok(Expr {
+                kind: ExprKind::Tuple(xs),
+                pos,
+            });
         }
         Ok(first)
     }
 
     fn binop(&mut self, level: usize) -> PResult<Expr> {
-        const LEVELS: &[&[&str]] =
-            &[&["||"], &["&&"], &["=", "==", "!=", "<>", "<", ">", "<=", ">="], &["+", "-"], &["*", "/", "mod"]];
+        const LEVELS: &[&[&str]] = &[
+            &["||"],
+            &["&&"],
+            &["=", "==", "!=", "<>", "<", ">", "<=", ">="],
+            &["+", "-"],
+            &["*", "/", "mod"],
+        ];
         if level == LEVELS.len() {
             return self.unary();
         }
@@ -501,8 +607,15 @@ impl Parser {
             };
             self.i += 1;
             // right-associative boolean connectives, left-associative otherwise
-            let rhs = if level <= 1 { self.binop(level)? } else { self.binop(level + 1)? };
-            lhs = Expr { kind: ExprKind::Infix(op, Box::new(lhs), Box::new(rhs)), pos };
+            let rhs = if level <= 1 {
+                self.binop(level)?
+            } else {
+                self.binop(level + 1)?
+            };
+            lhs = Expr {
+                kind: ExprKind::Infix(op, Box::new(lhs), Box::new(rhs)),
+                pos,
+            };
             if level <= 1 {
                 break;
             }
@@ -515,7 +628,10 @@ impl Parser {
         if self.is_sym("-") {
             self.i += 1;
             let e = self.unary()?;
-            return Ok(Expr { kind: ExprKind::Neg(Box::new(e)), pos });
+            return Ok(Expr {
+                kind: ExprKind::Neg(Box::new(e)),
+                pos,
+            });
         }
         self.app()
     }
@@ -537,10 +653,20 @@ impl Parser {
             if self.is_sym(".") {
                 self.i += 1;
                 let f = self.ident()?;
-                return Ok(Expr { kind: ExprKind::Var(format!("{c}.{f}")), pos });
+                return Ok(Expr {
+                    kind: ExprKind::Var(format!("{c}.{f}")),
+                    pos,
+                });
             }
-            let arg = if self.starts_atom() { Some(Box::new(self.atom()?)) } else { None };
-            return Ok(Expr { kind: ExprKind::Constr(c, arg), pos });
+            let arg = if self.starts_atom() {
+                Some(Box::new(self.atom()?))
+            } else {
+                None
+            };
+            return Ok(Expr {
+                kind: ExprKind::Constr(c, arg),
+                pos,
+            });
         }
         let f = self.hash_atom()?;
         let mut args = Vec::new();
@@ -550,7 +676,10 @@ impl Parser {
         if args.is_empty() {
             Ok(f)
         } else {
-            Ok(Expr { kind: ExprKind::App(Box::new(f), args), pos })
+            Ok(Expr {
+                kind: ExprKind::App(Box::new(f), args),
+                pos,
+            })
         }
     }
 
@@ -561,7 +690,10 @@ impl Parser {
         while self.is_sym("#==>") {
             self.i += 1;
             let rhs = self.atom()?;
-            e = Expr { kind: ExprKind::Infix("#==>".into(), Box::new(e), Box::new(rhs)), pos };
+            e = Expr {
+                kind: ExprKind::Infix("#==>".into(), Box::new(e), Box::new(rhs)),
+                pos,
+            };
         }
         Ok(e)
     }
@@ -614,7 +746,12 @@ impl Parser {
                 }
                 // operator section `( && )`
                 if let Tok::Sym(s) = self.peek().clone() {
-                    if self.peek_at(1) == &Tok::Sym(")") && s != "(" && s != "[|" && s != "{" && s != "[%" {
+                    if self.peek_at(1) == &Tok::Sym(")")
+                        && s != "("
+                        && s != "[|"
+                        && s != "{"
+                        && s != "[%"
+                    {
                         self.i += 2;
                         return mk(ExprKind::Var(s.to_string()));
                     }
@@ -624,12 +761,18 @@ impl Parser {
                     if self.is_sym(":") {
                         self.i += 1;
                         let t = self.ty_or_ext()?;
-                        e = Expr { kind: ExprKind::Constraint(Box::new(e), t), pos };
+                        e = Expr {
+                            kind: ExprKind::Constraint(Box::new(e), t),
+                            pos,
+                        };
                     } else if self.is_sym("[@") {
                         self.i += 1;
                         let a = self.ident()?;
                         self.expect_sym("]")?;
-                        e = Expr { kind: ExprKind::Attr(Box::new(e), a), pos };
+                        e = Expr {
+                            kind: ExprKind::Attr(Box::new(e), a),
+                            pos,
+                        };
                     } else {
                         break;
                     }
@@ -664,7 +807,25 @@ impl Parser {
 }
 
 fn is_keyword(s: &str) -> bool {
-    matches!(s, "let" | "rec" | "in" | "if" | "then" | "else" | "fun" | "val" | "true" | "false" | "mod" | "match" | "with" | "begin" | "end" | "type")
+    matches!(
+        s,
+        "let"
+            | "rec"
+            | "in"
+            | "if"
+            | "then"
+            | "else"
+            | "fun"
+            | "val"
+            | "true"
+            | "false"
+            | "mod"
+            | "match"
+            | "with"
+            | "begin"
+            | "end"
+            | "type"
+    )
 }
 
 fn show(t: &Tok) -> String {
@@ -690,7 +851,9 @@ mod tests {
     fn parses_spec_items() {
         let src = "let[@libRty] getNext ((a : Cell.t) [@ghost]) ?l:(prev = (true : [%v: Cell.t])) =\n  { pre = nextP prev a; res = (v == a : [%v: Cell.t]); newadding = lastL && GetNext ((prev [@d]), v, v == a); }\n";
         let items = parse_items(src).unwrap();
-        let Item::Let { attr, params, .. } = &items[0] else { panic!("not a let") };
+        let Item::Let { attr, params, .. } = &items[0] else {
+            panic!("not a let")
+        };
         assert_eq!(attr.as_deref(), Some("libRty"));
         assert_eq!(params.len(), 2);
         assert_eq!(params[0].attrs, vec!["ghost".to_string()]);

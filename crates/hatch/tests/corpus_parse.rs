@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/hatch-benchmarks");
+    let p =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/hatch-benchmarks");
     if p.exists() {
         Some(p)
     } else {

@@ -15,7 +15,7 @@ use crate::relation::eval::{judge, CaseEnvironment};
 use crate::relation::Relation;
 use crate::rng::SeededRng;
 use crate::system::{run_batch, RunFailure, RunResult, SystemUnderTest};
-use crate::value::{record_key, Record, Value};
+use crate::value::{record_fingerprint, Record, Value};
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -57,7 +57,8 @@ pub struct SearchConfig {
     pub concurrent_bases: usize,
     /// Stop a relation once this many failures were found (enough to explain them).
     pub stop_after_failures: Option<usize>,
-    /// Tests kept for explanations (the first ones).
+    /// Passed tests kept for explanations (a uniform sample of all passed tests), and the
+    /// number of failed tests kept (the first ones).
     pub keep_tests: usize,
 }
 
@@ -138,7 +139,8 @@ pub struct SearchOutcome {
     pub exhausted_bases: usize,
     pub consecutive_passes_needed: usize,
     pub elapsed_s: f64,
-    /// Kept tests (for explanations and examples).
+    /// Kept tests (for explanations): the first failed ones and a uniform sample of the
+    /// passed ones.
     pub kept: Vec<TestRecord>,
     /// The most deviating failures (largest first).
     pub worst_failures: Vec<TestRecord>,
@@ -157,7 +159,7 @@ impl SearchOutcome {
 
 const WORST_KEPT: usize = 10;
 /// Draws of an already-tried follow-up after which a base counts as exhausted.
-const DUPLICATE_DRAWS: usize = 8;
+const DUPLICATE_DRAWS: usize = 3;
 const ERROR_EXAMPLES: usize = 5;
 
 /// Adds `F` to an output record.
@@ -184,7 +186,8 @@ struct ActiveBase {
     /// Outputs of the base cases, once run.
     outputs: Option<Vec<Record>>,
     consecutive: usize,
-    tried: HashSet<String>,
+    /// Fingerprints of the follow-ups already drawn.
+    tried: HashSet<u64>,
     exhausted: bool,
     done: bool,
 }
@@ -215,6 +218,12 @@ struct SearchState<'a> {
     outcome: SearchOutcome,
     seed: Option<Vec<Record>>,
     seed_deviation: f64,
+    /// Positions in `outcome.kept` of the sampled passed tests.
+    kept_passed: Vec<usize>,
+    kept_failed: usize,
+    passed_seen: usize,
+    /// A stream of its own, so that sampling does not change the tests drawn.
+    reservoir_rng: SeededRng,
 }
 
 impl SearchState<'_> {
@@ -299,8 +308,24 @@ impl SearchState<'_> {
                 }
             }
         }
-        if outcome.kept.len() < self.keep_tests {
-            outcome.kept.push(record);
+        if record.failed {
+            if self.kept_failed < self.keep_tests {
+                self.kept_failed += 1;
+                outcome.kept.push(record);
+            }
+        } else {
+            // Reservoir sampling keeps a uniform sample of the passed tests.
+            self.passed_seen += 1;
+            if self.kept_passed.len() < self.keep_tests {
+                self.kept_passed.push(outcome.kept.len());
+                outcome.kept.push(record);
+            } else {
+                let slot = self.reservoir_rng.below(self.passed_seen);
+                if slot < self.keep_tests {
+                    let index = self.kept_passed[slot];
+                    outcome.kept[index] = record;
+                }
+            }
         }
     }
 }
@@ -351,6 +376,10 @@ pub fn search_relation(
         },
         seed: None,
         seed_deviation: 0.0,
+        kept_passed: Vec::new(),
+        kept_failed: 0,
+        passed_seen: 0,
+        reservoir_rng: SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
     };
     let out_of_budget = |outcome: &SearchOutcome| {
         start.elapsed() >= config.budget
@@ -399,8 +428,11 @@ pub fn search_relation(
                 for _ in 0..DUPLICATE_DRAWS {
                     match generator.follow_ups(&base.cases, &mut rng) {
                         Some(follow) => {
-                            let key: String = follow.iter().map(record_key).collect();
-                            if base.tried.insert(key) {
+                            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                            for case in &follow {
+                                record_fingerprint(case, &mut hasher);
+                            }
+                            if base.tried.insert(std::hash::Hasher::finish(&hasher)) {
                                 planned.push((index, follow));
                                 drawn += 1;
                                 continue 'slots;

@@ -121,14 +121,63 @@ fn flatten_into(
     }
 }
 
-/// A canonical text key for a record (used to cache evaluations).
-pub fn record_key(record: &Record) -> String {
-    record_to_json(record).to_string()
+/// A 64-bit fingerprint of a record's fields and values (to recognise records already
+/// tried without keeping or printing them).
+pub fn record_fingerprint(record: &Record, hasher: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    for (name, value) in record {
+        name.hash(hasher);
+        match value {
+            Value::Bool(b) => (0u8, *b).hash(hasher),
+            Value::Integer(i) => (1u8, *i as f64).to_bits_hash(hasher),
+            Value::Number(n) => (1u8, *n).to_bits_hash(hasher),
+            Value::Enum(e) => (2u8, e).hash(hasher),
+        }
+    }
+}
+
+/// Hashing a tag and a number by the number's bits (integers and equal numbers alike).
+trait BitsHash {
+    fn to_bits_hash(&self, hasher: &mut impl std::hash::Hasher);
+}
+
+impl BitsHash for (u8, f64) {
+    fn to_bits_hash(&self, hasher: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        self.0.hash(hasher);
+        // +0.0 and -0.0 are the same amount.
+        let n = if self.1 == 0.0 { 0.0 } else { self.1 };
+        n.to_bits().hash(hasher);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fingerprint(record: &Record) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        record_fingerprint(record, &mut hasher);
+        std::hash::Hasher::finish(&hasher)
+    }
+
+    #[test]
+    fn fingerprints_identify_equal_records() {
+        let a: Record = [
+            ("n".to_string(), Value::Integer(3)),
+            ("s".to_string(), Value::Enum("MFJ".into())),
+        ]
+        .into_iter()
+        .collect();
+        let mut b = a.clone();
+        b.insert("n".into(), Value::Number(3.0));
+        assert_eq!(fingerprint(&a), fingerprint(&b));
+        b.insert("n".into(), Value::Number(3.5));
+        assert_ne!(fingerprint(&a), fingerprint(&b));
+        let mut c = a.clone();
+        c.insert("s".into(), Value::Enum("MFS".into()));
+        assert_ne!(fingerprint(&a), fingerprint(&c));
+    }
 
     #[test]
     fn json_round_trip_keeps_kinds_and_flattens_objects() {

@@ -9,7 +9,7 @@ use metamorphic::relation::parse_relations;
 use metamorphic::search::{search_relation, SearchConfig};
 use metamorphic::system::{FunctionSystem, RunFailure, RunResult};
 use metamorphic::value::{record_from_json, record_to_json, Record};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 fn examples() -> PathBuf {
@@ -17,7 +17,7 @@ fn examples() -> PathBuf {
 }
 
 /// One run through the JSON Lines server.
-fn served(file: &PathBuf, input: &Record) -> RunResult {
+fn served(file: &Path, input: &Record) -> RunResult {
     let line = format!("{}\n", record_to_json(input));
     let mut reply = Vec::new();
     serve_json_lines(file, "Form1040", line.as_bytes(), &mut reply).map_err(|e| {

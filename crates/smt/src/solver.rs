@@ -317,7 +317,7 @@ impl Solver {
 
     /// Validity of `formula` under the session: its negation is unsatisfiable.
     pub fn is_valid(&mut self, formula: &Term) -> Result<bool, SmtError> {
-        Ok(self.check(&[Term::not(formula.clone())])? == SatOutcome::Unsat)
+        Ok(self.check(&[Term::negation(formula.clone())])? == SatOutcome::Unsat)
     }
 
     /// Opens an incremental scope.
@@ -363,7 +363,7 @@ mod tests {
         let f = [
             Term::eq(a.clone(), b.clone()),
             Term::eq(b.clone(), c.clone()),
-            Term::not(Term::eq(a.clone(), c.clone())),
+            Term::negation(Term::eq(a.clone(), c.clone())),
         ];
         assert_eq!(s.check(&f).unwrap(), SatOutcome::Unsat);
         assert_eq!(s.check(&f[..2]).unwrap(), SatOutcome::Sat);
@@ -376,7 +376,7 @@ mod tests {
         let a = elem("a");
         let irreflexive = Term::Forall(
             vec![(Rc::from("x"), Sort::Named("Elem.t".into()))].into(),
-            Rc::new(Term::not(lt(elem("x"), elem("x")))),
+            Rc::new(Term::negation(lt(elem("x"), elem("x")))),
         );
         assert_eq!(
             s.check(&[lt(a.clone(), a.clone())]).unwrap(),

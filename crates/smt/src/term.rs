@@ -99,7 +99,7 @@ impl Term {
     }
 
     /// Negation with constant folding and double-negation elimination.
-    pub fn not(t: Term) -> Term {
+    pub fn negation(t: Term) -> Term {
         match t {
             Term::Bool(b) => Term::Bool(!b),
             Term::Not(inner) => (*inner).clone(),
@@ -177,8 +177,8 @@ impl Term {
         match (&a, &b) {
             (Term::Bool(true), _) => b,
             (_, Term::Bool(true)) => a,
-            (Term::Bool(false), _) => Term::not(b),
-            (_, Term::Bool(false)) => Term::not(a),
+            (Term::Bool(false), _) => Term::negation(b),
+            (_, Term::Bool(false)) => Term::negation(a),
             _ if a == b => Term::tt(),
             _ => Term::Iff(Rc::new(a), Rc::new(b)),
         }
@@ -283,7 +283,7 @@ impl Term {
         match self {
             Term::Var(n, _) => map(n).unwrap_or_else(|| self.clone()),
             Term::Bool(_) | Term::Int(_) | Term::Unit => self.clone(),
-            Term::Not(a) => Term::not(a.subst(map)),
+            Term::Not(a) => Term::negation(a.subst(map)),
             Term::And(xs) => Term::and(xs.iter().map(|x| x.subst(map))),
             Term::Or(xs) => Term::or(xs.iter().map(|x| x.subst(map))),
             Term::Implies(a, b) => Term::implies(a.subst(map), b.subst(map)),
@@ -428,7 +428,7 @@ mod tests {
         assert_eq!(Term::and([Term::tt(), x.clone()]), x);
         assert!(Term::and([Term::ff(), x.clone()]).is_false());
         assert!(Term::or([Term::tt(), x.clone()]).is_true());
-        assert_eq!(Term::not(Term::not(x.clone())), x);
+        assert_eq!(Term::negation(Term::negation(x.clone())), x);
     }
 
     #[test]

@@ -41,14 +41,23 @@ pub struct SmtOracle<'s> {
 
 impl<'s> SmtOracle<'s> {
     pub fn new(solver: &'s mut Solver) -> Self {
-        SmtOracle { solver, cache: HashMap::new() }
+        SmtOracle {
+            solver,
+            cache: HashMap::new(),
+        }
     }
 }
 
 /// Renames the locals of an event for a solver query, preserving sorts.
 pub fn event_formula(e: &Event, tag: &str) -> Term {
     let parts = e.ops.iter().map(|(op, q)| {
-        q.rename(&|n: &str| if n.starts_with('#') { Some(format!("{tag}{op}{n}")) } else { None })
+        q.rename(&|n: &str| {
+            if n.starts_with('#') {
+                Some(format!("{tag}{op}{n}"))
+            } else {
+                None
+            }
+        })
     });
     Term::or(parts.chain(std::iter::once(e.others.clone())))
 }
@@ -81,7 +90,10 @@ pub struct Deriver {
 
 /// The dual of a set of events: `~⊔L`.
 pub fn dual(events: &[Event]) -> Event {
-    events.iter().fold(Event::bottom(), |acc, e| acc.or(e)).negate()
+    events
+        .iter()
+        .fold(Event::bottom(), |acc, e| acc.or(e))
+        .negate()
 }
 
 impl Deriver {
@@ -153,7 +165,8 @@ impl Deriver {
                             for a in &prev {
                                 for b in &nx {
                                     let e = a.and(b);
-                                    if !e.is_bottom() && !out.contains(&e) && oracle.satisfiable(&e) {
+                                    if !e.is_bottom() && !out.contains(&e) && oracle.satisfiable(&e)
+                                    {
                                         out.push(e);
                                     }
                                 }
@@ -192,7 +205,12 @@ impl Deriver {
 
     /// The partition of Fig. 7 with derivatives: each next event of R with D_ℓ R, and the dual
     /// event, whose derivative is ∅ because it lies outside every admissible event.
-    pub fn successors(&mut self, oracle: &mut dyn EventOracle, r: &Sre, with_dual: bool) -> Vec<(Event, Sre)> {
+    pub fn successors(
+        &mut self,
+        oracle: &mut dyn EventOracle,
+        r: &Sre,
+        with_dual: bool,
+    ) -> Vec<(Event, Sre)> {
         let events = self.next(oracle, r);
         let mut out = Vec::new();
         for e in &events {
@@ -223,7 +241,12 @@ impl Deriver {
         v
     }
 
-    fn derivative_uncached(&mut self, oracle: &mut dyn EventOracle, e: &Event, r: &Sre) -> Option<Sre> {
+    fn derivative_uncached(
+        &mut self,
+        oracle: &mut dyn EventOracle,
+        e: &Event,
+        r: &Sre,
+    ) -> Option<Sre> {
         Some(match r.node() {
             Node::Empty | Node::Eps => Sre::empty(),
             Node::Lit(l) => {
@@ -244,7 +267,7 @@ impl Deriver {
                     first
                 }
             }
-            Node::Not(inner) => Sre::not(self.derivative(oracle, e, inner)?),
+            Node::Not(inner) => Sre::complement(self.derivative(oracle, e, inner)?),
             Node::And(xs) => {
                 let mut parts = Vec::new();
                 for x in xs {
@@ -263,7 +286,12 @@ impl Deriver {
     }
 
     /// D_Π R along a whole symbolic trace of next events.
-    pub fn derivative_trace(&mut self, oracle: &mut dyn EventOracle, trace: &[Event], r: &Sre) -> Option<Sre> {
+    pub fn derivative_trace(
+        &mut self,
+        oracle: &mut dyn EventOracle,
+        trace: &[Event],
+        r: &Sre,
+    ) -> Option<Sre> {
         let mut cur = r.clone();
         for e in trace {
             cur = self.derivative(oracle, e, &cur)?;
@@ -382,7 +410,11 @@ impl Deriver {
                 if accepting_only && d2.is_empty() {
                     continue;
                 }
-                let rank = if toward_dead { self.dist_to_dead(oracle, &d2, dead_cutoff) } else { 0 };
+                let rank = if toward_dead {
+                    self.dist_to_dead(oracle, &d2, dead_cutoff)
+                } else {
+                    0
+                };
                 choices.push((rank, refined, d2));
             }
             choices.sort_by_key(|c| std::cmp::Reverse(c.0)); // stack: best popped first

@@ -42,22 +42,35 @@ impl Event {
     pub fn atom(op: &str, qualifier: Term) -> Event {
         let mut ops = BTreeMap::new();
         ops.insert(Rc::from(op), qualifier);
-        Event { ops, others: Term::ff() }.normalized()
+        Event {
+            ops,
+            others: Term::ff(),
+        }
+        .normalized()
     }
 
     /// `•`: every event.
     pub fn top() -> Event {
-        Event { ops: BTreeMap::new(), others: Term::tt() }
+        Event {
+            ops: BTreeMap::new(),
+            others: Term::tt(),
+        }
     }
 
     /// `⊥`: no event.
     pub fn bottom() -> Event {
-        Event { ops: BTreeMap::new(), others: Term::ff() }
+        Event {
+            ops: BTreeMap::new(),
+            others: Term::ff(),
+        }
     }
 
     /// A guard event ⟨φ⟩: every call, whenever φ holds.
     pub fn guard(phi: Term) -> Event {
-        Event { ops: BTreeMap::new(), others: phi }
+        Event {
+            ops: BTreeMap::new(),
+            others: phi,
+        }
     }
 
     fn normalized(mut self) -> Event {
@@ -68,7 +81,10 @@ impl Event {
 
     /// The qualifier of function `op` in this event.
     pub fn qualifier(&self, op: &str) -> Term {
-        self.ops.get(op).cloned().unwrap_or_else(|| self.others.clone())
+        self.ops
+            .get(op)
+            .cloned()
+            .unwrap_or_else(|| self.others.clone())
     }
 
     /// Syntactically empty.
@@ -86,7 +102,13 @@ impl Event {
         if !self.others.is_false() {
             return None;
         }
-        Some(self.ops.iter().filter(|(_, q)| !q.is_false()).map(|(o, _)| o.clone()).collect())
+        Some(
+            self.ops
+                .iter()
+                .filter(|(_, q)| !q.is_false())
+                .map(|(o, _)| o.clone())
+                .collect(),
+        )
     }
 
     /// Compatibility of Section 5.2: the two events can be calls of a common function.
@@ -102,8 +124,12 @@ impl Event {
     /// `~ℓ`.
     pub fn negate(&self) -> Event {
         Event {
-            ops: self.ops.iter().map(|(o, q)| (o.clone(), Term::not(q.clone()))).collect(),
-            others: Term::not(self.others.clone()),
+            ops: self
+                .ops
+                .iter()
+                .map(|(o, q)| (o.clone(), Term::negation(q.clone())))
+                .collect(),
+            others: Term::negation(self.others.clone()),
         }
         .normalized()
     }
@@ -115,7 +141,11 @@ impl Event {
                 ops.insert(o.clone(), f(self.qualifier(o), other.qualifier(o)));
             }
         }
-        Event { ops, others: f(self.others.clone(), other.others.clone()) }.normalized()
+        Event {
+            ops,
+            others: f(self.others.clone(), other.others.clone()),
+        }
+        .normalized()
     }
 
     /// `ℓ₁ ⊓ ℓ₂`.
@@ -134,7 +164,11 @@ impl Event {
             return self.clone();
         }
         Event {
-            ops: self.ops.iter().map(|(o, q)| (o.clone(), q.subst_map(map))).collect(),
+            ops: self
+                .ops
+                .iter()
+                .map(|(o, q)| (o.clone(), q.subst_map(map)))
+                .collect(),
             others: self.others.subst_map(map),
         }
         .normalized()
@@ -145,10 +179,17 @@ impl Event {
     pub fn constraint(&self, rename: &dyn Fn(&str, &str) -> Option<Term>) -> Term {
         if !self.others.is_false() {
             // some unlisted function is possible (given the guard)
-            let listed = self.ops.iter().map(|(o, q)| q.subst(&|n: &str| rename(o, n)));
+            let listed = self
+                .ops
+                .iter()
+                .map(|(o, q)| q.subst(&|n: &str| rename(o, n)));
             return Term::or(listed.chain(std::iter::once(self.others.clone())));
         }
-        Term::or(self.ops.iter().map(|(o, q)| q.subst(&|n: &str| rename(o, n))))
+        Term::or(
+            self.ops
+                .iter()
+                .map(|(o, q)| q.subst(&|n: &str| rename(o, n))),
+        )
     }
 
     /// Free symbolic variables (locals excluded).
@@ -166,8 +207,14 @@ impl Event {
 }
 
 fn show_qualifier(q: &Term) -> String {
-    q.rename(&|n: &str| if n == RET_VAR { Some("vret".to_string()) } else { n.strip_prefix('#').map(|i| format!("x_{i}")) })
-        .to_string()
+    q.rename(&|n: &str| {
+        if n == RET_VAR {
+            Some("vret".to_string())
+        } else {
+            n.strip_prefix('#').map(|i| format!("x_{i}"))
+        }
+    })
+    .to_string()
 }
 
 impl fmt::Display for Event {
@@ -212,7 +259,11 @@ pub fn show_event(e: &Event, arity: &dyn Fn(&str) -> usize) -> String {
             continue;
         }
         let args: Vec<String> = (0..arity(o)).map(|i| format!("x_{i}")).collect();
-        let args = if args.is_empty() { String::new() } else { format!(" {}", args.join(" ")) };
+        let args = if args.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", args.join(" "))
+        };
         parts.push(format!("⟨{o}{args} = vret | {}⟩", show_qualifier(q)));
     }
     if !e.others.is_false() || parts.is_empty() {
@@ -241,7 +292,7 @@ mod tests {
         let k = Term::var("#0", Sort::Int);
         let e = put(Term::eq(k.clone(), Term::Int(1)));
         let n = e.negate();
-        assert_eq!(n.qualifier("put"), Term::not(Term::eq(k, Term::Int(1))));
+        assert_eq!(n.qualifier("put"), Term::negation(Term::eq(k, Term::Int(1))));
         assert!(n.qualifier("get").is_true());
         assert_eq!(n.negate(), e);
     }

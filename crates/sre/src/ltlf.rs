@@ -45,7 +45,7 @@ impl Ltlf {
         match self {
             Ltlf::Event(e) => Sre::concat(Sre::lit(e.clone()), Sre::all()),
             Ltlf::Last => Sre::any(),
-            Ltlf::Not(a) => Sre::not(a.to_sre()),
+            Ltlf::Not(a) => Sre::complement(a.to_sre()),
             Ltlf::And(a, b) => match (&**a, &**b) {
                 (Ltlf::Last, Ltlf::Event(e)) | (Ltlf::Event(e), Ltlf::Last) => Sre::lit(e.clone()),
                 _ => Sre::and([a.to_sre(), b.to_sre()]),
@@ -56,7 +56,10 @@ impl Ltlf {
             Ltlf::Finally(a) => Sre::concat(Sre::all(), a.to_sre()),
             Ltlf::Globally(a) => match single_event(a) {
                 Some(e) => Sre::star(Sre::lit(e)),
-                None => Sre::not(Sre::concat(Sre::all(), Sre::and([Sre::not(a.to_sre()), plus()]))),
+                None => Sre::complement(Sre::concat(
+                    Sre::all(),
+                    Sre::and([Sre::complement(a.to_sre()), plus()]),
+                )),
             },
             Ltlf::Until(a, b) => match single_event(a) {
                 Some(e) => Sre::concat(Sre::star(Sre::lit(e)), b.to_sre()),
@@ -68,7 +71,7 @@ impl Ltlf {
             },
             Ltlf::WeakUntil(a, b) => {
                 let until = Ltlf::Until(a.clone(), b.clone()).to_sre();
-                Sre::or([Sre::not(Sre::concat(Sre::all(), b.to_sre())), until])
+                Sre::or([Sre::complement(Sre::concat(Sre::all(), b.to_sre())), until])
             }
         }
     }

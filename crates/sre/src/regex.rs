@@ -102,10 +102,13 @@ impl Sre {
 
     pub fn seq(parts: impl IntoIterator<Item = Sre>) -> Sre {
         let parts: Vec<Sre> = parts.into_iter().collect();
-        parts.into_iter().rev().fold(Sre::eps(), |acc, p| Sre::concat(p, acc))
+        parts
+            .into_iter()
+            .rev()
+            .fold(Sre::eps(), |acc, p| Sre::concat(p, acc))
     }
 
-    pub fn not(r: Sre) -> Sre {
+    pub fn complement(r: Sre) -> Sre {
         match r.node() {
             Node::Not(inner) => inner.clone(),
             _ => Sre(Rc::new(Node::Not(r))),
@@ -126,18 +129,28 @@ impl Sre {
         out.dedup();
         // R ∧ ¬R = ∅
         for r in &out {
-            if out.contains(&Sre::not(r.clone())) {
+            if out.contains(&Sre::complement(r.clone())) {
                 return Sre::empty();
             }
         }
         // ε ∧ R: ε if R nullable, else ∅
         if out.iter().any(Sre::is_eps) {
-            return if out.iter().all(Sre::nullable) { Sre::eps() } else { Sre::empty() };
+            return if out.iter().all(Sre::nullable) {
+                Sre::eps()
+            } else {
+                Sre::empty()
+            };
         }
         // literals conjoin into one literal
         let lits: Vec<Event> = out
             .iter()
-            .filter_map(|r| if let Node::Lit(e) = r.node() { Some(e.clone()) } else { None })
+            .filter_map(|r| {
+                if let Node::Lit(e) = r.node() {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
             .collect();
         if lits.len() > 1 {
             let merged = lits[1..].iter().fold(lits[0].clone(), |acc, e| acc.and(e));
@@ -165,7 +178,7 @@ impl Sre {
         out.sort();
         out.dedup();
         for r in &out {
-            if out.contains(&Sre::not(r.clone())) {
+            if out.contains(&Sre::complement(r.clone())) {
                 return Sre::all();
             }
         }
@@ -175,7 +188,13 @@ impl Sre {
         }
         let lits: Vec<Event> = out
             .iter()
-            .filter_map(|r| if let Node::Lit(e) = r.node() { Some(e.clone()) } else { None })
+            .filter_map(|r| {
+                if let Node::Lit(e) = r.node() {
+                    Some(e.clone())
+                } else {
+                    None
+                }
+            })
             .collect();
         if lits.len() > 1 {
             let merged = lits[1..].iter().fold(lits[0].clone(), |acc, e| acc.or(e));
@@ -212,7 +231,7 @@ impl Sre {
             Node::Lit(e) => Sre::lit(e.subst(map)),
             Node::Star(r) => Sre::star(r.subst(map)),
             Node::Concat(a, b) => Sre::concat(a.subst(map), b.subst(map)),
-            Node::Not(r) => Sre::not(r.subst(map)),
+            Node::Not(r) => Sre::complement(r.subst(map)),
             Node::And(xs) => Sre::and(xs.iter().map(|x| x.subst(map))),
             Node::Or(xs) => Sre::or(xs.iter().map(|x| x.subst(map))),
         }
@@ -246,7 +265,10 @@ impl Sre {
 impl fmt::Display for Sre {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fn atomic(r: &Sre) -> bool {
-            matches!(r.node(), Node::Empty | Node::Eps | Node::Lit(_) | Node::Star(_) | Node::Not(_))
+            matches!(
+                r.node(),
+                Node::Empty | Node::Eps | Node::Lit(_) | Node::Star(_) | Node::Not(_)
+            )
         }
         fn paren(f: &mut fmt::Formatter<'_>, r: &Sre) -> fmt::Result {
             if atomic(r) {
@@ -274,7 +296,11 @@ impl fmt::Display for Sre {
                 paren(f, b)
             }
             Node::And(xs) | Node::Or(xs) => {
-                let sep = if matches!(self.node(), Node::And(_)) { " ∧ " } else { " ∨ " };
+                let sep = if matches!(self.node(), Node::And(_)) {
+                    " ∧ "
+                } else {
+                    " ∨ "
+                };
                 for (i, x) in xs.iter().enumerate() {
                     if i > 0 {
                         write!(f, "{sep}")?;
@@ -301,10 +327,10 @@ mod tests {
         assert_eq!(Sre::concat(Sre::eps(), a()), a());
         assert_eq!(Sre::or([Sre::empty(), a()]), a());
         assert!(Sre::and([Sre::empty(), a()]).is_empty());
-        assert_eq!(Sre::not(Sre::not(a())), a());
+        assert_eq!(Sre::complement(Sre::complement(a())), a());
         assert_eq!(Sre::star(Sre::star(a())), Sre::star(a()));
         assert!(Sre::star(Sre::any()).is_all());
-        assert!(Sre::and([a(), Sre::not(a())]).is_empty());
+        assert!(Sre::and([a(), Sre::complement(a())]).is_empty());
         assert_eq!(Sre::and([Sre::all(), a()]), a());
     }
 
@@ -314,7 +340,7 @@ mod tests {
         assert!(!a().nullable());
         assert!(Sre::star(a()).nullable());
         assert!(!Sre::concat(a(), Sre::star(a())).nullable());
-        assert!(Sre::not(a()).nullable());
+        assert!(Sre::complement(a()).nullable());
         assert!(!Sre::and([Sre::star(a()), a()]).nullable());
     }
 }

@@ -67,14 +67,17 @@ fn concrete_deriv(r: &Sre, c: Concrete) -> Sre {
                 first
             }
         }
-        Node::Not(x) => Sre::not(concrete_deriv(x, c)),
+        Node::Not(x) => Sre::complement(concrete_deriv(x, c)),
         Node::And(xs) => Sre::and(xs.iter().map(|x| concrete_deriv(x, c))),
         Node::Or(xs) => Sre::or(xs.iter().map(|x| concrete_deriv(x, c))),
     }
 }
 
 fn matches(r: &Sre, trace: &[Concrete]) -> bool {
-    trace.iter().fold(r.clone(), |acc, c| concrete_deriv(&acc, *c)).nullable()
+    trace
+        .iter()
+        .fold(r.clone(), |acc, c| concrete_deriv(&acc, *c))
+        .nullable()
 }
 
 fn traces_up_to(len: usize) -> Vec<Vec<Concrete>> {
@@ -107,7 +110,12 @@ fn literal() -> impl Strategy<Value = Sre> {
 }
 
 fn sre_strategy() -> impl Strategy<Value = Sre> {
-    let leaf = prop_oneof![Just(Sre::eps()), Just(Sre::empty()), Just(Sre::any()), literal()];
+    let leaf = prop_oneof![
+        Just(Sre::eps()),
+        Just(Sre::empty()),
+        Just(Sre::any()),
+        literal()
+    ];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(Sre::star),

@@ -4,10 +4,14 @@
 //! (`not (a and b)` becomes `not a or not b`), and printed with negated comparison symbols:
 //! `assertion w < 6` with `w = 6` fails as `6 ≮ 6`.
 
-use super::companion::Companion;
+use super::companion::{BranchEvent, Companion};
+use super::error::AssertionFailure;
 use super::interpreter::{EvalResult, Frame, Interpreter};
 use crate::runtime::{Value, ValuePrinter};
 use catala_ir::dcalc::{BinaryOp, Expr, ExprKind, UnaryOp};
+use catala_syntax::ast::LawHeading;
+use catala_syntax::Span;
+use std::rc::Rc;
 
 /// A partially evaluated boolean expression.
 enum Shown {
@@ -135,6 +139,36 @@ impl<C: Companion> Interpreter<'_, C> {
             ))),
             _ => Ok(Shown::Value(self.eval(e, fr)?.0)),
         }
+    }
+
+    /// Checks the assertion `expr` at `span` (a scope assertion or an inline `assertion … in`):
+    /// reports the decision to the companion and records a failure, the run going on.
+    pub(crate) fn check_assertion(
+        &mut self,
+        expr: &Expr,
+        span: Span,
+        note: Option<&str>,
+        headings: Option<&Rc<[LawHeading]>>,
+        fr: &Frame<C>,
+    ) -> EvalResult<()> {
+        let (holds, c) = self.eval_bool(expr, fr)?;
+        C::branch(
+            &mut self.session,
+            BranchEvent::Assertion {
+                span,
+                condition: &c,
+                holds,
+            },
+        );
+        if !holds {
+            let message = self.assertion_message(expr, fr, note)?;
+            self.failures.push(AssertionFailure {
+                message,
+                span,
+                headings: headings.cloned().unwrap_or_else(|| Rc::from(Vec::new())),
+            });
+        }
+        Ok(())
     }
 
     /// Catala's message for the failed assertion `expr` (evaluated in `fr`).

@@ -29,6 +29,8 @@ pub enum RuntimeErrorKind {
     Uncomparable,
     /// `impossible` was reached.
     Impossible,
+    /// Lists traversed together (`map each (x, y) among (l1, l2)`) have different lengths.
+    NotSameLength,
     /// An ill-typed operation or an ill-formed program (a bug in an earlier stage).
     Internal,
 }
@@ -46,6 +48,7 @@ impl RuntimeErrorKind {
             RuntimeErrorKind::ListEmpty => "list_empty",
             RuntimeErrorKind::Uncomparable => "uncomparable",
             RuntimeErrorKind::Impossible => "impossible",
+            RuntimeErrorKind::NotSameLength => "not_same_length",
             RuntimeErrorKind::Internal => "internal",
         }
     }
@@ -74,6 +77,7 @@ impl RuntimeErrorKind {
                 "attempting to compare values with uncomparable types."
             }
             RuntimeErrorKind::Impossible => "\"impossible\" computation reached.",
+            RuntimeErrorKind::NotSameLength => "traversing multiple lists of different lengths.",
             RuntimeErrorKind::Internal => "internal error: ill-formed program or operation.",
         }
     }

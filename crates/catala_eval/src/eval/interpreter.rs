@@ -45,7 +45,7 @@ pub struct Interpreter<'p, C: Companion = ()> {
     stack: Vec<Tracked<C>>,
     topdefs: Vec<Option<Tracked<C>>>,
     /// Assertions that failed since the last [`Interpreter::take_failures`].
-    failures: Vec<AssertionFailure>,
+    pub(crate) failures: Vec<AssertionFailure>,
     /// Language of the scope being run (for assertion messages).
     language: Language,
 }
@@ -226,6 +226,10 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 Ok(self.constant(v))
             }
             ExprKind::Local(slot) => self.get(fr, *slot, e.span),
+            ExprKind::ScopeArgGiven(i) => {
+                let given = matches!(fr.args.get(*i as usize), Some(Some(_)));
+                Ok(self.constant(Value::Bool(given)))
+            }
             ExprKind::TopDef(id) => self
                 .topdefs
                 .get(id.0 as usize)
@@ -418,7 +422,8 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             | ExprKind::ListFold { .. }
             | ExprKind::ListAggregate { .. }
             | ExprKind::ListArgExtremum { .. }
-            | ExprKind::ListContains { .. } => self.eval_list_op(e, fr),
+            | ExprKind::ListContains { .. }
+            | ExprKind::ListZip(_) => self.eval_list_op(e, fr),
             ExprKind::ScopeCall { scope, args } => {
                 let mut values = Vec::with_capacity(args.len());
                 for a in args {
@@ -441,6 +446,14 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 self.binary(*op, (lv, lc), (rv, rc), e.span, rhs.span)
             }
             ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
+            ExprKind::Assert {
+                check,
+                next,
+                message,
+            } => {
+                self.check_assertion(check, e.span, message.as_deref(), None, fr)?;
+                self.eval(next, fr)
+            }
         }
     }
 
@@ -545,23 +558,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                     headings,
                     message,
                 } => {
-                    let (holds, c) = self.eval_bool(expr, frame)?;
-                    C::branch(
-                        &mut self.session,
-                        BranchEvent::Assertion {
-                            span: *span,
-                            condition: &c,
-                            holds,
-                        },
-                    );
-                    if !holds {
-                        let text = self.assertion_message(expr, frame, message.as_deref())?;
-                        self.failures.push(AssertionFailure {
-                            message: text,
-                            span: *span,
-                            headings: headings.clone(),
-                        });
-                    }
+                    self.check_assertion(expr, *span, message.as_deref(), Some(headings), frame)?;
                 }
             }
         }

@@ -57,6 +57,30 @@ impl<C: Companion> Interpreter<'_, C> {
 
     pub(crate) fn eval_list_op(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<Tracked<C>> {
         match &e.kind {
+            ExprKind::ListZip(lists) => {
+                let mut evaluated = Vec::with_capacity(lists.len());
+                for l in lists {
+                    evaluated.push(self.eval_list(l, fr)?);
+                }
+                let n = evaluated.first().map_or(0, |(_, n)| *n);
+                if evaluated.iter().any(|(_, m)| *m != n) {
+                    return Err(self.error(RuntimeErrorKind::NotSameLength, &[e.span]));
+                }
+                let mut out = Vec::with_capacity(n);
+                for i in 0..n {
+                    let mut values = Vec::with_capacity(evaluated.len());
+                    let mut comps = Vec::with_capacity(evaluated.len());
+                    for (l, _) in &evaluated {
+                        let (v, c) = self.element(l, i);
+                        values.push(v);
+                        comps.push(c);
+                    }
+                    let v = Value::Tuple(values.into());
+                    let c = C::compose(&mut self.session, Composite::Tuple, comps, &v);
+                    out.push((v, c));
+                }
+                Ok(self.collect_list(out))
+            }
             ExprKind::ListMap { binder, list, body } => {
                 let (l, n) = self.eval_list(list, fr)?;
                 let mut out = Vec::with_capacity(n);

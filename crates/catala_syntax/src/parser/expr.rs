@@ -91,7 +91,7 @@ impl Parser<'_> {
     }
 
     #[inline(never)]
-    fn binop(&mut self, lhs: Expr, op: BinOp, level: u8) -> PResult<Expr> {
+    fn binop(&mut self, mut lhs: Expr, op: BinOp, level: u8) -> PResult<Expr> {
         let op_span = self.bump().span;
         let rhs_min = match level {
             LOGIC => LOGIC,
@@ -110,8 +110,23 @@ impl Parser<'_> {
             }
         }
         let span = lhs.span.to(rhs.span);
+        // `e with pattern C content x and cond`: `x` is bound in `cond`.
+        if op == BinOp::And {
+            if let ExprKind::TestCtor {
+                binding: Some(_),
+                and_cond: and_cond @ None,
+                ..
+            } = &mut lhs.kind
+            {
+                *and_cond = Some(Box::new(rhs));
+                return Ok(Expr {
+                    kind: lhs.kind,
+                    span,
+                });
+            }
+        }
         Ok(Expr {
-            kind: ExprKind::Binop(op, Box::new(lhs), Box::new(rhs)),
+            kind: ExprKind::Binop(op, op_span, Box::new(lhs), Box::new(rhs)),
             span,
         })
     }
@@ -119,7 +134,9 @@ impl Parser<'_> {
     /// `and`, `or` and `xor` share one right-associative level; like Catala, reject a chain
     /// that mixes them (or chains `xor`) without parentheses.
     fn check_logic_mix(&self, op: BinOp, op_span: Span, rhs: &Expr) -> PResult<()> {
-        let ExprKind::Binop(op1 @ (BinOp::And | BinOp::Or | BinOp::Xor), l1, _) = &rhs.kind else {
+        let ExprKind::Binop(op1 @ (BinOp::And | BinOp::Or | BinOp::Xor), op1_span, l1, _) =
+            &rhs.kind
+        else {
             return Ok(());
         };
         // A parenthesised right operand spans its parentheses, beyond its own left operand.
@@ -127,18 +144,13 @@ impl Parser<'_> {
         if parenthesised || (op != BinOp::Xor && op == *op1) {
             return Ok(());
         }
-        let op1_span = self
-            .tokens
-            .iter()
-            .find(|t| t.span.start >= l1.span.end && t.span.file == l1.span.file)
-            .map_or(rhs.span, |t| t.span);
         Err(self
             .error_at(
                 op_span,
                 "Please add parentheses to explicit which of these operators should be applied \
              first.",
             )
-            .at(op1_span))
+            .at(*op1_span))
     }
 
     /// `f of a, b`.
@@ -185,7 +197,7 @@ impl Parser<'_> {
         })
     }
 
-    /// `e.field`, `e.1`, or `e.M.x` (the qualifier is dropped).
+    /// `e.field`, `e.1`, or `e.S.x` / `e.M.S.x` (structure-qualified field access).
     fn field_access(&mut self, lhs: Expr) -> PResult<Expr> {
         if let TokenKind::Int(n) = self.peek().clone() {
             let span = self.bump().span;
@@ -199,16 +211,21 @@ impl Parser<'_> {
                 kind: ExprKind::TupleIndex(Box::new(lhs), index),
             });
         }
+        let mut qualifier: Vec<Ident> = Vec::new();
         while matches!(self.peek(), TokenKind::UIdent(_))
             && matches!(self.peek_at(1), TokenKind::Dot)
         {
-            self.bump();
+            qualifier.push(self.uident()?);
             self.bump();
         }
+        let qualifier = qualifier.pop().map(|name| QualName {
+            path: qualifier,
+            name,
+        });
         let field = self.lident()?;
         Ok(Expr {
             span: lhs.span.to(field.span),
-            kind: ExprKind::Field(Box::new(lhs), field),
+            kind: ExprKind::Field(Box::new(lhs), qualifier, field),
         })
     }
 
@@ -254,8 +271,15 @@ impl Parser<'_> {
         let start = self.span();
         let kind = match self.peek() {
             TokenKind::AttrStart => {
-                self.attributes()?;
-                return self.prefix();
+                let attrs = self.attributes()?;
+                let mut e = self.prefix()?;
+                if let ExprKind::Assert(_, _, message) = &mut e.kind {
+                    *message = attrs
+                        .into_iter()
+                        .find(|a| a.path == ["error", "message"])
+                        .and_then(|a| a.value);
+                }
+                return Ok(e);
             }
             TokenKind::LIdent(_) => return self.lident_expr(),
             TokenKind::Keyword(K::Sum) if !matches!(self.peek_at(1), TokenKind::Keyword(K::Of)) => {
@@ -291,7 +315,7 @@ impl Parser<'_> {
                 let check = self.expr(0)?;
                 self.expect_kw(K::In)?;
                 let next = self.expr(LET)?;
-                ExprKind::Assert(Box::new(check), Box::new(next))
+                ExprKind::Assert(Box::new(check), Box::new(next), None)
             }
             _ => return Err(self.error("an expression")),
         };

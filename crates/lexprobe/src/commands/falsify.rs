@@ -3,7 +3,7 @@
 //! path condition, symbolic trace with a concrete model, continuation effect — and the time.
 //! Exit code 1 when a violation is found, 0 when none within the bounds, 2 on input errors.
 
-use hatch::{falsify_file, Mode, Options, Report};
+use hatch::{falsify_file, Mode, Options};
 use std::path::PathBuf;
 use std::time::Duration;
 
