@@ -114,6 +114,11 @@ fn kind_of_message(text: &str) -> Option<RuntimeErrorKind> {
         ("dividing durations", RuntimeErrorKind::DurationUnits),
         ("the list was empty", RuntimeErrorKind::ListEmpty),
         ("\"impossible\" computation", RuntimeErrorKind::Impossible),
+        ("uncomparable types", RuntimeErrorKind::Uncomparable),
+        (
+            "multiple lists of different lengths",
+            RuntimeErrorKind::NotSameLength,
+        ),
     ];
     table
         .iter()

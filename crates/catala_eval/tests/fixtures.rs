@@ -384,3 +384,33 @@ fn conflicts_name_the_rules_that_produced_the_values() {
     assert_eq!(e.kind, RuntimeErrorKind::Conflict);
     assert_eq!(positions(&sources, &e), vec!["64.63-66", "65.63-66"]);
 }
+
+#[test]
+fn list_operations() {
+    let (_, p) = fixture("lists.catala_en");
+    // values = [3; 12; 7; 25].
+    assert_eq!(
+        printed_scope(&p, "Lists"),
+        vec![
+            "│ count = 4",
+            // 25 > 20.
+            "│ any_large = true",
+            "│ all_positive = true",
+            // The elements ≥ 7, in order, in Catala's layout of lists (one element a line,
+            // as in catala-tests/array/good/fold.catala_en).
+            "│ large = [",
+            "│           12;",
+            "│           7;",
+            "│           25;",
+            "│         ]",
+            "│ largest = 25",
+            // No element above 100: the default.
+            "│ smallest_or_zero = 0",
+            "│ has_three = true",
+            // 3 + 12 + 7 + 25.
+            "│ total = 47",
+            // The element whose key (itself) is minimum.
+            "│ smallest = 3",
+        ]
+    );
+}

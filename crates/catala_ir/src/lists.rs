@@ -10,16 +10,13 @@ use catala_syntax::ast::{self, Aggregate, ExprKind as S};
 use catala_syntax::Span;
 
 impl ExprCtx<'_> {
-    /// Translates `list` and checks it is a list, giving its element type. The tuple of lists
-    /// of a tuple binder (`map each (x, y) among (l1, l2)`) is traversed in parallel: its
-    /// elements are tuples.
+    /// Translates `list` and checks it is a list, giving its element type. With a tuple
+    /// binder, a tuple of lists written in place (`map each (x, y) among (l1, l2)`) is
+    /// traversed in parallel (its elements are tuples); any other operand is a list of tuples.
     fn list_operand(&mut self, list: &ast::Expr) -> R<(Expr, Ty)> {
         if let S::ListZip(inner) = &list.kind {
             let S::Tuple(items) = &inner.kind else {
-                return Err(type_error(
-                    "Several lists traversed together must be written as a tuple (l1, l2)",
-                    inner.span,
-                ));
+                return self.list_operand(inner);
             };
             let mut lists = Vec::with_capacity(items.len());
             let mut elems = Vec::with_capacity(items.len());

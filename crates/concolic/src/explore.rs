@@ -28,6 +28,8 @@ pub struct Optimizations {
     pub incremental: bool,
     /// Refine models towards round money amounts.
     pub soft_constraints: bool,
+    /// Fold the cases of a `match` that share their arm into one branch.
+    pub case_folding: bool,
 }
 
 impl Optimizations {
@@ -35,15 +37,18 @@ impl Optimizations {
         trivial_constraints: true,
         incremental: true,
         soft_constraints: true,
+        case_folding: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
         incremental: false,
         soft_constraints: false,
+        case_folding: false,
     };
 
-    /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft` (the other
-    /// names of the paper, `lazy`, `reorder`, `folding`, are accepted and have no effect yet).
+    /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`
+    /// (the other names of the paper, `lazy` and `reorder`, are accepted and have no effect
+    /// yet).
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
         match text.trim() {
             "all" => return Ok(Optimizations::ALL),
@@ -56,7 +61,8 @@ impl Optimizations {
                 "trivial" => o.trivial_constraints = true,
                 "incremental" => o.incremental = true,
                 "soft" => o.soft_constraints = true,
-                "lazy" | "reorder" | "folding" => {}
+                "folding" => o.case_folding = true,
+                "lazy" | "reorder" => {}
                 other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
             }
         }
@@ -169,6 +175,14 @@ pub fn explore(
     options: &ExploreOptions,
 ) -> Result<Exploration, ConcolicError> {
     let start = Instant::now();
+    let original = program;
+    let folded;
+    let program = if options.optimizations.case_folding {
+        folded = crate::fold::fold_matches(program);
+        &folded
+    } else {
+        program
+    };
     let reordered = crate::reorder::hoist_assertions(program, scope);
     let program = &reordered;
     let opt = options.optimizations;
@@ -198,9 +212,10 @@ pub fn explore(
     let mut state = PathState::new(opt.trivial_constraints);
     for (input, shape) in decl.inputs.iter().zip(&shapes) {
         if let Some(Shape::Optional { given, .. }) = shape {
-            state
-                .context_defaults
-                .insert(input.span, term::var(*given, smt::catala::Kind::Bool));
+            state.context_defaults.insert(
+                input.span,
+                (term::var(*given, smt::catala::Kind::Bool), false),
+            );
         }
     }
     let mut interp =
@@ -212,6 +227,17 @@ pub fn explore(
     let mut roundness = RoundnessLevel::Hundreds;
     'explore: loop {
         interp.session.reset();
+        for (input, shape) in decl.inputs.iter().zip(&shapes) {
+            if let Some(Shape::Optional { given, .. }) = shape {
+                let is_given = matches!(
+                    assignment.get(given.0 as usize),
+                    Some(Some(smt::catala::ModelValue::Bool(true)))
+                );
+                if let Some(entry) = interp.session.context_defaults.get_mut(&input.span) {
+                    entry.1 = is_given;
+                }
+            }
+        }
         let args: Vec<Option<(Value, Sym)>> = shapes
             .iter()
             .map(|s| s.as_ref().and_then(|s| s.build_arg(&assignment)))
@@ -236,7 +262,7 @@ pub fn explore(
         };
         {
             if options.check {
-                if let Some(why) = replay(program, scope, &inputs, &outcome) {
+                if let Some(why) = replay(original, scope, &inputs, &outcome) {
                     mismatches.push((tests.len(), why));
                 }
             }

@@ -9,6 +9,7 @@
 
 pub mod emit;
 pub mod explore;
+pub mod fold;
 pub mod inputs;
 pub mod mutation;
 pub mod reorder;

@@ -74,9 +74,10 @@ pub struct PathState {
     pub assertion_failed: bool,
     /// Operations evaluated concretely although an operand was symbolic.
     pub incomplete: BTreeSet<String>,
-    /// For each context variable of the explored scope: the span of the default term reading
-    /// its argument, and the boolean "the argument is given". Reading it is a branch.
-    pub context_defaults: HashMap<Span, Term>,
+    /// For each context variable of the explored scope: the span of its declaration (that of
+    /// the default term reading its argument), the boolean "the argument is given", and
+    /// whether it is given in the current run. Reading it is a branch.
+    pub context_defaults: HashMap<Span, (Term, bool)>,
     context_seen: HashSet<Span>,
 }
 
@@ -448,13 +449,12 @@ impl Companion for Sym {
                 taken,
             } => st.record_condition(condition, taken, ConstraintOrigin::ListCondition, span),
             BranchEvent::Exceptions { span, non_empty } => {
-                if let Some(given) = st.context_defaults.get(&span).cloned() {
+                let _ = non_empty;
+                if let Some((given, is_given)) = st.context_defaults.get(&span).cloned() {
+                    // The first default term of the variable's declaration marks where its
+                    // argument is read; whether it is given is known from the run's inputs.
                     if st.context_seen.insert(span) {
-                        let t = if non_empty > 0 {
-                            given
-                        } else {
-                            term::not(&given)
-                        };
+                        let t = if is_given { given } else { term::not(&given) };
                         st.record(t, false, ConstraintOrigin::ContextInput, span);
                     }
                 }

@@ -324,11 +324,42 @@ fn hints_give_the_first_inputs() {
         Ok(e) => e,
         Err(err) => panic!("{err}"),
     };
-    assert_eq!(inputs_json(&program, &e.tests[0]), vec!["\"42\"".to_string()]);
+    assert_eq!(
+        inputs_json(&program, &e.tests[0]),
+        vec!["\"42\"".to_string()]
+    );
     assert_eq!(e.tests.len(), 2);
     let bad = ExploreOptions {
         hints: Some(serde_json::json!({"nope": 1})),
         ..ExploreOptions::default()
     };
     assert!(explore(&program, id, &bad).is_err());
+}
+
+#[test]
+fn context_variables_are_given_or_defined() {
+    // Given (c = 0 by default, y = 1); not given with flag (c = 5, y = 6); not given without
+    // flag: no applicable rule for c.
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "ContextScope",
+        Optimizations::ALL,
+    );
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["no_value", "ok:y=\"1\"", "ok:y=\"6\""])
+    );
+}
+
+#[test]
+fn case_folding_merges_cases_with_the_same_arm() {
+    // Point and Plane share their arm: one path for both with folding, one each without.
+    let src = fixture("branching.catala_en");
+    let (p, folded) = run(&src, "FoldScope", Optimizations::ALL);
+    let (_, plain) = run(&src, "FoldScope", Optimizations::NONE);
+    let mut got = outcomes(&p, &folded);
+    got.dedup();
+    assert_eq!(got, sorted(&["ok:y=\"1\"", "ok:y=\"2\""]));
+    assert_eq!(folded.tests.len(), 2);
+    assert_eq!(plain.tests.len(), 3);
 }

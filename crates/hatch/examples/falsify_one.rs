@@ -1,26 +1,53 @@
-//! Runs the falsifier on one method file: `cargo run -p hatch --example falsify_one -- FILE [naive]`.
+//! Runs the falsifier on one method file without the `lexprobe` binary:
+//! `cargo run -p hatch --example falsify_one -- FILE [--naive] [--timeout SECONDS] [--json]`.
+//! `HATCH_VERBOSE=1` prints one line per search round on standard error.
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let Some(path) = args.get(1) else {
-        eprintln!("usage: falsify_one FILE [naive]");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(path) = args.first() else {
+        eprintln!("usage: falsify_one FILE [--naive] [--timeout SECONDS] [--json]");
         std::process::exit(2);
     };
     let mut opts = hatch::Options::default();
-    if args.get(2).is_some_and(|a| a == "naive") {
-        opts.mode = hatch::Mode::Naive;
+    let mut json = false;
+    let mut i = 1;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--naive" => opts.mode = hatch::Mode::Naive,
+            "--json" => json = true,
+            "--timeout" => {
+                i += 1;
+                match args
+                    .get(i)
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .filter(|t| *t > 0.0)
+                {
+                    Some(t) => opts.timeout = std::time::Duration::from_secs_f64(t),
+                    None => {
+                        eprintln!("--timeout needs a positive number");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            other => {
+                eprintln!("unknown argument {other}");
+                std::process::exit(2);
+            }
+        }
+        i += 1;
     }
     opts.verbose = std::env::var("HATCH_VERBOSE").is_ok();
-    if let Some(m) = std::env::var("HATCH_MATCH_LIMIT")
-        .ok()
-        .and_then(|m| m.parse().ok())
-    {
-        opts.match_limit = m;
-    }
-    if let Some(t) = args.get(3).and_then(|t| t.parse::<f64>().ok()) {
-        opts.timeout = std::time::Duration::from_secs_f64(t);
-    }
     match hatch::falsify_file(std::path::Path::new(path), &opts) {
+        Ok(r) if json => {
+            let v = serde_json::json!({
+                "falsified": r.falsified,
+                "timed_out": r.timed_out,
+                "time_s": r.elapsed.as_secs_f64(),
+                "trace": r.trace_lines(),
+            });
+            println!("{v}");
+            std::process::exit(i32::from(r.falsified));
+        }
         Ok(r) => {
             if let Some(v) = &r.violation {
                 println!(
@@ -45,6 +72,7 @@ fn main() {
                 r.paths,
                 r.solver.queries
             );
+            std::process::exit(i32::from(r.falsified));
         }
         Err(e) => {
             eprintln!("error: {e}");

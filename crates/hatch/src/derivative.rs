@@ -67,24 +67,6 @@ impl DerivativeSemantics {
         )?
         else {
             self.rejected += 1;
-            if std::env::var("HATCH_DEBUG_REJECT").is_ok() && self.rejected < 4 {
-                eprintln!(
-                    "rejected ({}): {}",
-                    eff.context_len,
-                    eff.trace
-                        .iter()
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                );
-                eprintln!(
-                    "  phi: {}",
-                    phi.iter()
-                        .map(|e| e.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ∧ ")
-                );
-            }
             return Ok(None);
         };
         let mut all = phi.clone();
@@ -320,19 +302,6 @@ impl EffectSemantics for DerivativeSemantics {
         st: &State<DerivEffects>,
         result: &Term,
     ) -> Result<Option<Violation>, ExecError> {
-        if std::env::var("HATCH_DEBUG_PATHS").is_ok() {
-            eprintln!(
-                "path ({}): {} | cont {}",
-                st.effects.context_len,
-                st.effects
-                    .trace
-                    .iter()
-                    .map(|e| e.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                st.effects.cont
-            );
-        }
         if !st.effects.cont.nullable() {
             return self.violation(
                 solver,

@@ -537,7 +537,9 @@ impl Library {
 
     /// An SRE from an LTLf expression.
     pub fn sre(&self, f: &str, e: &Expr, scope: &Scope) -> Result<Sre, FrontError> {
-        Ok(self.ltlf(f, e, scope)?.to_sre())
+        let l = self.ltlf(f, e, scope)?;
+        l.check_supported().map_err(|m| Library::err(f, e.pos, m))?;
+        Ok(l.to_sre())
     }
 }
 

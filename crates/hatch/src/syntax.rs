@@ -192,6 +192,7 @@ pub struct Param {
 
 /// A top-level item.
 #[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // few items per file; boxing would only obscure matching
 pub enum Item {
     Let {
         attr: Option<String>,

@@ -634,6 +634,50 @@ type = "boolean"
     }
 
     #[test]
+    fn kept_tests_hold_failures_and_a_sample_of_passes() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let config = SearchConfig {
+            seed: 2,
+            max_tests: Some(2000),
+            keep_tests: 50,
+            ..SearchConfig::default()
+        };
+        let system = FunctionSystem {
+            name: "buggy".into(),
+            function: taxer(true),
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        assert!(outcome.failed > 50 && outcome.passed > 50);
+        let kept_failed = outcome.kept.iter().filter(|t| t.failed).count();
+        assert_eq!(kept_failed, 50);
+        assert_eq!(outcome.kept.len(), 100);
+        // The passed sample is not just the first 50 passed tests: the same search keeping
+        // everything shows later passes among the sampled ones.
+        let everything = search_relation(
+            relation,
+            &domain,
+            &system,
+            &SearchConfig {
+                keep_tests: 100_000,
+                ..config.clone()
+            },
+        );
+        assert_eq!(everything.tests, outcome.tests);
+        let passes = |o: &SearchOutcome| -> Vec<Record> {
+            o.kept
+                .iter()
+                .filter(|t| !t.failed)
+                .map(|t| t.cases[0].clone())
+                .collect()
+        };
+        let all_passes = passes(&everything);
+        let sampled = passes(&outcome);
+        assert!(sampled.iter().all(|c| all_passes.contains(c)));
+        assert!(sampled.iter().any(|c| !all_passes[..50].contains(c)));
+    }
+
+    #[test]
     fn same_seed_same_tests() {
         let domain = Domain::from_toml(DOMAIN).unwrap();
         let relation = &parse_relations(RELATION).unwrap()[0];

@@ -247,6 +247,17 @@ impl Deriver {
         e: &Event,
         r: &Sre,
     ) -> Option<Sre> {
+        // outside every admissible next event, R has no continuation
+        if !matches!(r.node(), Node::Empty | Node::Eps | Node::Lit(_)) {
+            let admissible = self
+                .next(oracle, r)
+                .iter()
+                .fold(Event::bottom(), |acc, n| acc.or(n));
+            let overlap = e.and(&admissible);
+            if overlap.is_bottom() || !oracle.satisfiable(&overlap) {
+                return Some(Sre::empty());
+            }
+        }
         Some(match r.node() {
             Node::Empty | Node::Eps => Sre::empty(),
             Node::Lit(l) => {
@@ -268,19 +279,25 @@ impl Deriver {
                 }
             }
             Node::Not(inner) => Sre::complement(self.derivative(oracle, e, inner)?),
+            // a conjunct that is decidedly dead kills the conjunction even when another conjunct
+            // straddles a literal (the dual of a conjunction's next events lies outside one of them)
             Node::And(xs) => {
-                let mut parts = Vec::new();
-                for x in xs {
-                    parts.push(self.derivative(oracle, e, x)?);
+                let parts: Vec<Option<Sre>> =
+                    xs.iter().map(|x| self.derivative(oracle, e, x)).collect();
+                if parts.iter().any(|p| p.as_ref().is_some_and(Sre::is_empty)) {
+                    Sre::empty()
+                } else {
+                    Sre::and(parts.into_iter().collect::<Option<Vec<_>>>()?)
                 }
-                Sre::and(parts)
             }
             Node::Or(xs) => {
-                let mut parts = Vec::new();
-                for x in xs {
-                    parts.push(self.derivative(oracle, e, x)?);
+                let parts: Vec<Option<Sre>> =
+                    xs.iter().map(|x| self.derivative(oracle, e, x)).collect();
+                if parts.iter().any(|p| p.as_ref().is_some_and(Sre::is_all)) {
+                    Sre::all()
+                } else {
+                    Sre::or(parts.into_iter().collect::<Option<Vec<_>>>()?)
                 }
-                Sre::or(parts)
             }
         })
     }

@@ -292,7 +292,10 @@ mod tests {
         let k = Term::var("#0", Sort::Int);
         let e = put(Term::eq(k.clone(), Term::Int(1)));
         let n = e.negate();
-        assert_eq!(n.qualifier("put"), Term::negation(Term::eq(k, Term::Int(1))));
+        assert_eq!(
+            n.qualifier("put"),
+            Term::negation(Term::eq(k, Term::Int(1)))
+        );
         assert!(n.qualifier("get").is_true());
         assert_eq!(n.negate(), e);
     }

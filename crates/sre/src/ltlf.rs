@@ -1,6 +1,7 @@
 //! LTLf over symbolic events and its translation into symbolic regular expressions (Section 3):
-//! X R = •·R, F R = •*·R, G R = ¬(•*·(¬R ∧ •·•*)), ℓ U R = ℓ*·R, ℓ W R = ¬(•*·R) ∨ ℓ*·R (both
-//! generalised to any single-event left operand), a literal ℓ = ℓ·•*, and `last` = • (the
+//! X R = •·R, F R = •*·R, G R = ¬(•*·(¬R ∧ •·•*)) (ℓ* when R is a single event), ℓ U R = ℓ*·R,
+//! ℓ W R = ℓ* ∨ ℓ*·R (the left operand of U and W is a single event; other left operands are
+//! rejected by [`Ltlf::check_supported`]), a literal ℓ = ℓ·•*, and `last` = • (the
 //! final position, used as `lastL && ℓ` for exactly one appended event). Positions range over the
 //! non-empty suffixes of the trace, as in LTLf.
 
@@ -39,6 +40,28 @@ fn single_event(f: &Ltlf) -> Option<Event> {
 }
 
 impl Ltlf {
+    /// The translation handles `U`/`W` whose left operand is a single event (a literal, its
+    /// negation, or boolean combinations of those), as Section 3 does.
+    pub fn check_supported(&self) -> Result<(), String> {
+        match self {
+            Ltlf::Event(_) | Ltlf::Last => Ok(()),
+            Ltlf::Not(a) | Ltlf::Next(a) | Ltlf::Finally(a) | Ltlf::Globally(a) => {
+                a.check_supported()
+            }
+            Ltlf::And(a, b) | Ltlf::Or(a, b) | Ltlf::Seq(a, b) => {
+                a.check_supported()?;
+                b.check_supported()
+            }
+            Ltlf::Until(a, b) | Ltlf::WeakUntil(a, b) => {
+                if single_event(a).is_none() {
+                    return Err("the left operand of `_U`/`_W` must be a single event".into());
+                }
+                a.check_supported()?;
+                b.check_supported()
+            }
+        }
+    }
+
     /// Translation into an SRE.
     pub fn to_sre(&self) -> Sre {
         let plus = || Sre::concat(Sre::any(), Sre::all());
@@ -63,15 +86,13 @@ impl Ltlf {
             },
             Ltlf::Until(a, b) => match single_event(a) {
                 Some(e) => Sre::concat(Sre::star(Sre::lit(e)), b.to_sre()),
-                None => {
-                    // a U b for a general a: b now, or a now and a U b from the next position,
-                    // approximated by its one-step unfolding over single events of a.
-                    Sre::concat(Sre::star(Sre::any()), b.to_sre())
-                }
+                // unreachable after `check_supported`; F b over-approximates a U b
+                None => Sre::concat(Sre::all(), b.to_sre()),
             },
+            // a W b = G a ∨ a U b (the form of Example 5.7)
             Ltlf::WeakUntil(a, b) => {
                 let until = Ltlf::Until(a.clone(), b.clone()).to_sre();
-                Sre::or([Sre::complement(Sre::concat(Sre::all(), b.to_sre())), until])
+                Sre::or([Ltlf::Globally(a.clone()).to_sre(), until])
             }
         }
     }

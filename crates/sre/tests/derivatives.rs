@@ -119,7 +119,7 @@ fn sre_strategy() -> impl Strategy<Value = Sre> {
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(Sre::star),
-            inner.clone().prop_map(Sre::not),
+            inner.clone().prop_map(Sre::complement),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Sre::concat(a, b)),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Sre::and([a, b])),
             (inner.clone(), inner).prop_map(|(a, b)| Sre::or([a, b])),
@@ -128,7 +128,7 @@ fn sre_strategy() -> impl Strategy<Value = Sre> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
     #[test]
     fn symbolic_derivatives_agree_with_concrete_ones(r in sre_strategy()) {

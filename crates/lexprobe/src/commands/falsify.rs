@@ -38,7 +38,11 @@ pub fn run(args: FalsifyArgs) -> i32 {
         return 2;
     }
     let opts = Options {
-        mode: if args.naive { Mode::Naive } else { Mode::Derivative },
+        mode: if args.naive {
+            Mode::Naive
+        } else {
+            Mode::Derivative
+        },
         exec_bound: args.exec_bound,
         append_bound: args.append_bound,
         timeout: Duration::from_secs_f64(args.timeout),
@@ -75,7 +79,14 @@ pub fn run(args: FalsifyArgs) -> i32 {
             Some(v) => {
                 println!("Falsified ({:?})", v.kind);
                 let phi: Vec<String> = v.phi.iter().map(|t| t.to_string()).collect();
-                println!("Phi    = {}", if phi.is_empty() { "true".to_string() } else { phi.join(" ∧ ") });
+                println!(
+                    "Phi    = {}",
+                    if phi.is_empty() {
+                        "true".to_string()
+                    } else {
+                        phi.join(" ∧ ")
+                    }
+                );
                 println!("Trace  = {}", trace.join("; "));
                 if let Some(c) = &v.cont {
                     println!("R_cont = {c}");
@@ -83,7 +94,12 @@ pub fn run(args: FalsifyArgs) -> i32 {
                 if let Some(c) = &v.context {
                     println!("R_curr = {c}");
                 }
-                let model: Vec<String> = v.model.iter().filter(|(k, _)| !k.contains(':')).map(|(k, x)| format!("{k} = {x}")).collect();
+                let model: Vec<String> = v
+                    .model
+                    .iter()
+                    .filter(|(k, _)| !k.contains(':'))
+                    .map(|(k, x)| format!("{k} = {x}"))
+                    .collect();
                 println!("Model  = {}", model.join(", "));
             }
             None if report.timed_out => println!("No violation found before the time limit"),
