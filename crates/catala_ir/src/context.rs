@@ -15,6 +15,24 @@ fn pure(value: Expr) -> Expr {
     Expr::new(ExprKind::PureDefault(Box::new(value)), span)
 }
 
+/// `⟨ | ScopeArgGiven(input) :- consequence ⟩`. Its span is the empty span at the start of
+/// `span` (the variable's declaration): companions that follow the default term of a context
+/// input by its declaration span (the concolic engine) must see only that term's decision.
+fn if_given(input: u32, consequence: Expr, span: Span) -> Expr {
+    let inner = Span {
+        end: span.start,
+        ..span
+    };
+    Expr::new(
+        ExprKind::Default {
+            exceptions: Vec::new(),
+            justification: Box::new(Expr::new(ExprKind::ScopeArgGiven(input), inner)),
+            consequence: Box::new(consequence),
+        },
+        inner,
+    )
+}
+
 /// `⟨ tree as a one-element list | true :- [] ⟩`: a default position that is never empty.
 pub(crate) fn as_optional_list(tree: Expr, has_rules: bool, span: Span) -> Expr {
     let exceptions = if has_rules {
@@ -124,14 +142,7 @@ pub(crate) fn merged_function(
     );
     Expr::new(
         ExprKind::Default {
-            exceptions: vec![Expr::new(
-                ExprKind::Default {
-                    exceptions: Vec::new(),
-                    justification: Box::new(Expr::new(ExprKind::ScopeArgGiven(input), span)),
-                    consequence: Box::new(pure(with_caller)),
-                },
-                span,
-            )],
+            exceptions: vec![if_given(input, pure(with_caller), span)],
             justification: Box::new(bool_lit(true, span)),
             consequence: Box::new(own),
         },
@@ -200,20 +211,7 @@ pub(crate) fn singleton_leaves(mut e: Expr) -> Expr {
                 },
                 span,
             );
-            Expr::new(
-                ExprKind::Default {
-                    exceptions: Vec::new(),
-                    justification: Box::new(Expr::new(ExprKind::ScopeArgGiven(i), span)),
-                    consequence: Box::new(Expr::new(
-                        ExprKind::PureDefault(Box::new(Expr::new(
-                            ExprKind::List(vec![value]),
-                            span,
-                        ))),
-                        span,
-                    )),
-                },
-                span,
-            )
+            if_given(i, pure(Expr::new(ExprKind::List(vec![value]), span)), span)
         }
         ExprKind::PureDefault(v) => {
             let span = v.span;

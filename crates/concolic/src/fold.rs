@@ -24,7 +24,7 @@ fn shape_key(e: &Expr) -> String {
     out
 }
 
-fn children(e: &mut Expr) -> Vec<&mut Expr> {
+pub(crate) fn children(e: &mut Expr) -> Vec<&mut Expr> {
     match &mut e.kind {
         ExprKind::Literal(_)
         | ExprKind::Local(_)

@@ -4,8 +4,8 @@
 //! after the variables when the dependency order leaves the choice; [`hoist_assertions`] moves
 //! each assertion right after the last statement defining a slot it reads.
 
-use catala_ir::dcalc::{Program, ScopeId, Stmt};
-use std::collections::BTreeSet;
+use catala_ir::dcalc::{Expr, ExprKind, Program, Scope, ScopeId, Stmt};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Slots read by a statement's expressions (from the expression's structure as printed).
 fn slots_read(stmt: &Stmt) -> BTreeSet<u32> {
@@ -64,4 +64,133 @@ fn hoist_in(s: &mut catala_ir::dcalc::Scope) {
         out.insert(at, stmt);
     }
     s.body = out;
+}
+
+/// Slots of the scope's frame read by `e`: the `Local` reads outside closures and the captures
+/// of the closures it creates (a closure body reads its own frame).
+fn frame_reads(e: &mut Expr, out: &mut BTreeSet<u32>) {
+    match &e.kind {
+        ExprKind::Local(s) => {
+            out.insert(s.0);
+            return;
+        }
+        ExprKind::Lambda(l) => {
+            out.extend(l.captures.iter().map(|s| s.0));
+            return;
+        }
+        _ => {}
+    }
+    for c in crate::fold::children(e) {
+        frame_reads(c, out);
+    }
+}
+
+fn stmt_reads(stmt: &mut Stmt) -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    match stmt {
+        Stmt::Define { expr, .. } | Stmt::Assert { expr, .. } => frame_reads(expr, &mut out),
+        Stmt::CallSubScope { args, .. } => {
+            for a in args.iter_mut().flatten() {
+                frame_reads(a, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// A copy of `program` whose scopes evaluate their statements in the order of the Catala
+/// compiler CUTECat was built on (the paper's version): a breadth-first topological sort of the
+/// dependency graph. Its vertices are the variables (one per state), the sub-scopes and the
+/// assertions, compared by declaration (variables and sub-scopes in the order of the scope
+/// declaration, states in their order, then assertions in source order). The sources, in that
+/// order, start a FIFO queue; taking a vertex releases its users, visited from the greatest
+/// to the least, each queued once its last dependency is taken.
+///
+/// The order decides which of several undefined or failing definitions stops a run first,
+/// hence the set of paths: e.g. an output defined only for some years fails before the
+/// branches of the variables computed after it.
+pub fn cutecat_order(program: &Program) -> Program {
+    let mut p = program.clone();
+    for s in &mut p.scopes {
+        order_in(s);
+    }
+    p
+}
+
+/// Comparison key of a statement's vertex: (assertion?, file, position, state index).
+type VertexKey = (bool, u32, u32, usize);
+
+fn vertex_key(s: &Scope, stmt: &Stmt, assertion_rank: usize) -> VertexKey {
+    match stmt {
+        Stmt::Define { var, .. } => {
+            let v = *var as usize;
+            s.vars
+                .get(v)
+                .map_or((false, u32::MAX, u32::MAX, v), |d| {
+                    (false, d.span.file.0, d.span.start, v)
+                })
+        }
+        Stmt::CallSubScope { subscope, span, .. } => {
+            let at = s.subscopes.get(*subscope as usize).map_or(*span, |d| d.span);
+            (false, at.file.0, at.start, 0)
+        }
+        Stmt::Assert { .. } => (true, 0, 0, assertion_rank),
+    }
+}
+
+fn order_in(s: &mut Scope) {
+    let mut body = std::mem::take(&mut s.body);
+    let n = body.len();
+    let mut rank = 0;
+    let keys: Vec<VertexKey> = body
+        .iter()
+        .map(|st| {
+            let k = vertex_key(s, st, rank);
+            if matches!(st, Stmt::Assert { .. }) {
+                rank += 1;
+            }
+            k
+        })
+        .collect();
+    let definer: BTreeMap<u32, usize> = body
+        .iter()
+        .enumerate()
+        .filter_map(|(i, st)| slot_defined(st).map(|sl| (sl, i)))
+        .collect();
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut pending = vec![0usize; n];
+    for (i, st) in body.iter_mut().enumerate() {
+        let deps: BTreeSet<usize> = stmt_reads(st)
+            .into_iter()
+            .filter_map(|sl| definer.get(&sl).copied())
+            .filter(|&d| d != i)
+            .collect();
+        pending[i] = deps.len();
+        for d in deps {
+            users[d].push(i);
+        }
+    }
+    for u in &mut users {
+        u.sort_by(|a, b| keys[*b].cmp(&keys[*a]));
+    }
+    let mut sources: Vec<usize> = (0..n).filter(|&i| pending[i] == 0).collect();
+    sources.sort_by_key(|&i| keys[i]);
+    let mut queue: VecDeque<usize> = sources.into_iter().collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(v) = queue.pop_front() {
+        order.push(v);
+        for &u in &users[v] {
+            pending[u] -= 1;
+            if pending[u] == 0 {
+                queue.push_back(u);
+            }
+        }
+    }
+    if order.len() != n {
+        // Not a dependency order (cannot happen for a lowered scope): keep the IR's.
+        s.body = body;
+        return;
+    }
+    let mut slots: Vec<Option<Stmt>> = body.drain(..).map(Some).collect();
+    s.body = order.into_iter().filter_map(|i| slots[i].take()).collect();
 }

@@ -119,10 +119,9 @@ impl DerivativeSemantics {
             _ => return self.constructible(solver, phi, trace, i + 1, context_len, budget),
         };
         let alts = self.replay.get(&*op).cloned().unwrap_or_default();
-        let sig_len = |alt: &ReplayAlt| alt.params.len();
         for alt in &alts {
             let mut map: BTreeMap<Rc<str>, Term> = BTreeMap::new();
-            for (k, (p, sort)) in alt.params.iter().enumerate().take(sig_len(alt)) {
+            for (k, (p, sort)) in alt.params.iter().enumerate() {
                 map.insert(
                     Rc::from(p.as_str()),
                     Term::var(&format!("e{i}:{op}#{k}"), sort.clone()),
@@ -145,14 +144,6 @@ impl DerivativeSemantics {
                 self.deriver
                     .match_trace(&mut oracle, &trace[..i], &pre, true, false, 0, 8)
             };
-            if std::env::var("HATCH_DEBUG_REJECT").is_ok() {
-                eprintln!(
-                    "  replay {i} {op}: pre {} eff {} -> {} prefixes",
-                    pre,
-                    effect,
-                    prefixes.len()
-                );
-            }
             for (pfx, _) in prefixes {
                 let mut t2 = pfx;
                 t2.push(refined.clone());

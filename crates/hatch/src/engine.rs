@@ -67,6 +67,8 @@ pub enum HatchError {
     Exec(#[from] ExecError),
     #[error("{0}: cannot find the `predefined` folder of the benchmark suite")]
     NoPredefined(String),
+    #[error("{0}: no such method file")]
+    NotFound(String),
 }
 
 /// The result of a run.
@@ -292,6 +294,9 @@ pub fn predefined_dir(method: &Path) -> Option<PathBuf> {
 
 /// Loads and falsifies `BENCH_DIR/METHOD.ml`.
 pub fn falsify_file(method: &Path, opts: &Options) -> Result<Report, HatchError> {
+    if !method.is_file() {
+        return Err(HatchError::NotFound(method.display().to_string()));
+    }
     let absolute = std::fs::canonicalize(method).unwrap_or_else(|_| method.to_path_buf());
     let method = absolute.as_path();
     let pre = predefined_dir(method)

@@ -1,13 +1,21 @@
-//! `hatch`: derivative-guided symbolic execution (HATch). It takes a benchmark method of the
-//! HATch input language with the trace specifications of its representation type and a safety
-//! property, and gives a falsifying execution (path condition, symbolic trace, model) or none
-//! within the bounds. Sits on `sre` (specifications) and `smt` (the solver).
+//! `hatch`: derivative-guided symbolic execution (HATch, POPL 2025). It takes a benchmark method
+//! of the HATch input language with the trace specifications of its representation type and a
+//! safety property, and gives a falsifying execution (path condition, symbolic trace, model,
+//! continuation effect) or none within the bounds. Sits on `sre` (specifications, derivatives)
+//! and `smt` (the solver); `lexprobe falsify` is its command line.
+//!
+//! The flow: [`lexer`] and [`syntax`] parse the OCaml subset; [`front`] reads the predefined
+//! files, the benchmark folder and the method into specifications; [`core`] translates the method
+//! and its specification into the core language and its harness; [`exec`] reduces states, with
+//! the trace part given by [`naive`] (Fig. 5) or [`derivative`] (Fig. 6); [`engine`] is the
+//! searcher and the public entry point.
 
 pub mod core;
 pub mod derivative;
 pub mod engine;
 pub mod exec;
 pub mod front;
+pub mod lexer;
 pub mod naive;
 pub mod syntax;
 

@@ -175,3 +175,31 @@ impl EffectSemantics for NaiveSemantics {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::Sort;
+
+    #[test]
+    fn minterms_partition_the_events_of_the_literals() {
+        let k = || Term::var("#0", Sort::Int);
+        let put1 = Event::atom("put", Term::eq(k(), Term::Int(1)));
+        let put_any = Event::atom("put", Term::tt());
+        let mut solver = Solver::new(2000);
+        let mut oracle = SmtOracle::new(&mut solver);
+        let ms = minterms(&mut oracle, &[put1.clone(), put_any.clone()]);
+        // put with key 1, put with another key, and every other call
+        assert_eq!(ms.len(), 3, "{ms:?}");
+        for (i, a) in ms.iter().enumerate() {
+            for b in &ms[i + 1..] {
+                assert!(!oracle.satisfiable(&a.and(b)), "{a} and {b} overlap");
+            }
+        }
+        let union = ms.iter().fold(Event::bottom(), |acc, m| acc.or(m));
+        assert!(
+            !oracle.satisfiable(&union.negate()),
+            "the minterms cover every event"
+        );
+    }
+}

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The number of matched blocks at the last measurement; raise it as conformance improves.
-const MATCHED_FLOOR: usize = 0;
+const MATCHED_FLOOR: usize = 273;
 
 fn corpus_dir(name: &str) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -61,17 +61,7 @@ const PART2_MARKERS: &[&str] = &[
     "> Module",
     "> Using",
     "> Usage",
-    "such that",
     " sort ",
-    "combine",
-    "number of",
-    "maximum of",
-    "minimum of",
-    "is maximum",
-    "is minimum",
-    "contains",
-    "exists",
-    "for all",
     "optional",
     "Present",
     "Absent",

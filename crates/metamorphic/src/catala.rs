@@ -8,10 +8,10 @@
 //! worker threads, each with its own compiled copy of the program, and hands every run to
 //! one of them.
 
-use crate::system::{RunFailure, RunResult, SystemUnderTest};
+use crate::system::{DeclaredInputs, RunFailure, RunResult, SystemUnderTest};
 use crate::value::{record_from_json, record_to_json, Record};
 use catala_eval::{outputs_to_json, run_scope_json, RunError};
-use catala_ir::dcalc::{Program, ScopeId};
+use catala_ir::dcalc::{InputKind, Program, ScopeId};
 use catala_syntax::SourceMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -103,6 +103,7 @@ type Request = (Record, Sender<RunResult>);
 /// A Catala scope served by a pool of interpreter threads.
 pub struct CatalaScope {
     description: String,
+    inputs: DeclaredInputs,
     workers: Vec<Sender<Request>>,
     next: AtomicUsize,
 }
@@ -115,7 +116,14 @@ impl CatalaScope {
         workers: usize,
     ) -> Result<CatalaScope, CatalaSystemError> {
         // Compile once here to report errors before any thread starts.
-        compile(file, scope)?;
+        let compiled = compile(file, scope)?;
+        let mut inputs = DeclaredInputs::default();
+        for input in &compiled.program.scope(compiled.scope).inputs {
+            match input.kind {
+                InputKind::Input => inputs.required.push(input.name.clone()),
+                _ => inputs.optional.push(input.name.clone()),
+            }
+        }
         let mut senders = Vec::new();
         for _ in 0..workers.max(1) {
             let (sender, receiver) = channel::<Request>();
@@ -146,6 +154,7 @@ impl CatalaScope {
         }
         Ok(CatalaScope {
             description: format!("catala:{}#{scope}", file.display()),
+            inputs,
             workers: senders,
             next: AtomicUsize::new(0),
         })
@@ -166,6 +175,10 @@ impl CatalaScope {
 impl SystemUnderTest for CatalaScope {
     fn describe(&self) -> String {
         self.description.clone()
+    }
+
+    fn declared_inputs(&self) -> Option<DeclaredInputs> {
+        Some(self.inputs.clone())
     }
 
     fn run(&self, input: &Record) -> RunResult {
@@ -247,6 +260,10 @@ mod tests {
             system.run(&missing),
             Err(RunFailure::Reported { .. })
         ));
+        let declared = system.declared_inputs().unwrap();
+        assert_eq!(declared.required.len(), 14);
+        assert!(declared.required.contains(&"agi".to_string()));
+        assert!(declared.optional.is_empty());
         assert!(matches!(
             CatalaScope::load(&model(), "NoSuchScope", 1),
             Err(CatalaSystemError::UnknownScope { .. })

@@ -95,6 +95,36 @@ pub fn validate_relation(
     problem.map_or(Ok(()), Err)
 }
 
+/// A domain that does not match the inputs a system declares.
+#[derive(Debug, Clone, Error, PartialEq)]
+pub enum InputMismatch {
+    #[error("the domain has a field `{0}`, but the system has no such input")]
+    UnknownInput(String),
+    #[error("the system requires the input `{0}`, but the domain has no such field")]
+    MissingInput(String),
+}
+
+/// Checks the domain's fields against the inputs the system declares (if it does).
+pub fn check_domain_inputs(
+    domain: &domain::Domain,
+    system: &dyn system::SystemUnderTest,
+) -> Result<(), InputMismatch> {
+    let Some(declared) = system.declared_inputs() else {
+        return Ok(());
+    };
+    for field in &domain.fields {
+        if !declared.required.contains(&field.name) && !declared.optional.contains(&field.name) {
+            return Err(InputMismatch::UnknownInput(field.name.clone()));
+        }
+    }
+    for required in &declared.required {
+        if domain.field(required).is_none() {
+            return Err(InputMismatch::MissingInput(required.clone()));
+        }
+    }
+    Ok(())
+}
+
 /// Builds the system for `catala:FILE#Scope` (the part after `catala:`), served by
 /// `workers` interpreter threads.
 pub fn catala_system(

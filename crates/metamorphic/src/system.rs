@@ -39,11 +39,26 @@ impl fmt::Display for RunFailure {
 /// The outcome of one run.
 pub type RunResult = Result<Record, RunFailure>;
 
+/// The input fields a system declares (a Catala scope does; an external program does not).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeclaredInputs {
+    /// Inputs every run must give.
+    pub required: Vec<String>,
+    /// Inputs a run may give.
+    pub optional: Vec<String>,
+}
+
 /// A program whose inputs and outputs are named-field records. Implementations must be
 /// usable from several threads at once (the search evaluates batches in parallel).
 pub trait SystemUnderTest: Send + Sync {
     /// A short description for reports (e.g. the command line).
     fn describe(&self) -> String;
+
+    /// The inputs the system declares, when it declares them (checked against the domain
+    /// before searching).
+    fn declared_inputs(&self) -> Option<DeclaredInputs> {
+        None
+    }
 
     /// Runs the system on one input.
     fn run(&self, input: &Record) -> RunResult;

@@ -22,6 +22,9 @@ pub struct MetamorphicArgs {
     /// Relations file.
     #[arg(long)]
     pub relations: String,
+    /// The main output F, an expression over output names (overrides the domain's `output`).
+    #[arg(long)]
+    pub output: Option<String>,
     /// Only check these relations (repeatable, or comma-separated).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
@@ -136,7 +139,13 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     }
     let domain_text = std::fs::read_to_string(&args.domain)
         .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
-    let domain = Domain::from_toml(&domain_text).map_err(|e| format!("{}: {e}", args.domain))?;
+    let mut domain =
+        Domain::from_toml(&domain_text).map_err(|e| format!("{}: {e}", args.domain))?;
+    if let Some(output) = &args.output {
+        let expr = metamorphic::relation::parse_expression(output, &[])
+            .map_err(|e| format!("--output `{output}`: {e}"))?;
+        domain.main_output = (output.clone(), expr);
+    }
     let relations_text = std::fs::read_to_string(&args.relations)
         .map_err(|e| format!("cannot read {}: {e}", args.relations))?;
     let mut relations =
@@ -154,6 +163,8 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
             .map_err(|e| format!("{}:{e}", args.relations))?;
     }
     let system = make_system(args, timeout)?;
+    metamorphic::check_domain_inputs(&domain, system.as_ref())
+        .map_err(|e| format!("{}: {e}", args.domain))?;
     let config = SearchConfig {
         seed: args.seed,
         budget,
@@ -222,6 +233,7 @@ mod tests {
             system: system.replace("EXAMPLES", examples),
             domain: format!("{examples}/form1040.toml"),
             relations: relations.replace("EXAMPLES", examples),
+            output: None,
             only: only.iter().map(|s| s.to_string()).collect(),
             budget: "20s".into(),
             max_tests: Some(300),
@@ -267,6 +279,14 @@ mod tests {
         assert!(run_checked(&unknown)
             .unwrap_err()
             .contains("no relation named `r99`"));
+        let mut wrong_domain = args(
+            "catala:EXAMPLES/form1040_bug_eitc_mfs.catala_en#TestJointReturn",
+            &[],
+            "EXAMPLES/form1040.mr",
+        );
+        wrong_domain.max_tests = Some(1);
+        let message = run_checked(&wrong_domain).unwrap_err();
+        assert!(message.contains("has no such input"), "{message}");
         let bad_system = args("ftp:nowhere", &[], "EXAMPLES/form1040.mr");
         assert!(run_checked(&bad_system)
             .unwrap_err()
