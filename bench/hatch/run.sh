@@ -67,7 +67,7 @@ for row in "${ROWS[@]}" "${EXTRA[@]}"; do
   read -r df dt _ < <(run derivative "$dir/${m}_buggy.ml")
   read -r nf nt nto < <(run naive "$dir/${m}_buggy.ml")
   if [ -f "$dir/$m.ml" ]; then read -r cf ct cto < <(run derivative "$dir/$m.ml"); else cf="n/a"; ct="-"; cto=""; fi
-  [ "$df" = True ] || all_ok=0
+  [[ "$ref" == "—" || "$df" = True ]] || all_ok=0
   naive_col="$nt"; speed="—"
   if [ "$nf" = True ]; then speed=$(python3 -c "print('×%.1f' % ($nt / max($dt, 0.001)))"); else naive_col="T/O"; speed="T/O"; fi
   [ "$nf" = error ] && naive_col="error"
@@ -82,5 +82,10 @@ done
   echo "Total derivative-mode time over the 30 benchmarks of EXPECTED.md: ${total} s."
   echo "All 30 falsified: $([ $all_ok = 1 ] && echo yes || echo no)."
   echo "A correct method that reaches the time limit without a violation is reported as not falsified (T/O)."
+  echo
+  echo "MinSet_Set/minset_singleton (correct) is falsified because its specification, read with the LTLf"
+  echo "semantics of Section 3, is violated: \`rI m\` requires \`minP m\` (\`_F (Insert m)\` among others) on the"
+  echo "suffix that starts at the last \`Write m\`, and the method inserts before it writes. The witness is"
+  echo "isWritten = false; insert m; write m."
 } >> "$OUT"
 echo "wrote $OUT"

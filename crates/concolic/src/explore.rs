@@ -183,11 +183,7 @@ pub fn explore(
     } else {
         program
     };
-    let reordered = if std::env::var_os("LEXPROBE_HOIST").is_some() {
-        crate::reorder::hoist_assertions(program, scope)
-    } else {
-        crate::reorder::cutecat_order(program)
-    };
+    let reordered = crate::reorder::cutecat_order(program);
     let program = &reordered;
     let opt = options.optimizations;
     let decl = program.scope(scope);

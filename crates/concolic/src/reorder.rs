@@ -1,69 +1,17 @@
-//! Evaluation order of assertions. Catala evaluates a scope's assertions as soon as the
-//! variables they read are defined (an assertion on inputs only comes first), so that inputs
-//! outside the asserted space stop the run before any other branch. The IR places assertions
-//! after the variables when the dependency order leaves the choice; [`hoist_assertions`] moves
-//! each assertion right after the last statement defining a slot it reads.
+//! Evaluation order of the statements of a scope. Catala's semantics leave the order of
+//! independent definitions open, but it decides which of several failing definitions stops a
+//! run, hence the set of paths a concolic exploration finds. [`cutecat_order`] reproduces the
+//! order of the Catala compiler CUTECat was built on (the paper's version), where the IR follows
+//! the later compiler's stable order (see `catala_ir`'s `order` module).
 
-use catala_ir::dcalc::{Expr, ExprKind, Program, Scope, ScopeId, Stmt};
+use catala_ir::dcalc::{Expr, ExprKind, Program, Scope, Stmt};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-
-/// Slots read by a statement's expressions (from the expression's structure as printed).
-fn slots_read(stmt: &Stmt) -> BTreeSet<u32> {
-    let text = format!("{stmt:?}");
-    let mut out = BTreeSet::new();
-    let pattern = "Local(Slot(";
-    let mut rest = text.as_str();
-    while let Some(i) = rest.find(pattern) {
-        rest = &rest[i + pattern.len()..];
-        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        if let Ok(n) = digits.parse() {
-            out.insert(n);
-        }
-    }
-    out
-}
 
 fn slot_defined(stmt: &Stmt) -> Option<u32> {
     match stmt {
         Stmt::Define { slot, .. } | Stmt::CallSubScope { slot, .. } => Some(slot.0),
         Stmt::Assert { .. } => None,
     }
-}
-
-/// A copy of `program` where the assertions of every scope come as early as their reads
-/// allow (`_scope`, the explored scope, is kept for finer policies).
-pub fn hoist_assertions(program: &Program, _scope: ScopeId) -> Program {
-    let mut p = program.clone();
-    for s in &mut p.scopes {
-        hoist_in(s);
-    }
-    p
-}
-
-fn hoist_in(s: &mut catala_ir::dcalc::Scope) {
-    let body = std::mem::take(&mut s.body);
-    let mut out: Vec<Stmt> = Vec::with_capacity(body.len());
-    let mut asserts: Vec<(usize, Stmt)> = Vec::new();
-    for stmt in body {
-        if matches!(stmt, Stmt::Assert { .. }) {
-            let reads = slots_read(&stmt);
-            // Position after the last definition of a slot it reads.
-            let at = out
-                .iter()
-                .rposition(|d| slot_defined(d).is_some_and(|sl| reads.contains(&sl)))
-                .map_or(0, |i| i + 1);
-            asserts.push((at, stmt));
-        } else {
-            out.push(stmt);
-        }
-    }
-    // Insert from the back so that earlier positions stay valid; keep source order on ties.
-    asserts.sort_by_key(|(at, _)| *at);
-    for (at, stmt) in asserts.into_iter().rev() {
-        let at = at.min(out.len());
-        out.insert(at, stmt);
-    }
-    s.body = out;
 }
 
 /// Slots of the scope's frame read by `e`: the `Local` reads outside closures and the captures
@@ -124,14 +72,15 @@ fn vertex_key(s: &Scope, stmt: &Stmt, assertion_rank: usize) -> VertexKey {
     match stmt {
         Stmt::Define { var, .. } => {
             let v = *var as usize;
-            s.vars
-                .get(v)
-                .map_or((false, u32::MAX, u32::MAX, v), |d| {
-                    (false, d.span.file.0, d.span.start, v)
-                })
+            s.vars.get(v).map_or((false, u32::MAX, u32::MAX, v), |d| {
+                (false, d.span.file.0, d.span.start, v)
+            })
         }
         Stmt::CallSubScope { subscope, span, .. } => {
-            let at = s.subscopes.get(*subscope as usize).map_or(*span, |d| d.span);
+            let at = s
+                .subscopes
+                .get(*subscope as usize)
+                .map_or(*span, |d| d.span);
             (false, at.file.0, at.start, 0)
         }
         Stmt::Assert { .. } => (true, 0, 0, assertion_rank),

@@ -363,3 +363,35 @@ fn case_folding_merges_cases_with_the_same_arm() {
     assert_eq!(folded.tests.len(), 2);
     assert_eq!(plain.tests.len(), 3);
 }
+
+#[test]
+fn variables_are_computed_in_breadth_first_dependency_order() {
+    let (p, e) = run(
+        &fixture("branching.catala_en"),
+        "OrderScope",
+        Optimizations::ALL,
+    );
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["no_value", "ok:a=\"2\",b=\"3\"", "ok:a=\"3\",b=\"3\""])
+    );
+}
+
+/// Test counts of CUTECat (the paper's implementation, all optimizations) on the Section 132,
+/// SMIC and family-quotient benchmarks (issue 3, item 7c; the paper's Table 4).
+#[test]
+fn paper_benchmarks_have_cutecats_test_counts() {
+    let Some(c) = corpus() else { return };
+    for (file, scope, count) in [
+        (
+            "us_tax_code/section_132.catala_en",
+            "QualifiedEmployeeDiscount",
+            10,
+        ),
+        ("smic/smic.catala_fr", "Smic", 17),
+        ("impot_revenu/nombre_de_parts.catala_fr", "Test", 381),
+    ] {
+        let (_, e) = run(&c.join(file), scope, Optimizations::ALL);
+        assert_eq!(e.tests.len(), count, "{file}");
+    }
+}

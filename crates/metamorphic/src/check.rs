@@ -33,7 +33,10 @@ impl Explanation {
     /// A one-paragraph text form (used in JSON and the terminal).
     pub fn to_text(&self, outcome: &SearchOutcome) -> String {
         match self {
-            Explanation::NoTests => "no test completed".to_string(),
+            Explanation::NoTests => format!(
+                "no test completed ({} draws found no inputs satisfying the premise in the domain, {} runs failed)",
+                outcome.generation_failures, outcome.run_errors
+            ),
             Explanation::NoFailure => format!(
                 "no failure in {} tests ({} bases accepted after {} consecutive passes, {} bases with all their distinct follow-ups passed)",
                 outcome.tests,

@@ -62,9 +62,15 @@ pub fn to_json(reports: &[RelationReport], system: &str) -> serde_json::Value {
 /// A terminal summary: one line per relation, then the explanation of each failure.
 pub fn to_text(reports: &[RelationReport]) -> String {
     let mut out = String::new();
+    let width = reports
+        .iter()
+        .map(|r| r.relation.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     let _ = writeln!(
         out,
-        "{:<28} {:<12} {:>8} {:>8} {:>8} {:>10} {:>12} {:>8}",
+        "{:<width$} {:<12} {:>8} {:>8} {:>8} {:>10} {:>12} {:>8}",
         "relation", "verdict", "tests", "passed", "failed", "1st fail", "max dev", "errors"
     );
     for r in reports {
@@ -74,7 +80,7 @@ pub fn to_text(reports: &[RelationReport]) -> String {
             .map_or("-".to_string(), |s| format!("{s:.2}s"));
         let _ = writeln!(
             out,
-            "{:<28} {:<12} {:>8} {:>8} {:>8} {:>10} {:>12.2} {:>8}",
+            "{:<width$} {:<12} {:>8} {:>8} {:>8} {:>10} {:>12.2} {:>8}",
             r.relation.name,
             o.verdict.as_str(),
             o.tests,

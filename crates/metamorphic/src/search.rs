@@ -439,8 +439,9 @@ pub fn search_relation(
                             }
                         }
                         None => {
+                            // Even rejection found no follow-up: try another base.
                             state.outcome.generation_failures += 1;
-                            continue 'slots;
+                            break 'slots;
                         }
                     }
                 }

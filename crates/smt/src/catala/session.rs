@@ -170,6 +170,11 @@ impl CatalaSession {
     /// After a satisfiable [`CatalaSession::check_path`]: tries to make every variable of
     /// `money_vars` (cents) a multiple of $100, then $10, then $1, keeping the first model
     /// that works. Returns the level reached.
+    ///
+    /// Each level tries two candidate assignments, every amount of the current model rounded
+    /// up to the level's multiple, then every amount rounded down, as assumptions (equalities)
+    /// on top of the path condition: a query with fixed amounts is much cheaper for Z3 than one
+    /// with divisibility constraints, and the path condition stays satisfied by construction.
     pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
         let levels = [
             (RoundnessLevel::Hundreds, 10_000),
@@ -190,26 +195,41 @@ impl CatalaSession {
                 _ => None,
             })
             .collect();
+        let Some(current) = current.into_iter().collect::<Option<Vec<i128>>>() else {
+            return Ok(RoundnessLevel::Cents);
+        };
         for (level, step) in levels {
-            if current.iter().all(|c| c.is_some_and(|c| c % step == 0)) {
+            if current.iter().all(|c| c % step == 0) {
                 return Ok(level);
             }
-            let zero = Int::from_i64(self.ctx, 0);
-            let modulus = Int::from_i64(self.ctx, step as i64);
-            let conds: Vec<Bool<'static>> =
-                vars.iter().map(|v| v.modulo(&modulus)._eq(&zero)).collect();
-            let refs: Vec<&Bool<'static>> = conds.iter().collect();
-            let all = Bool::and(self.ctx, &refs);
-            self.solver.push();
-            self.solver.assert(&all);
-            self.stats.soft_queries += 1;
-            let previous = self.model.take();
-            let outcome = self.check();
-            self.solver.pop(1);
-            if outcome == QueryOutcome::Sat {
-                return Ok(level);
+            let up: Vec<i128> = current
+                .iter()
+                .map(|c| c.div_euclid(step) * step + if c % step == 0 { 0 } else { step })
+                .collect();
+            let down: Vec<i128> = current.iter().map(|c| c.div_euclid(step) * step).collect();
+            for candidate in [up, down] {
+                let Some(assumptions) = candidate
+                    .iter()
+                    .zip(&vars)
+                    .map(|(c, v)| {
+                        let value = i64::try_from(*c).ok()?;
+                        Some(v._eq(&Int::from_i64(self.ctx, value)))
+                    })
+                    .collect::<Option<Vec<Bool<'static>>>>()
+                else {
+                    continue;
+                };
+                self.stats.soft_queries += 1;
+                let start = Instant::now();
+                let r = self.solver.check_assumptions(&assumptions);
+                self.stats.solver_time += start.elapsed();
+                if r == SatResult::Sat {
+                    if let Some(m) = self.solver.get_model() {
+                        self.model = Some(m);
+                        return Ok(level);
+                    }
+                }
             }
-            self.model = previous;
         }
         Ok(RoundnessLevel::Cents)
     }
