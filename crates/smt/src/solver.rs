@@ -1,6 +1,6 @@
 //! The Z3 layer: a [`Solver`] owns one Z3 context for its whole life, encodes [`Term`]s,
 //! answers satisfiability and validity queries (with a result cache and a per-query timeout),
-//! supports incremental sessions with `push`/`pop`, and extracts models as readable values.
+//! supports incremental scopes with `push`/`pop`, and extracts models as readable values.
 //! Background axioms (quantified facts about uninterpreted functions) are registered once and
 //! added to exactly those queries that mention one of their functions.
 
@@ -296,7 +296,7 @@ impl Solver {
         Ok((outcome, model))
     }
 
-    /// Satisfiability of the conjunction of `formulas` (and of the session's assertions).
+    /// Satisfiability of the conjunction of `formulas` (and of the assertions of the open scopes).
     pub fn check(&mut self, formulas: &[Term]) -> Result<SatOutcome, SmtError> {
         Ok(self.run(formulas, false)?.0)
     }
@@ -315,7 +315,7 @@ impl Solver {
         Ok(self.check(formulas)? != SatOutcome::Unsat)
     }
 
-    /// Validity of `formula` under the session: its negation is unsatisfiable.
+    /// Validity of `formula` under the open scopes: its negation is unsatisfiable.
     pub fn is_valid(&mut self, formula: &Term) -> Result<bool, SmtError> {
         Ok(self.check(&[Term::negation(formula.clone())])? == SatOutcome::Unsat)
     }
