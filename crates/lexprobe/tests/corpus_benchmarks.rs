@@ -353,3 +353,43 @@ fn family_quotient_matches_catala_examples_tests() {
         assert_eq!(cents(&out["abattement"]), allowance, "{input}: {out}");
     }
 }
+
+/// `simple_nochild_noassert` fixes a single person without dependants in zone 1 on 2023-10-01;
+/// its output is the APL formula amount Af = L + C − Pp (article D823-16 of the housing code),
+/// computed here by hand from the benchmark's own parameters (arrêté du 27 septembre 2019 as in
+/// force on 2023-10-01): rent ceiling 319,30 €, flat charges C = 58,08 €, reference rent
+/// LR = 278,28 €, family rate TF = 2,83 %, R0 = 4 949 €, P0 = max(8,5 % × (L + C), 37,91 €),
+/// RL = round(L / LR × 100) / 100, TL = 0,45 % × 30 % + 0,68 % × (RL − 75 %) above 75 %
+/// (rounded to the fifth decimal), Pp = P0 + max(0, (R − R0) × (TF + TL)).
+#[test]
+fn simple_nochild_hand_computed() {
+    let Some(dir) = benchmarks() else {
+        println!("notice: ../shared/corpus absent; benchmark entry scopes skipped");
+        return;
+    };
+    let path = dir.join("aides_logement/tests/concolic/simple_nochild_noassert.catala_fr");
+    let cases = [
+        // Rent above the ceiling: L = 319,30 €; RL = round(114,74) / 100 = 1,15;
+        // TL = 0,00135 + 0,0068 × 0,40 = 0,00407; Tp = 0,03237;
+        // Pp = 37,91 € + 5 051 € × 0,03237 = 37,91 € + 163,50 € = 201,41 €;
+        // Af = 319,30 € + 58,08 € − 201,41 € = 175,97 €.
+        (500, 10_000, 17_597),
+        // L = 300 €; RL = round(107,80) / 100 = 1,08; TL = 0,00135 + 0,0068 × 0,33 = 0,003594,
+        // rounded 0,00359; Tp = 0,03189; Pp = 37,91 € + 51 € × 0,03189 = 37,91 € + 1,63 € = 39,54 €;
+        // Af = 300 € + 58,08 € − 39,54 € = 318,54 €.
+        (300, 5_000, 31_854),
+        // Resources below R0: the resources part is 0, Pp = P0 = 37,91 € (8,5 % × 308,08 € =
+        // 26,19 € is lower); Af = 250 € + 58,08 € − 37,91 € = 270,17 €.
+        (250, 3_000, 27_017),
+    ];
+    for (rent, resources, expected) in cases {
+        let input = json!({
+            "loyer_principal": rent,
+            "ressources_ménage_arrondies": resources,
+            "réduction_loyer_solidarité": 0,
+        });
+        let (code, out) = run_json(&path, "Test", &input);
+        assert_eq!(code, 0, "{input}: {out}");
+        assert_eq!(cents(&out["aide_finale_formule"]), expected, "{input}: {out}");
+    }
+}
