@@ -724,6 +724,27 @@ mod tests {
         assert!(params[1].refinement.is_some());
     }
 
+    /// OCaml's `#`-operators bind tighter than application: `_G (a) #==> (b) && c` is
+    /// `(_G ((a) #==> (b))) && c` (the reading of MinSet_Set's `ri.ml`).
+    #[test]
+    fn hash_implication_binds_inside_the_application() {
+        let items = parse_items("let[@pred] rI (m : int) = _G (a) #==> (b) && c").unwrap();
+        let Item::Let { body, .. } = &items[0] else {
+            panic!("not a let")
+        };
+        let ExprKind::Infix(and, lhs, rhs) = &body.kind else {
+            panic!("top is not `&&`: {body:?}")
+        };
+        assert_eq!(and, "&&");
+        assert!(matches!(&rhs.kind, ExprKind::Var(c) if c == "c"));
+        let ExprKind::App(f, args) = &lhs.kind else {
+            panic!("left of `&&` is not an application: {lhs:?}")
+        };
+        assert!(matches!(&f.kind, ExprKind::Var(g) if g == "_G"));
+        assert_eq!(args.len(), 1);
+        assert!(matches!(&args[0].kind, ExprKind::Infix(op, _, _) if op == "#==>"));
+    }
+
     #[test]
     fn reports_positions() {
         let err = parse_items("let f x =\n  match x with | _ -> x").unwrap_err();

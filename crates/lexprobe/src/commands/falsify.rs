@@ -3,7 +3,8 @@
 //! path condition, symbolic trace with a concrete model, continuation effect — and the time.
 //! Exit code 1 when a violation is found, 0 when none within the bounds, 2 on input errors.
 
-use hatch::{falsify_file, Mode, Options};
+use hatch::{falsify_file, Mode, Options, Report};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -55,6 +56,17 @@ pub fn run(args: FalsifyArgs) -> i32 {
             return 2;
         }
     };
+    // a closed standard output (e.g. piped into `head`) does not change the verdict
+    let _ = print_report(&mut std::io::stdout().lock(), &report, &args);
+    if report.falsified {
+        1
+    } else {
+        0
+    }
+}
+
+/// Prints the report as text or JSON.
+fn print_report(out: &mut impl Write, report: &Report, args: &FalsifyArgs) -> std::io::Result<()> {
     let trace = report.trace_lines();
     if args.format == "json" {
         let v = report.violation.as_ref();
@@ -73,26 +85,27 @@ pub fn run(args: FalsifyArgs) -> i32 {
             "paths": report.paths,
             "solver_queries": report.solver.queries,
         });
-        println!("{json}");
+        writeln!(out, "{json}")?;
     } else {
         match &report.violation {
             Some(v) => {
-                println!("Falsified ({:?})", v.kind);
+                writeln!(out, "Falsified ({:?})", v.kind)?;
                 let phi: Vec<String> = v.phi.iter().map(|t| t.to_string()).collect();
-                println!(
+                writeln!(
+                    out,
                     "Phi    = {}",
                     if phi.is_empty() {
                         "true".to_string()
                     } else {
                         phi.join(" ∧ ")
                     }
-                );
-                println!("Trace  = {}", trace.join("; "));
+                )?;
+                writeln!(out, "Trace  = {}", trace.join("; "))?;
                 if let Some(c) = &v.cont {
-                    println!("R_cont = {c}");
+                    writeln!(out, "R_cont = {c}")?;
                 }
                 if let Some(c) = &v.context {
-                    println!("R_curr = {c}");
+                    writeln!(out, "R_curr = {c}")?;
                 }
                 let model: Vec<String> = v
                     .model
@@ -100,22 +113,19 @@ pub fn run(args: FalsifyArgs) -> i32 {
                     .filter(|(k, _)| !k.contains(':'))
                     .map(|(k, x)| format!("{k} = {x}"))
                     .collect();
-                println!("Model  = {}", model.join(", "));
+                writeln!(out, "Model  = {}", model.join(", "))?;
             }
-            None if report.timed_out => println!("No violation found before the time limit"),
-            None => println!("No violation found within the bounds"),
+            None if report.timed_out => writeln!(out, "No violation found before the time limit")?,
+            None => writeln!(out, "No violation found within the bounds")?,
         }
-        println!(
+        writeln!(
+            out,
             "exec time {:.3}(s), {} states, {} paths, {} solver queries",
             report.elapsed.as_secs_f64(),
             report.states,
             report.paths,
             report.solver.queries
-        );
+        )?;
     }
-    if report.falsified {
-        1
-    } else {
-        0
-    }
+    Ok(())
 }
