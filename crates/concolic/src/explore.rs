@@ -30,6 +30,10 @@ pub struct Optimizations {
     pub soft_constraints: bool,
     /// Fold the cases of a `match` that share their arm into one branch.
     pub case_folding: bool,
+    /// Stop evaluating a default term's exceptions at the second non-empty one (Fig. 9).
+    pub lazy_defaults: bool,
+    /// Group the exceptions of default terms by free variables (exception packing).
+    pub exception_packing: bool,
 }
 
 impl Optimizations {
@@ -38,17 +42,20 @@ impl Optimizations {
         incremental: true,
         soft_constraints: true,
         case_folding: true,
+        lazy_defaults: true,
+        exception_packing: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
         incremental: false,
         soft_constraints: false,
         case_folding: false,
+        lazy_defaults: false,
+        exception_packing: false,
     };
 
-    /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`
-    /// (the other names of the paper, `lazy` and `reorder`, are accepted and have no effect
-    /// yet).
+    /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`,
+    /// `lazy`, `reorder` (exception packing).
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
         match text.trim() {
             "all" => return Ok(Optimizations::ALL),
@@ -62,7 +69,8 @@ impl Optimizations {
                 "incremental" => o.incremental = true,
                 "soft" => o.soft_constraints = true,
                 "folding" => o.case_folding = true,
-                "lazy" | "reorder" => {}
+                "lazy" => o.lazy_defaults = true,
+                "reorder" => o.exception_packing = true,
                 other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
             }
         }
@@ -183,6 +191,13 @@ pub fn explore(
     } else {
         program
     };
+    let packed;
+    let program = if options.optimizations.exception_packing {
+        packed = crate::reorder::pack_exceptions(program);
+        &packed
+    } else {
+        program
+    };
     let reordered = crate::reorder::cutecat_order(program);
     let program = &reordered;
     let opt = options.optimizations;
@@ -210,6 +225,7 @@ pub fn explore(
         session.add_global(d)?;
     }
     let mut state = PathState::new(opt.trivial_constraints);
+    state.lazy_exceptions = opt.lazy_defaults;
     for (input, shape) in decl.inputs.iter().zip(&shapes) {
         if let Some(Shape::Optional { given, .. }) = shape {
             state.context_defaults.insert(

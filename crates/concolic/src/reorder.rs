@@ -143,3 +143,52 @@ fn order_in(s: &mut Scope) {
     let mut slots: Vec<Option<Stmt>> = body.drain(..).map(Some).collect();
     s.body = order.into_iter().filter_map(|i| slots[i].take()).collect();
 }
+
+/// Packs the exceptions of a default term by free variables (Section 4.1 of the paper): when a
+/// default term has more than two exceptions, the exceptions reading the same set of frame
+/// slots are put next to each other, each group at the place of its first member, members in
+/// their original order. The value of a default term does not depend on the order of its
+/// exceptions (Theorem 1 of the paper), but with the lazy evaluation of Fig. 9 the exceptions
+/// evaluated before a conflict is certain, hence the constraints of the path, do.
+fn pack_here(e: &mut Expr) {
+    let ExprKind::Default { exceptions, .. } = &mut e.kind else {
+        return;
+    };
+    if exceptions.len() <= 2 {
+        return;
+    }
+    let mut groups: Vec<(BTreeSet<u32>, Vec<Expr>)> = Vec::new();
+    for mut ex in std::mem::take(exceptions) {
+        let mut reads = BTreeSet::new();
+        frame_reads(&mut ex, &mut reads);
+        match groups.iter_mut().find(|(set, _)| *set == reads) {
+            Some((_, members)) => members.push(ex),
+            None => groups.push((reads, vec![ex])),
+        }
+    }
+    *exceptions = groups.into_iter().flat_map(|(_, members)| members).collect();
+}
+
+fn pack_expr(e: &mut Expr) {
+    for c in crate::fold::children(e) {
+        pack_expr(c);
+    }
+    pack_here(e);
+}
+
+/// A copy of `program` with the exceptions of every default term packed by free variables.
+pub fn pack_exceptions(program: &Program) -> Program {
+    let mut p = program.clone();
+    for scope in &mut p.scopes {
+        for stmt in &mut scope.body {
+            match stmt {
+                Stmt::Define { expr, .. } | Stmt::Assert { expr, .. } => pack_expr(expr),
+                Stmt::CallSubScope { args, .. } => args.iter_mut().flatten().for_each(pack_expr),
+            }
+        }
+    }
+    for def in &mut p.topdefs {
+        pack_expr(&mut def.body);
+    }
+    p
+}

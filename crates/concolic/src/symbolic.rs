@@ -70,6 +70,9 @@ pub struct PathState {
     seen: HashSet<Term>,
     /// Drop constraints without variables and repetitions of earlier ones (Section 4.4).
     pub remove_trivial: bool,
+    /// Evaluate the exceptions of default terms lazily (Fig. 9 of the paper): stop at the
+    /// second non-empty exception, so the constraints of the later ones never enter the path.
+    pub lazy_exceptions: bool,
     /// Set at the first failing assertion: the run is outside the input space.
     pub assertion_failed: bool,
     /// Operations evaluated concretely although an operand was symbolic.
@@ -429,6 +432,10 @@ impl Companion for Sym {
                 Sym::Concrete
             }
         }
+    }
+
+    fn lazy_exceptions(st: &PathState) -> bool {
+        st.lazy_exceptions
     }
 
     fn branch(st: &mut PathState, event: BranchEvent<'_, Sym>) {

@@ -395,3 +395,32 @@ fn paper_benchmarks_have_cutecats_test_counts() {
         assert_eq!(e.tests.len(), count, "{file}");
     }
 }
+
+#[test]
+fn lazy_defaults_stop_at_the_second_applicable_exception() {
+    // Exceptions b1 :- 1, b2 :- 2, x > 0 :- 3 over the base 0. Eager evaluation (Fig. 2):
+    // the 8 combinations of b1, b2, x > 0, four of them conflicts. Lazy evaluation (Fig. 9):
+    // b1 and b2 together are a conflict whatever x is, one path instead of two.
+    let src = fixture("lazy_conflict.catala_en");
+    let ok = ["ok:y=\"0\"", "ok:y=\"1\"", "ok:y=\"2\"", "ok:y=\"3\""];
+    let eager = Optimizations {
+        lazy_defaults: false,
+        ..Optimizations::ALL
+    };
+    let (p, e) = run(&src, "LazyConflict", eager);
+    let mut expected = ok.to_vec();
+    expected.extend(["conflict"; 4]);
+    assert_eq!(outcomes(&p, &e), sorted(&expected));
+    let (p, e) = run(&src, "LazyConflict", Optimizations::ALL);
+    let mut expected = ok.to_vec();
+    expected.extend(["conflict"; 3]);
+    assert_eq!(outcomes(&p, &e), sorted(&expected));
+    // The conflict of b1 and b2 names exactly these two rules.
+    for t in &e.tests {
+        if let Outcome::Error(err) = &t.outcome {
+            assert_eq!(err.labels.len(), 2, "{}", err.message);
+        }
+    }
+    let lazy_only = Optimizations::parse("lazy").map(|o| o.lazy_defaults);
+    assert!(matches!(lazy_only, Ok(true)));
+}

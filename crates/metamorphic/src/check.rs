@@ -1,13 +1,14 @@
 //! Checking a set of relations on one system: runs the search on each relation and explains
 //! each outcome. A relation whose tests all fail (or all pass) needs no tree: the premise is
 //! the explanation. Otherwise a lexicographic tree and a plain CART tree are trained on the
-//! kept tests.
+//! kept tests, over the raw input fields and the derived features of [`crate::features`].
 
 use crate::domain::Domain;
 use crate::relation::Relation;
 use crate::search::{search_relation, SearchConfig, SearchOutcome, TestRecord};
 use crate::system::SystemUnderTest;
-use crate::tree::{Dataset, DecisionTree, TreeOptions};
+use crate::features::explanation_dataset;
+use crate::tree::{DecisionTree, TreeOptions};
 
 /// How the failures of a relation are explained.
 #[derive(Debug, Clone)]
@@ -76,7 +77,12 @@ pub struct RelationReport {
 const MIN_FRESH_LABELS: usize = 20;
 
 /// Explains a search outcome.
-pub fn explain(relation: &Relation, outcome: &SearchOutcome, options: &TreeOptions) -> Explanation {
+pub fn explain(
+    relation: &Relation,
+    domain: &Domain,
+    outcome: &SearchOutcome,
+    options: &TreeOptions,
+) -> Explanation {
     if outcome.tests == 0 {
         return Explanation::NoTests;
     }
@@ -102,7 +108,7 @@ pub fn explain(relation: &Relation, outcome: &SearchOutcome, options: &TreeOptio
         } else {
             &outcome.kept
         };
-    let data = Dataset::from_tests(&relation.all_vars(), relation.base_vars.len(), training);
+    let data = explanation_dataset(relation, domain, training);
     let lexicographic = DecisionTree::train(
         &data,
         &TreeOptions {
@@ -138,7 +144,7 @@ pub fn check_relations(
     let mut reports = Vec::new();
     for relation in relations {
         let outcome = search_relation(relation, domain, system, config);
-        let explanation = explain(relation, &outcome, tree_options);
+        let explanation = explain(relation, domain, &outcome, tree_options);
         let report = RelationReport {
             relation: relation.clone(),
             outcome,

@@ -16,8 +16,12 @@
 //! min = 0
 //! max = 500000
 //! step = 1          # money defaults to cents
+//!
+//! [features]         # optional: named expressions over the fields, for explanations
+//! deductible_medical = "max(0, MDE - AGI * 7.5%)"
 //! ```
 
+use crate::features::{parse_feature_table, DeclaredFeature};
 use crate::relation::eval::{holds, value, EvalError, RecordEnvironment};
 use crate::relation::{parse_expression, Expr, ParseError};
 use crate::rng::SeededRng;
@@ -35,6 +39,8 @@ pub enum DomainError {
     Constraint { text: String, error: ParseError },
     #[error("output definition `{text}`: {error}")]
     Output { text: String, error: ParseError },
+    #[error(transparent)]
+    Feature(#[from] crate::features::FeatureError),
     #[error("{0}")]
     Other(String),
 }
@@ -202,6 +208,9 @@ pub struct Domain {
     pub constraints: Vec<(String, Expr)>,
     /// The definition of `F` over output names, with its source text.
     pub main_output: (String, Expr),
+    /// Named expressions over the input fields (the `[features]` table) offered to the
+    /// explanation trees besides the raw fields, each after the features it uses.
+    pub features: Vec<DeclaredFeature>,
 }
 
 impl Domain {
@@ -245,10 +254,27 @@ impl Domain {
         for (name, spec) in field_table {
             fields.push(parse_field(name, spec)?);
         }
+        let features = match table.get("features") {
+            None => Vec::new(),
+            Some(toml::Value::Table(features)) => {
+                let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
+                let choices: Vec<String> = fields
+                    .iter()
+                    .filter_map(|f| match &f.kind {
+                        FieldKind::Enum { choices } => Some(choices.clone()),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                parse_feature_table(features, &names, &choices)?
+            }
+            Some(_) => return Err(DomainError::Other("`features` must be a table".into())),
+        };
         Ok(Domain {
             fields,
             constraints,
             main_output: (output_text, output_expr),
+            features,
         })
     }
 

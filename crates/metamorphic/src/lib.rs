@@ -9,12 +9,14 @@
 //! Flow: [`relation`] (language) + [`domain`] (inputs) → [`generate`] (premise-respecting
 //! test cases) → [`search`] (Algorithm 1 over a [`system::SystemUnderTest`]: an
 //! [`external`] program or a [`catala`] scope run by `catala_eval`) → [`tree`] (CART and
-//! lexicographic trees) → [`check`] → [`report`].
+//! lexicographic trees over the raw fields and the [`features`] derived from the domain and
+//! the relation) → [`check`] → [`report`].
 
 pub mod catala;
 pub mod check;
 pub mod domain;
 pub mod external;
+pub mod features;
 pub mod generate;
 pub mod relation;
 pub mod report;

@@ -122,6 +122,15 @@ pub trait Companion: Clone + 'static {
 
     /// Called at every branch point with the decision the concrete values imply.
     fn branch(session: &mut Self::Session, event: BranchEvent<'_, Self>);
+
+    /// Whether a default term stops evaluating its exceptions as soon as two of them are
+    /// non-empty (the conflict is then certain: the lazy rules of Fig. 9 of the CUTECat paper).
+    /// The default is Catala's eager evaluation of every exception, which concrete runs keep;
+    /// the conflict error then names only the first two applicable rules.
+    #[inline(always)]
+    fn lazy_exceptions(_session: &Self::Session) -> bool {
+        false
+    }
 }
 
 /// The companion of concrete runs: nothing at all.

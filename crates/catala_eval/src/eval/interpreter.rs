@@ -4,8 +4,9 @@
 //! Default terms follow Catala exactly: every exception is evaluated; exactly one non-empty
 //! exception gives the result, several are a conflict naming each of them; with none, the
 //! justification decides between the consequence and empty. `ErrorOnEmpty` turns empty into
-//! the "no applicable rule" error at the variable's declaration. Failed assertions are recorded
-//! and evaluation continues.
+//! the "no applicable rule" error at the variable's declaration. A companion may ask for the
+//! lazy variant ([`Companion::lazy_exceptions`]): the exceptions stop at the second non-empty
+//! one, which is already a conflict. Failed assertions are recorded and evaluation continues.
 
 use super::companion::{BranchEvent, Companion, Composite, Projection};
 use super::error::{AssertionFailure, RuntimeError, RuntimeErrorKind};
@@ -176,6 +177,9 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                             _ => applicable.push(at),
                         }
                         found = Some((v, at));
+                        if non_empty == 2 && C::lazy_exceptions(&self.session) {
+                            break;
+                        }
                     }
                 }
                 C::branch(

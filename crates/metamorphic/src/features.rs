@@ -1,0 +1,366 @@
+//! Derived features for explanations. Failure regions of legal software are often not boxes
+//! in the raw input fields: "itemized deductions just above the standard deduction" is a
+//! band around a quantity the program computes from several fields. Decision trees only cut
+//! along one feature at a time, so besides the raw fields they are offered
+//!
+//! * the domain's declared features (a `[features]` table of named expressions over the
+//!   input fields, e.g. `itemized_over_standard = "itemized - standard"`), computed for
+//!   every case variable (`x.itemized_over_standard`, `y.itemized_over_standard`); a
+//!   feature may use features declared before or after it, as long as there is no cycle;
+//! * the differences the relation's premise compares: for every comparison `a op b` whose
+//!   sides are not both a plain field or a constant, the feature `a - b` (e.g.
+//!   `x.mde - x.agi * 0.075` for the medical floor, `x.l29 - y.l29` for a larger claim).
+//!
+//! A derived feature belongs to the base group when it only reads base cases, so the
+//! lexicographic tree still splits on base features before follow-up features.
+
+use crate::domain::Domain;
+use crate::relation::eval::{value, CaseEnvironment, RecordEnvironment};
+use crate::relation::{parse_expression, Expr, ParseError, Relation};
+use crate::search::TestRecord;
+use crate::tree::{Dataset, Feature, FeatureKind};
+use crate::value::{Record, Value};
+use thiserror::Error;
+
+/// A named expression over the input fields of one case, declared in the domain file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeclaredFeature {
+    pub name: String,
+    /// The expression's source text.
+    pub text: String,
+    pub expr: Expr,
+}
+
+/// An error in the domain's `[features]` table.
+#[derive(Debug, Error)]
+pub enum FeatureError {
+    #[error("feature `{name}` must be a string holding an expression")]
+    NotAString { name: String },
+    #[error("feature `{name}` = `{text}`: {error}")]
+    Parse {
+        name: String,
+        text: String,
+        error: ParseError,
+    },
+    #[error("feature `{name}` has the name of an input field")]
+    ShadowsField { name: String },
+    #[error("feature `{name}` uses `{used}`, which is neither an input field, a feature nor a choice of an enum field")]
+    UnknownName { name: String, used: String },
+    #[error("the features {0} are defined in terms of each other")]
+    Cycle(String),
+}
+
+/// Bare names read by an expression.
+fn names_used(expr: &Expr) -> Vec<String> {
+    let mut names = Vec::new();
+    expr.walk(&mut |e| {
+        if let Expr::Name(n, _) = e {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    });
+    names
+}
+
+/// Reads the `[features]` table of a domain and orders the features so that each comes
+/// after the features it uses. `fields` and `choices` are the domain's input field names
+/// and enumeration constructors.
+pub fn parse_feature_table(
+    table: &toml::Table,
+    fields: &[String],
+    choices: &[String],
+) -> Result<Vec<DeclaredFeature>, FeatureError> {
+    let mut pending = Vec::new();
+    for (name, text) in table {
+        let text = text.as_str().ok_or_else(|| FeatureError::NotAString {
+            name: name.clone(),
+        })?;
+        if fields.contains(name) {
+            return Err(FeatureError::ShadowsField { name: name.clone() });
+        }
+        let expr = parse_expression(text, &[]).map_err(|error| FeatureError::Parse {
+            name: name.clone(),
+            text: text.to_string(),
+            error,
+        })?;
+        pending.push(DeclaredFeature {
+            name: name.clone(),
+            text: text.to_string(),
+            expr,
+        });
+    }
+    for feature in &pending {
+        for used in names_used(&feature.expr) {
+            let known = fields.contains(&used)
+                || choices.contains(&used)
+                || pending.iter().any(|f| f.name == used);
+            if !known {
+                return Err(FeatureError::UnknownName {
+                    name: feature.name.clone(),
+                    used,
+                });
+            }
+        }
+    }
+    // Topological order: repeatedly take the features whose dependencies are placed.
+    let mut ordered: Vec<DeclaredFeature> = Vec::new();
+    while !pending.is_empty() {
+        let ready = pending.iter().position(|f| {
+            names_used(&f.expr).iter().all(|n| {
+                !pending.iter().any(|p| &p.name == n) || ordered.iter().any(|o| &o.name == n)
+            })
+        });
+        match ready {
+            Some(i) => ordered.push(pending.remove(i)),
+            None => {
+                let names: Vec<String> = pending.iter().map(|f| format!("`{}`", f.name)).collect();
+                return Err(FeatureError::Cycle(names.join(", ")));
+            }
+        }
+    }
+    Ok(ordered)
+}
+
+/// The input record of one case extended with the values of the declared features (a
+/// feature that cannot be computed, e.g. by a division by zero, is left out).
+pub fn with_declared_features(features: &[DeclaredFeature], case: &Record) -> Record {
+    let mut extended = case.clone();
+    for feature in features {
+        if let Ok(v) = value(&feature.expr, &RecordEnvironment(&extended)) {
+            extended.insert(feature.name.clone(), v);
+        }
+    }
+    extended
+}
+
+/// A feature computed from the cases of a test by an expression of the relation language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComparedDifference {
+    /// How the feature is shown, e.g. `x.mde - (x.agi * 0.075)`.
+    pub name: String,
+    pub expr: Expr,
+    /// 0 when it reads base cases only, 1 otherwise.
+    pub group: usize,
+}
+
+fn is_plain(e: &Expr) -> bool {
+    matches!(e, Expr::Field { .. } | Expr::Number(_) | Expr::Bool(_))
+}
+
+fn is_constant(e: &Expr) -> bool {
+    e.variables().is_empty()
+}
+
+/// The differences `a - b` of the comparisons in a relation's premise that are not a plain
+/// field against a constant (those add nothing to the field itself), in order of appearance.
+pub fn compared_differences(relation: &Relation) -> Vec<ComparedDifference> {
+    let mut found: Vec<ComparedDifference> = Vec::new();
+    let mut visit = |e: &Expr| {
+        let Expr::Compare { operands, .. } = e else {
+            return;
+        };
+        for pair in operands.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            if a.mentions_outputs() || b.mentions_outputs() {
+                continue;
+            }
+            if (is_constant(a) && is_constant(b))
+                || (is_plain(a) && is_plain(b) && (is_constant(a) || is_constant(b)))
+                || matches!(a, Expr::Name(..))
+                || matches!(b, Expr::Name(..))
+            {
+                continue;
+            }
+            let expr = Expr::Arith(
+                crate::relation::ArithOp::Sub,
+                Box::new(a.clone()),
+                Box::new(b.clone()),
+            );
+            let name = format!("{a} - {b}");
+            if found.iter().any(|d| d.name == name) {
+                continue;
+            }
+            let group = usize::from(
+                expr.variables()
+                    .iter()
+                    .any(|v| !relation.base_vars.contains(v)),
+            );
+            found.push(ComparedDifference { name, expr, group });
+        }
+    };
+    relation.base_premise.walk(&mut visit);
+    relation.follow_premise.walk(&mut visit);
+    found
+}
+
+/// Values of the compared differences for one test's cases (NaN when not a number).
+pub fn difference_values(
+    differences: &[ComparedDifference],
+    vars: &[String],
+    cases: &[Record],
+) -> Vec<f64> {
+    let env = CaseEnvironment {
+        vars,
+        inputs: cases,
+        outputs: None,
+        main_output: "",
+    };
+    differences
+        .iter()
+        .map(|d| match value(&d.expr, &env) {
+            Ok(v) => v.as_f64().unwrap_or(f64::NAN),
+            Err(_) => f64::NAN,
+        })
+        .collect()
+}
+
+/// The data set explaining a relation's tests: the raw input fields of every case, then the
+/// domain's declared features of every case, then the premise's compared differences.
+pub fn explanation_dataset(relation: &Relation, domain: &Domain, tests: &[TestRecord]) -> Dataset {
+    let vars = relation.all_vars();
+    let base_count = relation.base_vars.len();
+    let mut data = Dataset::from_tests(&vars, base_count, tests);
+    if tests.is_empty() {
+        return data;
+    }
+    // Declared features, per case variable: numeric or boolean ones.
+    let extended: Vec<Vec<Record>> = tests
+        .iter()
+        .map(|t| {
+            t.cases
+                .iter()
+                .map(|c| with_declared_features(&domain.features, c))
+                .collect()
+        })
+        .collect();
+    for (v, var) in vars.iter().enumerate() {
+        for feature in &domain.features {
+            let column: Vec<f64> = extended
+                .iter()
+                .map(|cases| {
+                    cases
+                        .get(v)
+                        .and_then(|c| c.get(&feature.name))
+                        .and_then(Value::as_f64)
+                        .unwrap_or(f64::NAN)
+                })
+                .collect();
+            if column.iter().all(|x| x.is_nan()) {
+                continue;
+            }
+            data.features.push(Feature {
+                name: format!("{var}.{}", feature.name),
+                group: usize::from(v >= base_count),
+                kind: FeatureKind::Numeric,
+            });
+            for (row, x) in data.rows.iter_mut().zip(column) {
+                row.push(x);
+            }
+        }
+    }
+    let differences = compared_differences(relation);
+    let columns: Vec<Vec<f64>> = tests
+        .iter()
+        .map(|t| difference_values(&differences, &vars, &t.cases))
+        .collect();
+    for (d, difference) in differences.iter().enumerate() {
+        if columns.iter().all(|c| c[d].is_nan()) {
+            continue;
+        }
+        data.features.push(Feature {
+            name: difference.name.clone(),
+            group: difference.group,
+            kind: FeatureKind::Numeric,
+        });
+        for (row, c) in data.rows.iter_mut().zip(&columns) {
+            row.push(c[d]);
+        }
+    }
+    data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relation::parse_relations;
+
+    fn table(text: &str) -> toml::Table {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn declared_features_are_ordered_by_use_and_computed() {
+        let fields = vec!["agi".to_string(), "mde".to_string(), "sts".to_string()];
+        let choices = vec!["MFJ".to_string(), "Single".to_string()];
+        // `allowed` uses `floor`, declared after it in alphabetical (TOML) order.
+        let features = parse_feature_table(
+            &table(
+                "allowed = \"max(0, mde - floor)\"\nfloor = \"agi * 7.5%\"\n\
+                 joint = \"(sts = MFJ) * 2\"",
+            ),
+            &fields,
+            &choices,
+        )
+        .unwrap();
+        let names: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["floor", "allowed", "joint"]);
+        let case: Record = [
+            ("agi".to_string(), Value::Number(10_000.0)),
+            ("mde".to_string(), Value::Number(1_000.0)),
+            ("sts".to_string(), Value::Enum("MFJ".into())),
+        ]
+        .into_iter()
+        .collect();
+        let extended = with_declared_features(&features, &case);
+        // 7.5% of 10,000 is 750; 1,000 - 750 = 250 is deductible.
+        assert_eq!(extended["floor"].as_f64(), Some(750.0));
+        assert_eq!(extended["allowed"].as_f64(), Some(250.0));
+        assert_eq!(extended["joint"].as_f64(), Some(2.0));
+    }
+
+    #[test]
+    fn feature_table_errors() {
+        let fields = vec!["agi".to_string()];
+        let err = parse_feature_table(&table("a = \"b + 1\"\nb = \"a\""), &fields, &[]);
+        assert!(matches!(err, Err(FeatureError::Cycle(_))), "{err:?}");
+        let err = parse_feature_table(&table("a = \"agi + income\""), &fields, &[]);
+        assert!(
+            matches!(&err, Err(FeatureError::UnknownName { used, .. }) if used == "income"),
+            "{err:?}"
+        );
+        let err = parse_feature_table(&table("agi = \"1\""), &fields, &[]);
+        assert!(matches!(err, Err(FeatureError::ShadowsField { .. })));
+        let err = parse_feature_table(&table("a = \"agi +\""), &fields, &[]).unwrap_err();
+        assert!(err.to_string().contains("1:6"), "{err}");
+    }
+
+    #[test]
+    fn premise_comparisons_become_differences() {
+        let relation = &parse_relations(
+            "relation r forall x. x.mde <= x.agi * 7.5% and x.sts = MFJ =>\n\
+             forall y. x ==[l29] y and x.l29 >= y.l29 and y.l29 > 0 => F(x) >= F(y)",
+        )
+        .unwrap()[0];
+        let differences = compared_differences(relation);
+        let names: Vec<&str> = differences.iter().map(|d| d.name.as_str()).collect();
+        // `x.sts = MFJ` (an enum) and `y.l29 > 0` (a field against a constant) add nothing.
+        assert_eq!(names, ["x.mde - (x.agi * 0.075)", "x.l29 - y.l29"]);
+        assert_eq!(differences[0].group, 0);
+        assert_eq!(differences[1].group, 1);
+        let vars = relation.all_vars();
+        let x: Record = [
+            ("mde".to_string(), Value::Number(800.0)),
+            ("agi".to_string(), Value::Number(10_000.0)),
+            ("l29".to_string(), Value::Number(500.0)),
+        ]
+        .into_iter()
+        .collect();
+        let mut y = x.clone();
+        y.insert("l29".into(), Value::Number(200.0));
+        let values = difference_values(&differences, &vars, &[x, y]);
+        assert_eq!(values.len(), 2);
+        assert!((values[0] - 50.0).abs() < 1e-9);
+        assert!((values[1] - 300.0).abs() < 1e-9);
+    }
+}
