@@ -424,3 +424,27 @@ fn lazy_defaults_stop_at_the_second_applicable_exception() {
     let lazy_only = Optimizations::parse("lazy").map(|o| o.lazy_defaults);
     assert!(matches!(lazy_only, Ok(true)));
 }
+
+#[test]
+fn packing_puts_exceptions_with_the_same_variables_together() {
+    // Exceptions b :- 1, x > 0 :- 2, b :- 3 over the base 0, evaluated lazily. In source
+    // order, b holding gives two conflicts (x > 0 is evaluated between the two b exceptions);
+    // packed as b :- 1, b :- 3, x > 0 :- 2, one conflict. Either way 2 and 0 when b fails.
+    let src = fixture("packing.catala_en");
+    let unpacked = Optimizations {
+        exception_packing: false,
+        ..Optimizations::ALL
+    };
+    let (p, e) = run(&src, "Packing", unpacked);
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["conflict", "conflict", "ok:y=\"0\"", "ok:y=\"2\""])
+    );
+    let (p, e) = run(&src, "Packing", Optimizations::ALL);
+    assert_eq!(
+        outcomes(&p, &e),
+        sorted(&["conflict", "ok:y=\"0\"", "ok:y=\"2\""])
+    );
+    let packing_only = Optimizations::parse("reorder").map(|o| o.exception_packing);
+    assert!(matches!(packing_only, Ok(true)));
+}

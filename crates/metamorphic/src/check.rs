@@ -4,10 +4,10 @@
 //! kept tests, over the raw input fields and the derived features of [`crate::features`].
 
 use crate::domain::Domain;
+use crate::features::explanation_dataset;
 use crate::relation::Relation;
 use crate::search::{search_relation, SearchConfig, SearchOutcome, TestRecord};
 use crate::system::SystemUnderTest;
-use crate::features::explanation_dataset;
 use crate::tree::{DecisionTree, TreeOptions};
 
 /// How the failures of a relation are explained.

@@ -9,14 +9,15 @@
 //!   feature may use features declared before or after it, as long as there is no cycle;
 //! * the differences the relation's premise compares: for every comparison `a op b` whose
 //!   sides are not both a plain field or a constant, the feature `a - b` (e.g.
-//!   `x.mde - x.agi * 0.075` for the medical floor, `x.l29 - y.l29` for a larger claim).
+//!   `x.mde - x.agi * 0.075` for the medical floor, `x.l29 - y.l29` for a larger claim),
+//!   and, when neither side is a constant, the ratio `a / b` (`x.l29 / y.l29`).
 //!
 //! A derived feature belongs to the base group when it only reads base cases, so the
 //! lexicographic tree still splits on base features before follow-up features.
 
 use crate::domain::Domain;
 use crate::relation::eval::{value, CaseEnvironment, RecordEnvironment};
-use crate::relation::{parse_expression, Expr, ParseError, Relation};
+use crate::relation::{parse_expression, ArithOp, Expr, ParseError, Relation};
 use crate::search::TestRecord;
 use crate::tree::{Dataset, Feature, FeatureKind};
 use crate::value::{Record, Value};
@@ -73,9 +74,9 @@ pub fn parse_feature_table(
 ) -> Result<Vec<DeclaredFeature>, FeatureError> {
     let mut pending = Vec::new();
     for (name, text) in table {
-        let text = text.as_str().ok_or_else(|| FeatureError::NotAString {
-            name: name.clone(),
-        })?;
+        let text = text
+            .as_str()
+            .ok_or_else(|| FeatureError::NotAString { name: name.clone() })?;
         if fields.contains(name) {
             return Err(FeatureError::ShadowsField { name: name.clone() });
         }
@@ -134,7 +135,8 @@ pub fn with_declared_features(features: &[DeclaredFeature], case: &Record) -> Re
     extended
 }
 
-/// A feature computed from the cases of a test by an expression of the relation language.
+/// A feature computed from the cases of a test by an expression of the relation language:
+/// the difference (or ratio) of the two sides of a comparison in the premise.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComparedDifference {
     /// How the feature is shown, e.g. `x.mde - (x.agi * 0.075)`.
@@ -153,7 +155,8 @@ fn is_constant(e: &Expr) -> bool {
 }
 
 /// The differences `a - b` of the comparisons in a relation's premise that are not a plain
-/// field against a constant (those add nothing to the field itself), in order of appearance.
+/// field against a constant (those add nothing to the field itself), and the ratios `a / b`
+/// of those between two non-constant sides, in order of appearance.
 pub fn compared_differences(relation: &Relation) -> Vec<ComparedDifference> {
     let mut found: Vec<ComparedDifference> = Vec::new();
     let mut visit = |e: &Expr| {
@@ -172,21 +175,24 @@ pub fn compared_differences(relation: &Relation) -> Vec<ComparedDifference> {
             {
                 continue;
             }
-            let expr = Expr::Arith(
-                crate::relation::ArithOp::Sub,
-                Box::new(a.clone()),
-                Box::new(b.clone()),
-            );
-            let name = format!("{a} - {b}");
-            if found.iter().any(|d| d.name == name) {
-                continue;
+            let mut derived = vec![(ArithOp::Sub, format!("{a} - {b}"))];
+            if !is_constant(a) && !is_constant(b) {
+                // Two computed sides: their ratio too (e.g. a smaller claim as a share of
+                // the larger one).
+                derived.push((ArithOp::Div, format!("{a} / {b}")));
             }
-            let group = usize::from(
-                expr.variables()
-                    .iter()
-                    .any(|v| !relation.base_vars.contains(v)),
-            );
-            found.push(ComparedDifference { name, expr, group });
+            for (op, name) in derived {
+                if found.iter().any(|d| d.name == name) {
+                    continue;
+                }
+                let expr = Expr::Arith(op, Box::new(a.clone()), Box::new(b.clone()));
+                let group = usize::from(
+                    expr.variables()
+                        .iter()
+                        .any(|v| !relation.base_vars.contains(v)),
+                );
+                found.push(ComparedDifference { name, expr, group });
+            }
         }
     };
     relation.base_premise.walk(&mut visit);
@@ -345,9 +351,18 @@ mod tests {
         let differences = compared_differences(relation);
         let names: Vec<&str> = differences.iter().map(|d| d.name.as_str()).collect();
         // `x.sts = MFJ` (an enum) and `y.l29 > 0` (a field against a constant) add nothing.
-        assert_eq!(names, ["x.mde - (x.agi * 0.075)", "x.l29 - y.l29"]);
+        assert_eq!(
+            names,
+            [
+                "x.mde - (x.agi * 0.075)",
+                "x.mde / (x.agi * 0.075)",
+                "x.l29 - y.l29",
+                "x.l29 / y.l29"
+            ]
+        );
         assert_eq!(differences[0].group, 0);
-        assert_eq!(differences[1].group, 1);
+        assert_eq!(differences[1].group, 0);
+        assert_eq!(differences[2].group, 1);
         let vars = relation.all_vars();
         let x: Record = [
             ("mde".to_string(), Value::Number(800.0)),
@@ -359,8 +374,11 @@ mod tests {
         let mut y = x.clone();
         y.insert("l29".into(), Value::Number(200.0));
         let values = difference_values(&differences, &vars, &[x, y]);
-        assert_eq!(values.len(), 2);
+        assert_eq!(values.len(), 4);
+        // 800 - 750, 800 / 750, 500 - 200, 500 / 200.
         assert!((values[0] - 50.0).abs() < 1e-9);
-        assert!((values[1] - 300.0).abs() < 1e-9);
+        assert!((values[1] - 800.0 / 750.0).abs() < 1e-9);
+        assert!((values[2] - 300.0).abs() < 1e-9);
+        assert!((values[3] - 2.5).abs() < 1e-9);
     }
 }
