@@ -12,7 +12,7 @@ use crate::ConcolicError;
 use catala_eval::eval::Interpreter;
 use catala_eval::runtime::json::{value_from_json, value_to_json};
 use catala_eval::runtime::Value;
-use catala_eval::{AssertionFailure, RuntimeError};
+use catala_eval::{AssertionFailure, RuntimeError, RuntimeErrorKind};
 use catala_ir::dcalc::{InputKind, Program, ScopeId};
 use smt::catala::term::{self, Term};
 use smt::catala::{CatalaSession, QueryOutcome, RoundnessLevel};
@@ -278,7 +278,7 @@ pub fn explore(
         };
         {
             if options.check {
-                if let Some(why) = replay(original, scope, &inputs, &outcome) {
+                if let Some(why) = replay(original, scope, &inputs, &outcome, opt.lazy_defaults) {
                     mismatches.push((tests.len(), why));
                 }
             }
@@ -459,6 +459,7 @@ fn replay(
     scope: ScopeId,
     inputs: &[Option<Value>],
     outcome: &Outcome,
+    lazy_defaults: bool,
 ) -> Option<String> {
     let plain = catala_eval::run_scope(program, scope, inputs.to_vec());
     if let Outcome::Assertion(a) = outcome {
@@ -491,8 +492,19 @@ fn replay(
                 .collect();
             (a != b).then(|| format!("outputs differ: {a:?} vs {b:?}"))
         }
-        (Err(e), Outcome::Error(f)) => (e.kind != f.kind || e.labels.len() != f.labels.len())
-            .then(|| format!("errors differ: {} vs {}", e.kind.as_str(), f.kind.as_str())),
+        (Err(e), Outcome::Error(f)) => {
+            // A lazy conflict names the first two applicable rules, the plain run all of them.
+            let same_rules = if lazy_defaults && f.kind == RuntimeErrorKind::Conflict {
+                f.labels.len() == 2.min(e.labels.len())
+                    && f.labels
+                        .iter()
+                        .all(|l| e.labels.iter().any(|m| m.span == l.span))
+            } else {
+                e.labels.len() == f.labels.len()
+            };
+            (e.kind != f.kind || !same_rules)
+                .then(|| format!("errors differ: {} vs {}", e.kind.as_str(), f.kind.as_str()))
+        }
         (_, Outcome::Assertion(_)) => None,
         (Ok(_), Outcome::Error(f)) => Some(format!(
             "plain run succeeds, concolic run: {}",

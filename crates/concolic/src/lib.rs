@@ -3,7 +3,10 @@
 //! the path condition at every branch point (default justifications, conditionals, matches,
 //! divisions by zero, assertions); [`explore`] negates constraints depth-first and asks Z3
 //! (through `smt::catala`) for inputs reaching each new path, until every feasible path has
-//! one concrete test. [`emit`] writes the tests as Catala test scopes.
+//! one concrete test. [`emit`] writes the tests as Catala test scopes. With the `lazy`
+//! optimization the companion asks the interpreter to stop a default term's exceptions at the
+//! second non-empty one (Fig. 9 of the paper); `reorder` packs exceptions by free variables
+//! first ([`reorder::pack_exceptions`]).
 //!
 //! Entry point: [`explore::explore`].
 

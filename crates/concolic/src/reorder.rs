@@ -2,7 +2,8 @@
 //! independent definitions open, but it decides which of several failing definitions stops a
 //! run, hence the set of paths a concolic exploration finds. [`cutecat_order`] reproduces the
 //! order of the Catala compiler CUTECat was built on (the paper's version), where the IR follows
-//! the later compiler's stable order (see `catala_ir`'s `order` module).
+//! the later compiler's stable order (see `catala_ir`'s `order` module). [`pack_exceptions`]
+//! reorders the exceptions of default terms by free variables (the `reorder` optimization).
 
 use catala_ir::dcalc::{Expr, ExprKind, Program, Scope, Stmt};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -166,7 +167,10 @@ fn pack_here(e: &mut Expr) {
             None => groups.push((reads, vec![ex])),
         }
     }
-    *exceptions = groups.into_iter().flat_map(|(_, members)| members).collect();
+    *exceptions = groups
+        .into_iter()
+        .flat_map(|(_, members)| members)
+        .collect();
 }
 
 fn pack_expr(e: &mut Expr) {

@@ -162,9 +162,13 @@ fn correct_model_passes_all_sixteen_relations(implementation: Implementation) {
     if !available(implementation) {
         return;
     }
+    // Each relation runs until H0 is accepted for three bases (K = 90 consecutive passes
+    // each), or for 3 s: relations whose follow-up is determined by the base never accept
+    // one and use the whole budget.
     let config = SearchConfig {
         seed: 3,
-        budget: Duration::from_millis(1500),
+        budget: Duration::from_secs(3),
+        stop_after_accepted_bases: Some(3),
         jobs: 2,
         ..SearchConfig::default()
     };
@@ -220,9 +224,11 @@ fn wrong_result_near_zero_is_found(implementation: Implementation) {
     // the tax, y's is not. Failures are rare (the tax must lie between the two claims, and
     // the smaller claim be above 40% of the larger), and a region of three features across
     // base and follow-up; the lexicographic tree, cutting on base features first, puts
-    // nearly all of them where x's tax is near zero, below the $1,000 a credit can reach.
+    // nearly all of them where x's tax is near zero: below the $1,000 a credit can reach,
+    // or below x's credit (a cut on x's credit minus the tax within $500 of zero). Which
+    // of the two the greedy tree takes depends on the tests the time budget allowed.
     let report = &reports[0];
-    assert_explained(report, &["x.tax <= "], 0.95);
+    assert_explained(report, &[], 0.95);
     let Explanation::Trees { lexicographic, .. } = &report.explanation else {
         unreachable!("checked by assert_explained")
     };
@@ -233,13 +239,19 @@ fn wrong_result_near_zero_is_found(implementation: Implementation) {
         &mut Vec::new(),
         &mut leaves,
     );
+    let cut = |condition: &str, prefix: &str| -> Option<f64> {
+        condition
+            .strip_prefix(prefix)?
+            .trim_end_matches(')')
+            .parse()
+            .ok()
+    };
     let near_zero: usize = leaves
         .iter()
         .filter(|(path, _)| {
             path.iter().any(|c| {
-                c.strip_prefix("x.tax <= ")
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .is_some_and(|t| t < 1_000.0)
+                cut(c, "x.tax <= ").is_some_and(|t| t < 1_000.0)
+                    || cut(c, "not (x.education_over_tax <= ").is_some_and(|t| t.abs() < 500.0)
             })
         })
         .map(|(_, failed)| failed)
