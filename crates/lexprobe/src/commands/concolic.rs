@@ -37,7 +37,8 @@ pub struct ConcolicArgs {
     /// Stop after this many tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
-    /// Optimizations: none, all, or a comma list of trivial, incremental, soft, folding.
+    /// Optimizations: none, all, or a comma list of trivial, incremental, soft, folding, lazy,
+    /// reorder.
     #[arg(long, default_value = "all")]
     pub optim: String,
     /// Initial inputs: a JSON object (possibly partial) or @FILE.
