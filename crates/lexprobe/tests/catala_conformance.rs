@@ -221,7 +221,11 @@ fn run_block(bin: &Path, file: &Path, block: &CliBlock) -> Verdict {
         } else {
             Verdict::Mismatched(format!(
                 "typecheck: expected {}, lexprobe {}",
-                if expected_failure { "failure" } else { "success" },
+                if expected_failure {
+                    "failure"
+                } else {
+                    "success"
+                },
                 if we_failed { "failed" } else { "succeeded" }
             ))
         };
@@ -229,7 +233,11 @@ fn run_block(bin: &Path, file: &Path, block: &CliBlock) -> Verdict {
     if expected_failure != we_failed {
         return Verdict::Mismatched(format!(
             "expected {}, lexprobe {}:\n{}",
-            if expected_failure { "an error" } else { "success" },
+            if expected_failure {
+                "an error"
+            } else {
+                "success"
+            },
             if we_failed { "failed" } else { "succeeded" },
             ours.join("\n")
         ));
@@ -390,9 +398,16 @@ fn nsw_community_gaming_tests_pass() {
         .expect("lexprobe starts");
     let stdout = String::from_utf8_lossy(&out.stdout);
     println!("{stdout}");
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(stdout.lines().last(), Some("25 passed, 0 failed"));
-    assert_eq!(stdout.lines().filter(|l| l.ends_with(": passed")).count(), 25);
+    assert_eq!(
+        stdout.lines().filter(|l| l.ends_with(": passed")).count(),
+        25
+    );
 }
 
 /// Every program of the Catala test suite's `bad` folders is rejected with exit code 123 and an
@@ -449,7 +464,12 @@ fn bad_programs_give_positioned_errors() {
             .any(|o| String::from_utf8_lossy(&o.stderr).contains("panicked"));
         assert!(!panicked, "{} made lexprobe panic", file.display());
         if !rejected {
-            accepted.push(file.strip_prefix(&dir).unwrap_or(file).display().to_string());
+            accepted.push(
+                file.strip_prefix(&dir)
+                    .unwrap_or(file)
+                    .display()
+                    .to_string(),
+            );
         }
     }
     println!(
@@ -460,5 +480,9 @@ fn bad_programs_give_positioned_errors() {
     for a in &accepted {
         println!("NOT REJECTED {a}");
     }
-    assert!(accepted.is_empty(), "{} bad programs not rejected", accepted.len());
+    assert!(
+        accepted.is_empty(),
+        "{} bad programs not rejected",
+        accepted.len()
+    );
 }

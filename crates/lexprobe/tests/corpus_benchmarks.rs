@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn benchmarks() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/cutecat-benchmarks");
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/cutecat-benchmarks");
     dir.is_dir().then_some(dir)
 }
 
@@ -73,11 +74,11 @@ fn running_example_hand_computed() {
     // Article 2: 20%; article 3: 10% when income <= $10,000; article 4: 15% with 3+ children;
     // articles 3 and 4 are both exceptions to article 2, so both applying is a conflict.
     let cases = [
-        (2_000_000, 1, Some(400_000)),  // 20% of $20,000
-        (500_000, 0, Some(50_000)),     // 10% of $5,000
-        (3_000_050, 4, Some(450_008)),  // 15% of $30,000.50 = 4,500.0750, rounded to the cent
-        (1_000_000, 2, Some(100_000)),  // boundary: income <= $10,000 gives 10%
-        (900_000, 3, None),             // both exceptions apply: conflict
+        (2_000_000, 1, Some(400_000)), // 20% of $20,000
+        (500_000, 0, Some(50_000)),    // 10% of $5,000
+        (3_000_050, 4, Some(450_008)), // 15% of $30,000.50 = 4,500.0750, rounded to the cent
+        (1_000_000, 2, Some(100_000)), // boundary: income <= $10,000 gives 10%
+        (900_000, 3, None),            // both exceptions apply: conflict
     ];
     for (income_cents, children, expected) in cases {
         let input = json!({"house": {"income": format!("{}.{:02}", income_cents / 100, income_cents % 100), "nb_children": children}});
@@ -126,14 +127,118 @@ struct AplCase {
 /// later version of the law texts than the benchmark snapshot, whose personal-participation
 /// formula differs (see `housing_benefits_personal_participation_by_hand`).
 const APL_CASES: &[AplCase] = &[
-    AplCase { rent: 700, date: "2022-02-03", zone: "Zone1", family: "Couple", dependents: 3, resources: 36000, room: false, amount_cents: 0, charges_cents: 9109, ceiling_cents: 52420, minimal_participation_cents: 5230, rate_basis_points: 201 },
-    AplCase { rent: 425, date: "2022-04-03", zone: "Zone2", family: "Couple", dependents: 2, resources: 11500, room: false, amount_cents: 35277, charges_cents: 7880, ceiling_cents: 40988, minimal_participation_cents: 4154, rate_basis_points: 238 },
-    AplCase { rent: 408, date: "2022-01-18", zone: "Zone3", family: "PersonneSeule", dependents: 3, resources: 14300, room: false, amount_cents: 32161, charges_cents: 9109, ceiling_cents: 42580, minimal_participation_cents: 4242, rate_basis_points: 201 },
-    AplCase { rent: 680, date: "2022-02-19", zone: "Zone1", family: "Couple", dependents: 1, resources: 39500, room: false, amount_cents: 0, charges_cents: 6651, ceiling_cents: 40630, minimal_participation_cents: 4019, rate_basis_points: 270 },
-    AplCase { rent: 610, date: "2022-04-05", zone: "Zone1", family: "PersonneSeule", dependents: 0, resources: 2700, room: false, amount_cents: 31156, charges_cents: 5422, ceiling_cents: 29807, minimal_participation_cents: 3539, rate_basis_points: 283 },
-    AplCase { rent: 436, date: "2022-05-02", zone: "Zone2", family: "Couple", dependents: 0, resources: 19500, room: false, amount_cents: 0, charges_cents: 5422, ceiling_cents: 31797, minimal_participation_cents: 3539, rate_basis_points: 315 },
-    AplCase { rent: 527, date: "2022-02-13", zone: "Zone2", family: "Couple", dependents: 6, resources: 32200, room: false, amount_cents: 15377, charges_cents: 12796, ceiling_cents: 61820, minimal_participation_cents: 5567, rate_basis_points: 173 },
-    AplCase { rent: 310, date: "2022-04-02", zone: "Zone1", family: "Couple", dependents: 0, resources: 14800, room: true, amount_cents: 1106, charges_cents: 5422, ceiling_cents: 26826, minimal_participation_cents: 3539, rate_basis_points: 315 },
+    AplCase {
+        rent: 700,
+        date: "2022-02-03",
+        zone: "Zone1",
+        family: "Couple",
+        dependents: 3,
+        resources: 36000,
+        room: false,
+        amount_cents: 0,
+        charges_cents: 9109,
+        ceiling_cents: 52420,
+        minimal_participation_cents: 5230,
+        rate_basis_points: 201,
+    },
+    AplCase {
+        rent: 425,
+        date: "2022-04-03",
+        zone: "Zone2",
+        family: "Couple",
+        dependents: 2,
+        resources: 11500,
+        room: false,
+        amount_cents: 35277,
+        charges_cents: 7880,
+        ceiling_cents: 40988,
+        minimal_participation_cents: 4154,
+        rate_basis_points: 238,
+    },
+    AplCase {
+        rent: 408,
+        date: "2022-01-18",
+        zone: "Zone3",
+        family: "PersonneSeule",
+        dependents: 3,
+        resources: 14300,
+        room: false,
+        amount_cents: 32161,
+        charges_cents: 9109,
+        ceiling_cents: 42580,
+        minimal_participation_cents: 4242,
+        rate_basis_points: 201,
+    },
+    AplCase {
+        rent: 680,
+        date: "2022-02-19",
+        zone: "Zone1",
+        family: "Couple",
+        dependents: 1,
+        resources: 39500,
+        room: false,
+        amount_cents: 0,
+        charges_cents: 6651,
+        ceiling_cents: 40630,
+        minimal_participation_cents: 4019,
+        rate_basis_points: 270,
+    },
+    AplCase {
+        rent: 610,
+        date: "2022-04-05",
+        zone: "Zone1",
+        family: "PersonneSeule",
+        dependents: 0,
+        resources: 2700,
+        room: false,
+        amount_cents: 31156,
+        charges_cents: 5422,
+        ceiling_cents: 29807,
+        minimal_participation_cents: 3539,
+        rate_basis_points: 283,
+    },
+    AplCase {
+        rent: 436,
+        date: "2022-05-02",
+        zone: "Zone2",
+        family: "Couple",
+        dependents: 0,
+        resources: 19500,
+        room: false,
+        amount_cents: 0,
+        charges_cents: 5422,
+        ceiling_cents: 31797,
+        minimal_participation_cents: 3539,
+        rate_basis_points: 315,
+    },
+    AplCase {
+        rent: 527,
+        date: "2022-02-13",
+        zone: "Zone2",
+        family: "Couple",
+        dependents: 6,
+        resources: 32200,
+        room: false,
+        amount_cents: 15377,
+        charges_cents: 12796,
+        ceiling_cents: 61820,
+        minimal_participation_cents: 5567,
+        rate_basis_points: 173,
+    },
+    AplCase {
+        rent: 310,
+        date: "2022-04-02",
+        zone: "Zone1",
+        family: "Couple",
+        dependents: 0,
+        resources: 14800,
+        room: true,
+        amount_cents: 1106,
+        charges_cents: 5422,
+        ceiling_cents: 26826,
+        minimal_participation_cents: 3539,
+        rate_basis_points: 315,
+    },
 ];
 
 /// A Catala program, written here, that includes the benchmark's housing-benefits code and
@@ -190,7 +295,10 @@ champ d'application Vérification:
 }
 
 fn run_wrapper(dir: &Path, c: &AplCase, tag: usize) -> Json {
-    let tmp = std::env::temp_dir().join(format!("lexprobe-apl-{}-{tag}.catala_fr", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!(
+        "lexprobe-apl-{}-{tag}.catala_fr",
+        std::process::id()
+    ));
     std::fs::write(&tmp, apl_wrapper(dir, c)).expect("temporary file");
     let (code, out) = run_json(&tmp, "Vérification", &json!({}));
     let _ = std::fs::remove_file(&tmp);
@@ -210,8 +318,16 @@ fn housing_benefits_match_catala_examples_tests() {
         assert_eq!(cents(&out["montant"]), c.amount_cents, "{ctx}");
         assert_eq!(cents(&out["charges"]), c.charges_cents, "{ctx}");
         assert_eq!(cents(&out["plafond"]), c.ceiling_cents, "{ctx}");
-        assert_eq!(cents(&out["participation_minimale"]), c.minimal_participation_cents, "{ctx}");
-        assert_eq!((decimal(&out["taux"]) * 10_000.0).round() as i64, c.rate_basis_points, "{ctx}");
+        assert_eq!(
+            cents(&out["participation_minimale"]),
+            c.minimal_participation_cents,
+            "{ctx}"
+        );
+        assert_eq!(
+            (decimal(&out["taux"]) * 10_000.0).round() as i64,
+            c.rate_basis_points,
+            "{ctx}"
+        );
         // The benchmark's Test scopes output the amount before treatment: run them on the same
         // household and check they agree with the wrapper.
         for (file, with_kind) in [("large_metropole_apl", false), ("full", true)] {
@@ -303,7 +419,10 @@ fn family_quotient_matches_catala_examples_tests() {
     let path = dir.join("impot_revenu/nombre_de_parts.catala_fr");
     let cases: Vec<(Json, f64, i64)> = vec![
         (
-            household(&[("pacsées", json!(true)), ("nombre_enfants_à_charge_mineurs_et_non_mariés", json!(2))]),
+            household(&[
+                ("pacsées", json!(true)),
+                ("nombre_enfants_à_charge_mineurs_et_non_mariés", json!(2)),
+            ]),
             3.0,
             0,
         ),
@@ -311,7 +430,10 @@ fn family_quotient_matches_catala_examples_tests() {
             household(&[
                 ("mariées", json!(true)),
                 ("nombre_enfants_à_charge_mineurs_et_non_mariés", json!(3)),
-                ("titulaire_carte_invalidité_CMI_invalidité_40_pourcent", json!(true)),
+                (
+                    "titulaire_carte_invalidité_CMI_invalidité_40_pourcent",
+                    json!(true),
+                ),
             ]),
             4.5,
             0,
@@ -322,7 +444,10 @@ fn family_quotient_matches_catala_examples_tests() {
                 ("pensionné_veuve_de_guerre", json!(true)),
                 ("nombre_enfants_à_charge_mineurs_et_non_mariés", json!(1)),
                 ("nombre_enfants_majeurs_célibataires_sans_enfant", json!(2)),
-                ("nombre_enfants_majeurs_mariés_ou_chargés_famille", json!("1.5")),
+                (
+                    "nombre_enfants_majeurs_mariés_ou_chargés_famille",
+                    json!("1.5"),
+                ),
             ]),
             4.0,
             // Article 196 B as in the benchmark (income year 2023): 6 674 € per attached
@@ -330,7 +455,10 @@ fn family_quotient_matches_catala_examples_tests() {
             1_001_100,
         ),
         (
-            household(&[("pacsées", json!(true)), ("nombre_enfants_à_charge_résidence_alternée", json!(1))]),
+            household(&[
+                ("pacsées", json!(true)),
+                ("nombre_enfants_à_charge_résidence_alternée", json!(1)),
+            ]),
             2.25,
             0,
         ),
@@ -339,7 +467,10 @@ fn family_quotient_matches_catala_examples_tests() {
                 ("mariées", json!(true)),
                 ("nombre_enfants_à_charge_mineurs_et_non_mariés", json!(2)),
                 ("nombre_enfants_à_charge_résidence_alternée", json!(1)),
-                ("nombre_enfants_à_charge_résidence_alternée_invalides", json!(1)),
+                (
+                    "nombre_enfants_à_charge_résidence_alternée_invalides",
+                    json!(1),
+                ),
             ]),
             3.75,
             0,
@@ -390,6 +521,10 @@ fn simple_nochild_hand_computed() {
         });
         let (code, out) = run_json(&path, "Test", &input);
         assert_eq!(code, 0, "{input}: {out}");
-        assert_eq!(cents(&out["aide_finale_formule"]), expected, "{input}: {out}");
+        assert_eq!(
+            cents(&out["aide_finale_formule"]),
+            expected,
+            "{input}: {out}"
+        );
     }
 }

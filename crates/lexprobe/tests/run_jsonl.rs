@@ -63,8 +63,15 @@ fn verdicts(system: &str) -> Vec<(String, String)> {
         .args(["metamorphic", "--system", system])
         .args(["--domain", "examples/metamorphic/form1040.toml"])
         .args(["--relations", "examples/metamorphic/form1040.mr"])
-        .args(["--only", "r13_medical_floor", "--only", "r1_disability_filer"])
-        .args(["--budget", "3s", "--seed", "7", "--jobs", "1", "--format", "json"])
+        .args([
+            "--only",
+            "r13_medical_floor",
+            "--only",
+            "r1_disability_filer",
+        ])
+        .args([
+            "--budget", "3s", "--seed", "7", "--jobs", "1", "--format", "json",
+        ])
         .output()
         .expect("lexprobe starts");
     let json: Json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
@@ -91,7 +98,10 @@ fn verdicts(system: &str) -> Vec<(String, String)> {
 fn metamorphic_verdicts_agree_in_process_and_over_jsonl() {
     let model = "examples/metamorphic/form1040_bug_medical_floor.catala_en";
     let in_process = verdicts(&format!("catala:{model}#Form1040"));
-    let over_jsonl = verdicts(&format!("cmd:{} run {model} --scope Form1040 --jsonl", bin()));
+    let over_jsonl = verdicts(&format!(
+        "cmd:{} run {model} --scope Form1040 --jsonl",
+        bin()
+    ));
     assert_eq!(in_process, over_jsonl);
     // The planted bug ignores the 7.5%-of-AGI medical floor: relation 13 must fail.
     assert!(

@@ -50,7 +50,12 @@ pub fn run(args: RunArgs) -> i32 {
         }
     };
     let Some(scope) = loaded.program.scope_by_name(&args.scope) else {
-        let known: Vec<&str> = loaded.program.scopes.iter().map(|s| s.name.as_str()).collect();
+        let known: Vec<&str> = loaded
+            .program
+            .scopes
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
         let err = ErrorReport::plain(
             "name_resolution",
             format!(
@@ -150,7 +155,10 @@ pub fn result_box(loaded: &Loaded, result: &ScopeResult) -> String {
 }
 
 fn input_report(e: &InputError) -> ErrorReport {
-    ErrorReport::plain("input", format!("Invalid input at {}: {}", e.path, e.message))
+    ErrorReport::plain(
+        "input",
+        format!("Invalid input at {}: {}", e.path, e.message),
+    )
 }
 
 fn read_input(arg: Option<&str>) -> Result<Option<Json>, String> {
@@ -185,11 +193,15 @@ fn serve_jsonl(loaded: &Loaded, scope: ScopeId) -> i32 {
             continue;
         }
         let reply = match serde_json::from_str::<Json>(&line) {
-            Err(e) => json!({"error": {"kind": "input", "message": format!("invalid JSON: {e}"), "positions": []}}),
+            Err(e) => {
+                json!({"error": {"kind": "input", "message": format!("invalid JSON: {e}"), "positions": []}})
+            }
             Ok(input) => match inputs_from_json(&loaded.program, scope, &input) {
                 Err(e) => json!({"error": input_report(&e).to_json(&loaded.sources)}),
                 Ok(values) => match catala_eval::run_with(&mut interp, scope, values) {
-                    Err(e) => json!({"error": ErrorReport::from_runtime(&e).to_json(&loaded.sources)}),
+                    Err(e) => {
+                        json!({"error": ErrorReport::from_runtime(&e).to_json(&loaded.sources)})
+                    }
                     Ok(r) if !r.assertion_failures.is_empty() => {
                         let first = ErrorReport::from_assertion(&r.assertion_failures[0]);
                         json!({"error": first.to_json(&loaded.sources)})

@@ -7,9 +7,11 @@ use crate::exit::{CATALA_ERROR, SUCCESS};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
-#[command(after_help = "Prints one `Scope: passed` or `Scope: failed` line per test scope (with the error \
+#[command(
+    after_help = "Prints one `Scope: passed` or `Scope: failed` line per test scope (with the error \
 boxes of failures on stderr) and a closing `N passed, N failed` line. Exit code 0 iff every \
-test passes; 123 when a file does not compile or a test fails.")]
+test passes; 123 when a file does not compile or a test fails."
+)]
 pub struct TestArgs {
     /// Catala source files holding `#[test]` scopes.
     #[arg(required = true)]
