@@ -4,8 +4,10 @@
 
 pub mod report;
 
-use catala_ir::dcalc::Program;
+use crate::exit::CATALA_ERROR;
+use catala_ir::dcalc::{Program, ScopeId};
 use catala_syntax::SourceMap;
+use report::print_errors;
 pub use report::ErrorReport;
 use std::path::Path;
 
@@ -37,6 +39,38 @@ pub fn load(path: &Path) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
         Err(ds) => {
             let reports = ds.iter().map(ErrorReport::from_diagnostic).collect();
             Err((sources, reports))
+        }
+    }
+}
+
+/// Loads `path` and finds `scope` in it. On failure the errors are printed (boxes, or JSON when
+/// `json` is set) and the exit code to return is given back.
+pub fn load_scope(path: &Path, scope: &str, json: bool) -> Result<(Loaded, ScopeId), i32> {
+    let loaded = match load(path) {
+        Ok(l) => l,
+        Err((sources, errors)) => {
+            print_errors(&sources, &errors, json);
+            return Err(CATALA_ERROR);
+        }
+    };
+    match loaded.program.scope_by_name(scope) {
+        Some(id) => Ok((loaded, id)),
+        None => {
+            let known: Vec<&str> = loaded
+                .program
+                .scopes
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect();
+            let err = ErrorReport::plain(
+                "name_resolution",
+                format!(
+                    "There is no scope \"{scope}\" inside the program (scopes: {}).",
+                    known.join(", ")
+                ),
+            );
+            print_errors(&loaded.sources, &[err], json);
+            Err(CATALA_ERROR)
         }
     }
 }

@@ -48,20 +48,9 @@ pub fn run(args: MutateArgs) -> i32 {
             return USAGE;
         }
     };
-    let loaded = match catala::load(&args.file) {
-        Ok(l) => l,
-        Err((sources, errors)) => {
-            print_errors(&sources, &errors, json_out);
-            return CATALA_ERROR;
-        }
-    };
-    let Some(scope) = loaded.program.scope_by_name(&args.scope) else {
-        let err = ErrorReport::plain(
-            "name_resolution",
-            format!("There is no scope \"{}\" inside the program.", args.scope),
-        );
-        print_errors(&loaded.sources, &[err], json_out);
-        return CATALA_ERROR;
+    let (loaded, scope) = match catala::load_scope(&args.file, &args.scope, json_out) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let options = ExploreOptions {
         optimizations,

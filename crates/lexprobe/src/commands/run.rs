@@ -42,30 +42,9 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> i32 {
     let json_out = args.format == OutputFormat::Json || args.jsonl;
-    let loaded = match catala::load(&args.file) {
-        Ok(l) => l,
-        Err((sources, errors)) => {
-            print_errors(&sources, &errors, json_out);
-            return CATALA_ERROR;
-        }
-    };
-    let Some(scope) = loaded.program.scope_by_name(&args.scope) else {
-        let known: Vec<&str> = loaded
-            .program
-            .scopes
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
-        let err = ErrorReport::plain(
-            "name_resolution",
-            format!(
-                "There is no scope \"{}\" inside the program (scopes: {}).",
-                args.scope,
-                known.join(", ")
-            ),
-        );
-        print_errors(&loaded.sources, &[err], json_out);
-        return CATALA_ERROR;
+    let (loaded, scope) = match catala::load_scope(&args.file, &args.scope, json_out) {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     if args.jsonl {
         return serve_jsonl(&loaded, scope);
