@@ -90,6 +90,9 @@ pub struct ExploreOptions {
     pub check: bool,
     /// Keep each test's path condition (printed terms).
     pub keep_constraints: bool,
+    /// Keep the tests in [`Exploration::tests`]; a streaming caller that consumes each test as
+    /// it is found turns this off so memory stays flat on explorations of any length.
+    pub keep_tests: bool,
 }
 
 impl Default for ExploreOptions {
@@ -101,6 +104,7 @@ impl Default for ExploreOptions {
             hints: None,
             check: true,
             keep_constraints: false,
+            keep_tests: true,
         }
     }
 }
@@ -181,6 +185,17 @@ pub fn explore(
     program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
+) -> Result<Exploration, ConcolicError> {
+    explore_with(program, scope, options, &mut |_, _| {})
+}
+
+/// Explores every path of `scope`, handing each test to `on_test` (with its index) as soon as
+/// it is found.
+pub fn explore_with(
+    program: &Program,
+    scope: ScopeId,
+    options: &ExploreOptions,
+    on_test: &mut dyn FnMut(usize, &TestCase),
 ) -> Result<Exploration, ConcolicError> {
     let start = Instant::now();
     let original = program;
@@ -279,7 +294,7 @@ pub fn explore(
         {
             if options.check {
                 if let Some(why) = replay(original, scope, &inputs, &outcome, opt.lazy_defaults) {
-                    mismatches.push((tests.len(), why));
+                    mismatches.push((stats.tests, why));
                 }
             }
             *stats
@@ -290,7 +305,7 @@ pub fn explore(
                 .by_roundness
                 .entry(format!("{roundness:?}"))
                 .or_default() += 1;
-            tests.push(TestCase {
+            let test = TestCase {
                 inputs,
                 outcome,
                 constraints: if options.keep_constraints {
@@ -300,7 +315,12 @@ pub fn explore(
                 },
                 roundness,
                 found_at: start.elapsed(),
-            });
+            };
+            on_test(stats.tests, &test);
+            stats.tests += 1;
+            if options.keep_tests {
+                tests.push(test);
+            }
         }
         // The new branch stack: the prefix keeps its flags, new constraints are open.
         let mut stack: Vec<Node> = Vec::with_capacity(path.len());
@@ -319,7 +339,7 @@ pub fn explore(
                 done: done || c.fixed,
             });
         }
-        if options.max_tests.is_some_and(|m| tests.len() >= m)
+        if options.max_tests.is_some_and(|m| stats.tests >= m)
             || options.timeout.is_some_and(|t| start.elapsed() >= t)
         {
             break 'explore;
@@ -367,7 +387,6 @@ pub fn explore(
         }
     }
     let s = session.stats();
-    stats.tests = tests.len();
     stats.solver_calls = s.path_queries;
     stats.soft_solver_calls = s.soft_queries;
     stats.solver_time = s.solver_time;

@@ -19,7 +19,8 @@ pub mod reorder;
 pub mod symbolic;
 
 pub use explore::{
-    explore, Exploration, ExploreOptions, ExploreStats, Optimizations, Outcome, TestCase,
+    explore, explore_with, Exploration, ExploreOptions, ExploreStats, Optimizations, Outcome,
+    TestCase,
 };
 
 /// Errors of an exploration.

@@ -34,7 +34,19 @@ enum Command {
     Metamorphic(commands::metamorphic::MetamorphicArgs),
 }
 
+/// Output piped into a program that stops reading (`| head`) ends the process quietly, as
+/// for other command-line tools, instead of failing on the next write.
+fn die_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal's disposition to its default at start-up, before any thread
+    // exists, has no other effect on the process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() {
+    die_quietly_on_closed_pipe();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Run(args) => commands::run::run(args),

@@ -10,6 +10,7 @@ use catala_eval::runtime::json::value_to_json;
 use catala_eval::ValuePrinter;
 use concolic::{Exploration, ExploreOptions, Optimizations, Outcome};
 use serde_json::{json, Map, Value as Json};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -19,6 +20,10 @@ use std::time::Duration;
   lexprobe concolic tax.catala_en --scope IncomeTaxComputation --format json --stats
   lexprobe concolic tax.catala_en --scope S --optim none --max-tests 100 --timeout 60
   lexprobe concolic tax.catala_en --scope S --emit-tests tests/ --check
+  lexprobe concolic housing.catala_fr --scope Test --jsonl --timeout 3600 > tests.jsonl
+
+Human output and --jsonl print each test as soon as it is found, so a long exploration can be
+watched, cut short, or piped; --format json prints one object at the end.
 
 Exit code: 0 when the exploration ran (whatever the tests found), 123 on a Catala error in the
 program or a failed replay check, 2 on bad usage.")]
@@ -56,10 +61,14 @@ pub struct ConcolicArgs {
     /// Replay every test on the plain interpreter; fail if an outcome differs.
     #[arg(long)]
     pub check: bool,
+    /// JSON Lines: one test object per line as it is found, then a closing
+    /// `{"stats": …, "incomplete": […]}` line. Memory stays flat however long the run.
+    #[arg(long, conflicts_with = "format")]
+    pub jsonl: bool,
 }
 
 pub fn run(args: ConcolicArgs) -> i32 {
-    let json_out = args.format == OutputFormat::Json;
+    let json_out = args.format == OutputFormat::Json || args.jsonl;
     let optimizations = match Optimizations::parse(&args.optim) {
         Ok(o) => o,
         Err(e) => {
@@ -88,8 +97,24 @@ pub fn run(args: ConcolicArgs) -> i32 {
         hints,
         check: args.check,
         keep_constraints: args.show_constraints,
+        // One JSON object and emitted test files need every test at the end.
+        keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some(),
     };
-    let exploration = match concolic::explore(&loaded.program, scope, &options) {
+    let mut out = std::io::stdout().lock();
+    let mut on_test = |i: usize, t: &concolic::TestCase| {
+        let written = if args.jsonl {
+            writeln!(out, "{}", test_json(&loaded, scope, t))
+        } else if json_out {
+            Ok(())
+        } else {
+            print_test(&mut out, &loaded, scope, i, t, args.show_constraints)
+        };
+        // A closed pipe (e.g. `| head`) is not an error of the exploration.
+        let _ = written.and_then(|_| out.flush());
+    };
+    let result = concolic::explore_with(&loaded.program, scope, &options, &mut on_test);
+    drop(out);
+    let exploration = match result {
         Ok(e) => e,
         Err(e) => {
             print_errors(
@@ -100,10 +125,15 @@ pub fn run(args: ConcolicArgs) -> i32 {
             return CATALA_ERROR;
         }
     };
-    if json_out {
+    if args.jsonl {
+        println!(
+            "{}",
+            json!({"stats": stats_json(&exploration), "incomplete": exploration.incomplete})
+        );
+    } else if json_out {
         println!("{}", to_json(&loaded, scope, &exploration));
     } else {
-        print_human(&loaded, scope, &exploration, &args);
+        print_summary(&exploration, &args);
     }
     if let Some(dir) = &args.emit_tests {
         match concolic::emit::write_test_file(&loaded.program, scope, &exploration, &args.file, dir)
@@ -156,42 +186,44 @@ fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -
     let tests: Vec<Json> = e
         .tests
         .iter()
-        .map(|t| {
-            let mut o = Map::new();
-            o.insert("inputs".into(), inputs_json(loaded, scope, t));
-            o.insert("outcome".into(), json!(t.outcome.kind()));
-            match &t.outcome {
-                Outcome::Ok(outs) => {
-                    let mut m = Map::new();
-                    for (n, v) in outs {
-                        m.insert(n.clone(), value_to_json(&loaded.program, v));
-                    }
-                    o.insert("outputs".into(), Json::Object(m));
-                }
-                Outcome::Error(err) => {
-                    o.insert(
-                        "error".into(),
-                        ErrorReport::from_runtime(err).to_json(&loaded.sources),
-                    );
-                }
-                Outcome::Assertion(a) => {
-                    o.insert(
-                        "error".into(),
-                        ErrorReport::from_assertion(a).to_json(&loaded.sources),
-                    );
-                }
-            }
-            if !t.constraints.is_empty() {
-                o.insert("constraints".into(), json!(t.constraints));
-            }
-            Json::Object(o)
-        })
+        .map(|t| test_json(loaded, scope, t))
         .collect();
     json!({
         "tests": tests,
         "stats": stats_json(e),
         "incomplete": e.incomplete,
     })
+}
+
+fn test_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, t: &concolic::TestCase) -> Json {
+    let mut o = Map::new();
+    o.insert("inputs".into(), inputs_json(loaded, scope, t));
+    o.insert("outcome".into(), json!(t.outcome.kind()));
+    match &t.outcome {
+        Outcome::Ok(outs) => {
+            let mut m = Map::new();
+            for (n, v) in outs {
+                m.insert(n.clone(), value_to_json(&loaded.program, v));
+            }
+            o.insert("outputs".into(), Json::Object(m));
+        }
+        Outcome::Error(err) => {
+            o.insert(
+                "error".into(),
+                ErrorReport::from_runtime(err).to_json(&loaded.sources),
+            );
+        }
+        Outcome::Assertion(a) => {
+            o.insert(
+                "error".into(),
+                ErrorReport::from_assertion(a).to_json(&loaded.sources),
+            );
+        }
+    }
+    if !t.constraints.is_empty() {
+        o.insert("constraints".into(), json!(t.constraints));
+    }
+    Json::Object(o)
 }
 
 fn stats_json(e: &Exploration) -> Json {
@@ -209,53 +241,55 @@ fn stats_json(e: &Exploration) -> Json {
     })
 }
 
-fn print_human(
+fn print_test(
+    out: &mut impl Write,
     loaded: &Loaded,
     scope: catala_ir::dcalc::ScopeId,
-    e: &Exploration,
-    args: &ConcolicArgs,
-) {
+    i: usize,
+    t: &concolic::TestCase,
+    show_constraints: bool,
+) -> std::io::Result<()> {
     let decl = loaded.program.scope(scope);
     let printer = ValuePrinter {
         language: decl.language,
         names: &loaded.program,
     };
-    for (i, t) in e.tests.iter().enumerate() {
-        println!("Test {} ({}):", i + 1, t.outcome.kind());
-        for (input, v) in decl.inputs.iter().zip(&t.inputs) {
-            if let Some(v) = v {
-                for line in printer.result_lines(&input.name, v) {
-                    println!("  input {}", line.trim_end());
-                }
-            }
-        }
-        match &t.outcome {
-            Outcome::Ok(outs) => {
-                for (n, v) in outs {
-                    for line in printer.result_lines(n, v) {
-                        println!("  output {}", line.trim_end());
-                    }
-                }
-            }
-            Outcome::Error(err) => {
-                print!(
-                    "{}",
-                    ErrorReport::from_runtime(err).render(&loaded.sources, None)
-                );
-            }
-            Outcome::Assertion(a) => {
-                print!(
-                    "{}",
-                    ErrorReport::from_assertion(a).render(&loaded.sources, None)
-                );
-            }
-        }
-        if args.show_constraints {
-            for c in &t.constraints {
-                println!("  constraint {c}");
+    writeln!(out, "Test {} ({}):", i + 1, t.outcome.kind())?;
+    for (input, v) in decl.inputs.iter().zip(&t.inputs) {
+        if let Some(v) = v {
+            for line in printer.result_lines(&input.name, v) {
+                writeln!(out, "  input {}", line.trim_end())?;
             }
         }
     }
+    match &t.outcome {
+        Outcome::Ok(outs) => {
+            for (n, v) in outs {
+                for line in printer.result_lines(n, v) {
+                    writeln!(out, "  output {}", line.trim_end())?;
+                }
+            }
+        }
+        Outcome::Error(err) => write!(
+            out,
+            "{}",
+            ErrorReport::from_runtime(err).render(&loaded.sources, None)
+        )?,
+        Outcome::Assertion(a) => write!(
+            out,
+            "{}",
+            ErrorReport::from_assertion(a).render(&loaded.sources, None)
+        )?,
+    }
+    if show_constraints {
+        for c in &t.constraints {
+            writeln!(out, "  constraint {c}")?;
+        }
+    }
+    Ok(())
+}
+
+fn print_summary(e: &Exploration, args: &ConcolicArgs) {
     if !e.incomplete.is_empty() {
         println!(
             "Evaluated concretely (exploration may be incomplete): {}",
