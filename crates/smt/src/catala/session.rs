@@ -69,12 +69,18 @@ pub struct CatalaSession {
     stack: Vec<Term>,
     globals: Vec<Term>,
     incremental: bool,
+    /// Encoded terms by node address, in two generations: when the young one is full it
+    /// replaces the old one, so the terms of the current path stay encoded while those of
+    /// paths long left are released (with their Z3 terms) and memory stays flat.
     cache: HashMap<usize, (Term, Dynamic<'static>)>,
+    old_cache: HashMap<usize, (Term, Dynamic<'static>)>,
     model: Option<Model<'static>>,
     stats: SessionStats,
 }
 
-const CACHE_LIMIT: usize = 500_000;
+const CACHE_GENERATION: usize = 20_000;
+/// Path queries between two renewals of the incremental solver.
+const SOLVER_RENEWAL: u64 = 50_000;
 
 impl CatalaSession {
     /// A fresh context. `timeout_ms` bounds each check; `incremental` selects push/pop reuse.
@@ -93,6 +99,7 @@ impl CatalaSession {
             globals: Vec::new(),
             incremental,
             cache: HashMap::new(),
+            old_cache: HashMap::new(),
             model: None,
             stats: SessionStats::default(),
         }
@@ -122,6 +129,9 @@ impl CatalaSession {
     /// Is the conjunction of the globals and `path` satisfiable? On `Sat`, the model is kept
     /// for [`CatalaSession::value`].
     pub fn check_path(&mut self, path: &[Term]) -> Result<QueryOutcome, EncodeError> {
+        if self.incremental && self.stats.path_queries % SOLVER_RENEWAL == SOLVER_RENEWAL - 1 {
+            self.renew_solver()?;
+        }
         if self.incremental {
             let common = self
                 .stack
@@ -151,6 +161,18 @@ impl CatalaSession {
             self.stack.clear();
         }
         Ok(outcome)
+    }
+
+    /// Replaces the solver by a fresh one holding the globals only: Z3's incremental solver
+    /// keeps state across push/pop that grows with the number of queries.
+    fn renew_solver(&mut self) -> Result<(), EncodeError> {
+        self.solver = Solver::new(self.ctx);
+        self.stack.clear();
+        for t in self.globals.clone() {
+            let b = self.encode_bool(&t)?;
+            self.solver.assert(&b);
+        }
+        Ok(())
     }
 
     fn check(&mut self) -> QueryOutcome {
@@ -287,9 +309,12 @@ impl CatalaSession {
         if let Some((_, d)) = self.cache.get(&key) {
             return Ok(d.clone());
         }
-        let d = self.encode_node(t)?;
-        if self.cache.len() >= CACHE_LIMIT {
-            self.cache.clear();
+        let d = match self.old_cache.remove(&key) {
+            Some((_, d)) => d,
+            None => self.encode_node(t)?,
+        };
+        if self.cache.len() >= CACHE_GENERATION {
+            self.old_cache = std::mem::take(&mut self.cache);
         }
         self.cache.insert(key, (t.clone(), d.clone()));
         Ok(d)
