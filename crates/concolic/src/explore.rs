@@ -180,22 +180,30 @@ struct Node {
     done: bool,
 }
 
+/// What a streaming caller wants after seeing a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// End the exploration now (it is then reported as not complete).
+    Stop,
+}
+
 /// Explores every path of `scope`.
 pub fn explore(
     program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
 ) -> Result<Exploration, ConcolicError> {
-    explore_with(program, scope, options, &mut |_, _| {})
+    explore_with(program, scope, options, &mut |_, _| Control::Continue)
 }
 
 /// Explores every path of `scope`, handing each test to `on_test` (with its index) as soon as
-/// it is found.
+/// it is found; `on_test` may stop the exploration.
 pub fn explore_with(
     program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
-    on_test: &mut dyn FnMut(usize, &TestCase),
+    on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
 ) -> Result<Exploration, ConcolicError> {
     let start = Instant::now();
     let original = program;
@@ -316,10 +324,13 @@ pub fn explore_with(
                 roundness,
                 found_at: start.elapsed(),
             };
-            on_test(stats.tests, &test);
+            let control = on_test(stats.tests, &test);
             stats.tests += 1;
             if options.keep_tests {
                 tests.push(test);
+            }
+            if control == Control::Stop {
+                break 'explore;
             }
         }
         // The new branch stack: the prefix keeps its flags, new constraints are open.

@@ -19,8 +19,8 @@ pub mod reorder;
 pub mod symbolic;
 
 pub use explore::{
-    explore, explore_with, Exploration, ExploreOptions, ExploreStats, Optimizations, Outcome,
-    TestCase,
+    explore, explore_with, Control, Exploration, ExploreOptions, ExploreStats, Optimizations,
+    Outcome, TestCase,
 };
 
 /// Errors of an exploration.

@@ -1,10 +1,14 @@
 //! Mutation testing (Section 5.2 of the paper): mutants of a program that inject a conflict or
 //! a missing case into the default terms of scope variables — an exception removed, an
 //! exception duplicated (two rules applying at once), a justification negated — and a check
-//! that the concolic exploration of each mutant finds an error path the original does not have.
+//! that the concolic exploration of each mutant finds an input on which the mutant fails and
+//! the original does not. Mutants can be confirmed first on known inputs (see
+//! [`MutationOptions::witnesses`]).
 
-use crate::explore::{explore, ExploreOptions, Outcome};
+use crate::explore::{explore_with, Control, ExploreOptions, Outcome};
 use crate::ConcolicError;
+use catala_eval::eval::Interpreter;
+use catala_eval::Value;
 use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Stmt, UnaryOp};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -31,7 +35,8 @@ pub struct Mutation {
 #[derive(Clone, Debug)]
 pub struct MutantReport {
     pub mutation: Mutation,
-    /// An error path (kind and positions) absent from the original program was found.
+    /// An input on which the mutant fails with an error (kind and positions) the original
+    /// program does not give was found.
     pub detected: bool,
     /// Time from the start of the exploration to the first such path.
     pub time_to_detection: Option<Duration>,
@@ -202,58 +207,111 @@ fn pick(n: usize, count: usize, seed: u64) -> Vec<usize> {
     chosen
 }
 
-fn error_signatures(
-    program: &Program,
-    scope: ScopeId,
-    options: &ExploreOptions,
-) -> Result<BTreeSet<String>, ConcolicError> {
-    let e = explore(program, scope, options)?;
-    Ok(e.tests
-        .iter()
-        .filter_map(|t| signature(&t.outcome))
-        .collect())
+fn signature(e: &catala_eval::RuntimeError) -> String {
+    format!(
+        "{}{:?}",
+        e.kind.as_str(),
+        e.labels.iter().map(|l| l.span).collect::<Vec<_>>()
+    )
 }
 
-fn signature(o: &Outcome) -> Option<String> {
-    match o {
-        Outcome::Error(e) => Some(format!(
-            "{}{:?}",
-            e.kind.as_str(),
-            e.labels.iter().map(|l| l.span).collect::<Vec<_>>()
-        )),
-        _ => None,
+/// A prepared plain interpreter answering "which error, if any, does this input give?".
+struct Oracle<'p> {
+    interp: Interpreter<'p, ()>,
+    scope: ScopeId,
+}
+
+impl<'p> Oracle<'p> {
+    fn new(program: &'p Program, scope: ScopeId) -> Result<Oracle<'p>, ConcolicError> {
+        let interp =
+            Interpreter::new(program, ()).map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+        Ok(Oracle { interp, scope })
+    }
+
+    /// The error signature of a run (`None` when it computes its outputs or fails an
+    /// assertion).
+    fn error_of(&mut self, inputs: &[Option<Value>]) -> Option<String> {
+        catala_eval::eval::run_with(&mut self.interp, self.scope, inputs.to_vec())
+            .err()
+            .map(|e| signature(&e))
     }
 }
 
-/// Creates `count` mutants chosen by `seed`, explores each, and reports detection.
+/// Settings of a mutation campaign.
+#[derive(Clone, Debug)]
+pub struct MutationOptions {
+    pub seed: u64,
+    pub count: usize,
+    /// Settings of each mutant's exploration.
+    pub explore: ExploreOptions,
+    /// Inputs that confirm a mutant (typically every test of the original program's complete
+    /// exploration): when given, only mutants for which one of these inputs gives an error
+    /// the original program does not give are kept, as the paper keeps only mutants checked
+    /// to introduce a reachable issue.
+    pub witnesses: Option<Vec<Vec<Option<Value>>>>,
+}
+
+/// The result of a mutation campaign.
+#[derive(Clone, Debug, Default)]
+pub struct MutationRun {
+    pub reports: Vec<MutantReport>,
+    /// Mutants drawn, including those rejected as unconfirmed.
+    pub drawn: usize,
+    /// Mutants rejected because no witness showed an injected issue.
+    pub unconfirmed: usize,
+}
+
+/// Draws mutants with `seed` (keeping only confirmed ones when witnesses are given) until
+/// `count` are kept, explores each, and reports detection: a test of the mutant ending in an
+/// error (conflict, no applicable rule, ...) that the original program, run on the same
+/// inputs, does not give. Each exploration stops at its first detection.
 pub fn run_mutants(
     program: &Program,
     scope: ScopeId,
-    seed: u64,
-    count: usize,
-    options: &ExploreOptions,
-) -> Result<Vec<MutantReport>, ConcolicError> {
-    let baseline = error_signatures(program, scope, options)?;
+    options: &MutationOptions,
+) -> Result<MutationRun, ConcolicError> {
     let candidates = candidate_mutations(program, scope);
-    let mut reports = Vec::new();
-    if candidates.is_empty() {
-        return Ok(reports);
-    }
-    for i in pick(candidates.len(), count, seed) {
+    let mut run = MutationRun::default();
+    let mut original = Oracle::new(program, scope)?;
+    let baseline: Option<Vec<Option<String>>> = options
+        .witnesses
+        .as_ref()
+        .map(|ws| ws.iter().map(|w| original.error_of(w)).collect());
+    for i in pick(candidates.len(), candidates.len(), options.seed) {
+        if run.reports.len() >= options.count {
+            break;
+        }
         let mutation = candidates[i];
         let mutant = apply(program, scope, mutation);
-        let e = explore(&mutant, scope, options)?;
-        let first = e
-            .tests
-            .iter()
-            .find(|t| signature(&t.outcome).is_some_and(|s| !baseline.contains(&s)));
-        reports.push(MutantReport {
+        run.drawn += 1;
+        if let (Some(ws), Some(base)) = (&options.witnesses, &baseline) {
+            let mut oracle = Oracle::new(&mutant, scope)?;
+            let confirmed = ws
+                .iter()
+                .zip(base)
+                .any(|(w, b)| oracle.error_of(w).is_some_and(|e| Some(&e) != b.as_ref()));
+            if !confirmed {
+                run.unconfirmed += 1;
+                continue;
+            }
+        }
+        let mut first = None;
+        let e = explore_with(&mutant, scope, &options.explore, &mut |_, t| {
+            if let Outcome::Error(err) = &t.outcome {
+                if original.error_of(&t.inputs).as_deref() != Some(signature(err).as_str()) {
+                    first = Some(t.found_at);
+                    return Control::Stop;
+                }
+            }
+            Control::Continue
+        })?;
+        run.reports.push(MutantReport {
             mutation,
             detected: first.is_some(),
-            time_to_detection: first.map(|t| t.found_at),
-            tests: e.tests.len(),
+            time_to_detection: first,
+            tests: e.stats.tests,
             exploration_time: e.stats.time,
         });
     }
-    Ok(reports)
+    Ok(run)
 }

@@ -293,12 +293,18 @@ fn duplicated_exceptions_are_detected_as_conflicts() {
     let Some(id) = program.scope_by_name("LabelScope") else {
         panic!("no scope LabelScope")
     };
-    let options = ExploreOptions::default();
-    let reports = match concolic::mutation::run_mutants(&program, id, 7, 1000, &options) {
+    let options = concolic::mutation::MutationOptions {
+        seed: 7,
+        count: 1000,
+        explore: ExploreOptions::default(),
+        witnesses: None,
+    };
+    let run = match concolic::mutation::run_mutants(&program, id, &options) {
         Ok(r) => r,
         Err(err) => panic!("mutation run failed: {err}"),
     };
-    let duplicates: Vec<_> = reports
+    let duplicates: Vec<_> = run
+        .reports
         .iter()
         .filter(|r| r.mutation.kind == concolic::mutation::MutationKind::DuplicateException)
         .collect();
@@ -306,6 +312,54 @@ fn duplicated_exceptions_are_detected_as_conflicts() {
     for r in duplicates {
         assert!(r.detected, "{:?} not detected", r.mutation);
         assert!(r.time_to_detection.is_some());
+        // The exploration stops at the first detection: not all 4 paths are needed.
+        assert!(r.tests <= 4);
+    }
+}
+
+#[test]
+fn witnesses_keep_only_mutants_with_a_reachable_issue() {
+    // The three inputs of the original's complete exploration (b; a and not b; neither)
+    // confirm mutants: a duplicated exception fails on the input where it applies, so every
+    // duplication is kept; removing the rule `b` or `a` leaves the base rule `y = 0` to
+    // cover their cases, so such mutants are set aside.
+    let src = fixture("branching.catala_en");
+    let program = load(&src);
+    let Some(id) = program.scope_by_name("LabelScope") else {
+        panic!("no scope LabelScope")
+    };
+    let original = match explore(&program, id, &ExploreOptions::default()) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    assert_eq!(original.tests.len(), 3);
+    let all = concolic::mutation::candidate_mutations(&program, id);
+    let duplications = all
+        .iter()
+        .filter(|m| m.kind == concolic::mutation::MutationKind::DuplicateException)
+        .count();
+    assert!(duplications > 0);
+    let options = concolic::mutation::MutationOptions {
+        seed: 3,
+        count: all.len(),
+        explore: ExploreOptions::default(),
+        witnesses: Some(original.tests.iter().map(|t| t.inputs.clone()).collect()),
+    };
+    let run = match concolic::mutation::run_mutants(&program, id, &options) {
+        Ok(r) => r,
+        Err(err) => panic!("mutation run failed: {err}"),
+    };
+    assert_eq!(run.drawn, all.len());
+    assert!(run.unconfirmed > 0);
+    assert_eq!(run.reports.len() + run.unconfirmed, all.len());
+    let kept_duplications = run
+        .reports
+        .iter()
+        .filter(|r| r.mutation.kind == concolic::mutation::MutationKind::DuplicateException)
+        .count();
+    assert_eq!(kept_duplications, duplications);
+    for r in &run.reports {
+        assert!(r.detected, "{:?} confirmed but not detected", r.mutation);
     }
 }
 

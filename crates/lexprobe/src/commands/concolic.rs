@@ -111,6 +111,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
         };
         // A closed pipe (e.g. `| head`) is not an error of the exploration.
         let _ = written.and_then(|_| out.flush());
+        concolic::Control::Continue
     };
     let result = concolic::explore_with(&loaded.program, scope, &options, &mut on_test);
     drop(out);

@@ -7,15 +7,26 @@ use crate::catala;
 use crate::catala::report::{print_errors, ErrorReport};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::OutputFormat;
-use concolic::mutation::run_mutants;
+use catala_eval::Value;
+use concolic::mutation::{run_mutants, MutationOptions};
 use concolic::{ExploreOptions, Optimizations};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(clap::Args)]
-#[command(after_help = "Example:
-  lexprobe mutate housing.catala_fr --scope Test --seed 1 --count 20 --timeout 60")]
+#[command(after_help = "Examples:
+  lexprobe mutate housing.catala_fr --scope Test --seed 1 --count 20 --timeout 60
+  lexprobe concolic housing.catala_fr --scope Test --jsonl > original.jsonl
+  lexprobe mutate housing.catala_fr --scope Test --witnesses original.jsonl --timeout 300
+
+A mutant is detected when its exploration finds inputs on which it fails (conflict, no
+applicable rule, ...) while the original program, run on the same inputs, does not fail that
+way; the exploration stops there. Not every mutant injects a reachable issue (a removed
+exception may leave a base case that covers it). With --witnesses, the inputs of a file written
+by `lexprobe concolic --jsonl` on the original program (all its paths when that exploration was
+complete) confirm each drawn mutant first: mutants none of these inputs makes fail in a new way
+are set aside and counted, and others are drawn in their place.")]
 pub struct MutateArgs {
     /// The Catala source file.
     pub file: PathBuf,
@@ -37,6 +48,9 @@ pub struct MutateArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Confirm mutants on the inputs of this JSON Lines file (`lexprobe concolic --jsonl`).
+    #[arg(long)]
+    pub witnesses: Option<PathBuf>,
 }
 
 pub fn run(args: MutateArgs) -> i32 {
@@ -52,16 +66,32 @@ pub fn run(args: MutateArgs) -> i32 {
         Ok(found) => found,
         Err(code) => return code,
     };
-    let options = ExploreOptions {
-        optimizations,
-        timeout: args
-            .timeout
-            .filter(|t| *t > 0.0)
-            .map(Duration::from_secs_f64),
-        check: false,
-        ..ExploreOptions::default()
+    let witnesses = match &args.witnesses {
+        Some(path) => match read_witnesses(&loaded.program, scope, path) {
+            Ok(w) => Some(w),
+            Err(msg) => {
+                eprintln!("lexprobe mutate: {msg}");
+                return USAGE;
+            }
+        },
+        None => None,
     };
-    let reports = match run_mutants(&loaded.program, scope, args.seed, args.count, &options) {
+    let options = MutationOptions {
+        seed: args.seed,
+        count: args.count,
+        explore: ExploreOptions {
+            optimizations,
+            timeout: args
+                .timeout
+                .filter(|t| *t > 0.0)
+                .map(Duration::from_secs_f64),
+            check: false,
+            keep_tests: false,
+            ..ExploreOptions::default()
+        },
+        witnesses,
+    };
+    let campaign = match run_mutants(&loaded.program, scope, &options) {
         Ok(r) => r,
         Err(e) => {
             print_errors(
@@ -72,6 +102,7 @@ pub fn run(args: MutateArgs) -> i32 {
             return CATALA_ERROR;
         }
     };
+    let reports = &campaign.reports;
     let detected: Vec<f64> = reports
         .iter()
         .filter_map(|r| r.time_to_detection.map(|t| t.as_secs_f64()))
@@ -94,7 +125,13 @@ pub fn run(args: MutateArgs) -> i32 {
             .collect();
         println!(
             "{}",
-            json!({"mutants": mutants, "detected": detected.len(), "mean_time_to_detection_s": mean})
+            json!({
+                "mutants": mutants,
+                "detected": detected.len(),
+                "mean_time_to_detection_s": mean,
+                "drawn": campaign.drawn,
+                "unconfirmed": campaign.unconfirmed,
+            })
         );
     } else {
         for (i, r) in reports.iter().enumerate() {
@@ -120,6 +157,38 @@ pub fn run(args: MutateArgs) -> i32 {
                 ", mean time to detection {m:.3} s"
             ))
         );
+        if args.witnesses.is_some() {
+            println!(
+                "{} mutants drawn, {} set aside: no witness input shows an injected issue",
+                campaign.drawn, campaign.unconfirmed
+            );
+        }
     }
     SUCCESS
+}
+
+/// The inputs of every test line of a `lexprobe concolic --jsonl` file (the closing stats
+/// line has no inputs and is skipped).
+fn read_witnesses(
+    program: &catala_ir::dcalc::Program,
+    scope: catala_ir::dcalc::ScopeId,
+    path: &std::path::Path,
+) -> Result<Vec<Vec<Option<Value>>>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let json: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| format!("{}:{}: not JSON: {e}", path.display(), n + 1))?;
+        let Some(inputs) = json.get("inputs") else {
+            continue;
+        };
+        let values = catala_eval::eval::inputs_from_json(program, scope, inputs)
+            .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        out.push(values);
+    }
+    Ok(out)
 }
