@@ -34,6 +34,10 @@ pub struct Optimizations {
     pub lazy_defaults: bool,
     /// Group the exceptions of default terms by free variables (exception packing).
     pub exception_packing: bool,
+    /// Early conflicts (Fig. 10): when an exception of a default term fails, the constraints
+    /// of the earlier exceptions did not cause the failure, so the other outcomes of those
+    /// exceptions are explored only among inputs that avoid the failing exception's path.
+    pub early_conflicts: bool,
 }
 
 impl Optimizations {
@@ -44,6 +48,7 @@ impl Optimizations {
         case_folding: true,
         lazy_defaults: true,
         exception_packing: true,
+        early_conflicts: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
@@ -52,10 +57,12 @@ impl Optimizations {
         case_folding: false,
         lazy_defaults: false,
         exception_packing: false,
+        early_conflicts: false,
     };
 
     /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`,
-    /// `lazy`, `reorder` (exception packing).
+    /// `lazy`, `reorder` (exception packing), `early` (early conflicts); `all,-NAME` turns one
+    /// off.
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
         match text.trim() {
             "all" => return Ok(Optimizations::ALL),
@@ -64,13 +71,26 @@ impl Optimizations {
         }
         let mut o = Optimizations::NONE;
         for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (name, on) = match name.strip_prefix('-') {
+                Some(rest) => (rest, false),
+                None => (name, true),
+            };
             match name {
-                "trivial" => o.trivial_constraints = true,
-                "incremental" => o.incremental = true,
-                "soft" => o.soft_constraints = true,
-                "folding" => o.case_folding = true,
-                "lazy" => o.lazy_defaults = true,
-                "reorder" => o.exception_packing = true,
+                "all" => {
+                    o = if on {
+                        Optimizations::ALL
+                    } else {
+                        Optimizations::NONE
+                    }
+                }
+                "none" => o = Optimizations::NONE,
+                "trivial" => o.trivial_constraints = on,
+                "incremental" => o.incremental = on,
+                "soft" => o.soft_constraints = on,
+                "folding" => o.case_folding = on,
+                "lazy" => o.lazy_defaults = on,
+                "reorder" => o.exception_packing = on,
+                "early" => o.early_conflicts = on,
                 other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
             }
         }
@@ -159,6 +179,8 @@ pub struct ExploreStats {
     pub complete: bool,
     /// Runs whose path left the prefix the solver was asked for.
     pub divergences: usize,
+    /// Early-conflict lemmas learnt (one per default term a failing exception crossed).
+    pub early_lemmas: usize,
     pub by_outcome: BTreeMap<String, usize>,
     /// Tests per roundness level of their money inputs.
     pub by_roundness: BTreeMap<String, usize>,
@@ -249,6 +271,7 @@ pub fn explore_with(
     }
     let mut state = PathState::new(opt.trivial_constraints);
     state.lazy_exceptions = opt.lazy_defaults;
+    state.early_conflicts = opt.early_conflicts;
     for (input, shape) in decl.inputs.iter().zip(&shapes) {
         if let Some(Shape::Optional { given, .. }) = shape {
             state.context_defaults.insert(
@@ -263,6 +286,9 @@ pub fn explore_with(
     let mut stats = ExploreStats::default();
     let mut mismatches = Vec::new();
     let mut prefix: Vec<Node> = Vec::new();
+    // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
+    // later, as long as the first p nodes of the stack stay (Fig. 10).
+    let mut lemmas: Vec<(usize, Term)> = Vec::new();
     let mut roundness = RoundnessLevel::Hundreds;
     'explore: loop {
         interp.session.reset();
@@ -286,6 +312,21 @@ pub fn explore_with(
             .map(|a| a.as_ref().map(|(v, _)| v.clone()))
             .collect();
         let result = interp.run(scope, args);
+        if opt.early_conflicts && result.is_err() {
+            for &(start, failing) in &interp.session.failed_exceptions {
+                if start < failing {
+                    let condition = interp.session.condition_from(failing);
+                    let failed = match condition.len() {
+                        0 => term::bool_const(true),
+                        1 => condition[0].clone(),
+                        _ => term::app(term::Op::And, condition),
+                    };
+                    lemmas.push((start, term::not(&failed)));
+                    stats.early_lemmas += 1;
+                }
+            }
+            lemmas.sort_by_key(|(p, _)| *p);
+        }
         let path = std::mem::take(&mut interp.session.constraints);
         let outcome = match result {
             Ok((_, failures)) if !failures.is_empty() => Outcome::Assertion(failures[0].clone()),
@@ -366,7 +407,15 @@ pub fn explore_with(
                 term: negated,
                 done: true,
             };
-            let query: Vec<Term> = stack.iter().map(|n| n.term.clone()).collect();
+            lemmas.retain(|(p, _)| *p <= i);
+            let mut query: Vec<Term> = Vec::with_capacity(stack.len() + lemmas.len());
+            let mut pending = lemmas.iter().peekable();
+            for (k, n) in stack.iter().enumerate() {
+                while let Some((_, l)) = pending.next_if(|(p, _)| *p == k) {
+                    query.push(l.clone());
+                }
+                query.push(n.term.clone());
+            }
             if session.check_path(&query)? == QueryOutcome::Sat {
                 roundness = if opt.soft_constraints {
                     // Money variables outside the path are free: the model leaves them at 0.

@@ -296,9 +296,13 @@ pub fn run_mutants(
             }
         }
         let mut first = None;
+        // The mutant's failure is also reproduced by the plain interpreter before it counts.
+        let mut plain_mutant = Oracle::new(&mutant, scope)?;
         let e = explore_with(&mutant, scope, &options.explore, &mut |_, t| {
             if let Outcome::Error(err) = &t.outcome {
-                if original.error_of(&t.inputs).as_deref() != Some(signature(err).as_str()) {
+                if original.error_of(&t.inputs).as_deref() != Some(signature(err).as_str())
+                    && plain_mutant.error_of(&t.inputs).is_some()
+                {
                     first = Some(t.found_at);
                     return Control::Stop;
                 }

@@ -82,6 +82,14 @@ pub struct PathState {
     /// whether it is given in the current run. Reading it is a branch.
     pub context_defaults: HashMap<Span, (Term, bool)>,
     context_seen: HashSet<Span>,
+    /// Track failing exceptions for the early-conflict rule (Fig. 10 of the paper).
+    pub early_conflicts: bool,
+    /// Constraints left out of the path because an equal one came earlier, with the path
+    /// length when they were met: the condition of a later part of the run includes them.
+    pub repeats: Vec<(usize, Term)>,
+    /// For each default term an error crossed, innermost first: the path length before its
+    /// exceptions and before the failing one (see [`Companion::exception_failed`]).
+    pub failed_exceptions: Vec<(usize, usize)>,
 }
 
 impl PathState {
@@ -98,6 +106,26 @@ impl PathState {
         self.seen.clear();
         self.context_seen.clear();
         self.assertion_failed = false;
+        self.repeats.clear();
+        self.failed_exceptions.clear();
+    }
+
+    /// The condition under which the part of the run after path position `from` behaves as it
+    /// did: the constraints recorded from there, and the repeats met from there.
+    pub fn condition_from(&self, from: usize) -> Vec<Term> {
+        let mut out: Vec<Term> = self
+            .constraints
+            .iter()
+            .skip(from)
+            .map(|c| c.term.clone())
+            .collect();
+        out.extend(
+            self.repeats
+                .iter()
+                .filter(|(at, _)| *at >= from)
+                .map(|(_, t)| t.clone()),
+        );
+        out
     }
 
     fn record(&mut self, t: Term, fixed: bool, origin: ConstraintOrigin, span: Span) {
@@ -105,7 +133,13 @@ impl PathState {
             return;
         }
         if self.remove_trivial {
-            if t.is_ground() || self.seen.contains(&t) {
+            if t.is_ground() {
+                return;
+            }
+            if self.seen.contains(&t) {
+                if self.early_conflicts {
+                    self.repeats.push((self.constraints.len(), t));
+                }
                 return;
             }
             self.seen.insert(t.clone());
@@ -438,6 +472,17 @@ impl Companion for Sym {
         st.lazy_exceptions
     }
 
+    fn mark(st: &PathState) -> usize {
+        st.constraints.len()
+    }
+
+    fn exception_failed(st: &mut PathState, exceptions_start: usize, exception_start: usize) {
+        if st.early_conflicts && !st.assertion_failed {
+            st.failed_exceptions
+                .push((exceptions_start, exception_start));
+        }
+    }
+
     fn branch(st: &mut PathState, event: BranchEvent<'_, Sym>) {
         match event {
             BranchEvent::If {
@@ -460,9 +505,11 @@ impl Companion for Sym {
                 if let Some((given, is_given)) = st.context_defaults.get(&span).cloned() {
                     // The first default term of the variable's declaration marks where its
                     // argument is read; whether it is given is known from the run's inputs.
+                    let t = if is_given { given } else { term::not(&given) };
                     if st.context_seen.insert(span) {
-                        let t = if is_given { given } else { term::not(&given) };
                         st.record(t, false, ConstraintOrigin::ContextInput, span);
+                    } else if st.early_conflicts {
+                        st.repeats.push((st.constraints.len(), t));
                     }
                 }
             }

@@ -502,3 +502,43 @@ fn packing_puts_exceptions_with_the_same_variables_together() {
     let packing_only = Optimizations::parse("reorder").map(|o| o.exception_packing);
     assert!(matches!(packing_only, Ok(true)));
 }
+
+#[test]
+fn early_conflicts_skip_the_other_outcomes_of_earlier_exceptions() {
+    // Base 0 with exceptions `a > 0 :- 10` and the group `reduced` (`c :- 1`), whose own two
+    // exceptions `b :- 2`, `b :- 3` conflict when b holds. Without the early-conflict rule:
+    // 0, 1, conflict (b), 10, conflict (10 and 1), conflict (a > 0 and b) — six paths. With
+    // it (Fig. 10), the conflict inside `reduced` found for a ≤ 0 does not depend on a, so
+    // a > 0 is explored only where b does not hold: the sixth path is not needed.
+    let src = fixture("early_conflict.catala_en");
+    let ok = ["ok:y=\"0\"", "ok:y=\"1\"", "ok:y=\"10\""];
+    let without = Optimizations {
+        early_conflicts: false,
+        ..Optimizations::ALL
+    };
+    let (p, e) = run(&src, "EarlyConflict", without);
+    let mut expected = ok.to_vec();
+    expected.extend(["conflict"; 3]);
+    assert_eq!(outcomes(&p, &e), sorted(&expected));
+    assert_eq!(e.stats.early_lemmas, 0);
+    let (p, e) = run(&src, "EarlyConflict", Optimizations::ALL);
+    let mut expected = ok.to_vec();
+    expected.extend(["conflict"; 2]);
+    assert_eq!(outcomes(&p, &e), sorted(&expected));
+    assert_eq!(e.stats.early_lemmas, 1);
+    // Still every distinct conflict: the one inside `reduced` and the one of 10 against 1.
+    let mut conflict_rules: Vec<usize> = e
+        .tests
+        .iter()
+        .filter_map(|t| match &t.outcome {
+            Outcome::Error(err) => Some(err.labels.len()),
+            _ => None,
+        })
+        .collect();
+    conflict_rules.sort();
+    assert_eq!(conflict_rules, vec![2, 2]);
+    assert!(matches!(
+        Optimizations::parse("all,-early").map(|o| (o.early_conflicts, o.lazy_defaults)),
+        Ok((false, true))
+    ));
+}

@@ -131,6 +131,26 @@ pub trait Companion: Clone + 'static {
     fn lazy_exceptions(_session: &Self::Session) -> bool {
         false
     }
+
+    /// A position in the session's record of the run (e.g. the length of the path condition
+    /// so far), taken before a default term's exceptions and before each of them.
+    #[inline(always)]
+    fn mark(_session: &Self::Session) -> usize {
+        0
+    }
+
+    /// The evaluation of an exception of a default term failed (the error then ends the run):
+    /// `exceptions_start` is the mark taken before the term's first exception,
+    /// `exception_start` the one taken before the failing exception. The early-conflict rule
+    /// (Fig. 10 of the CUTECat paper) uses it: what the earlier exceptions recorded did not
+    /// cause the failure.
+    #[inline(always)]
+    fn exception_failed(
+        _session: &mut Self::Session,
+        _exceptions_start: usize,
+        _exception_start: usize,
+    ) {
+    }
 }
 
 /// The companion of concrete runs: nothing at all.

@@ -168,8 +168,21 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 let mut non_empty = 0;
                 // Spans of the applicable rules, kept only once there is a conflict.
                 let mut applicable: Vec<Span> = Vec::new();
+                let exceptions_start = C::mark(&self.session);
                 for ex in exceptions {
-                    if let Some((v, at)) = self.eval_default_at(ex, fr)? {
+                    let exception_start = C::mark(&self.session);
+                    let result = match self.eval_default_at(ex, fr) {
+                        Ok(r) => r,
+                        Err(err) => {
+                            C::exception_failed(
+                                &mut self.session,
+                                exceptions_start,
+                                exception_start,
+                            );
+                            return Err(err);
+                        }
+                    };
+                    if let Some((v, at)) = result {
                         non_empty += 1;
                         match (non_empty, &found) {
                             (2, Some((_, first))) => applicable.extend([*first, at]),

@@ -43,7 +43,7 @@ pub struct ConcolicArgs {
     #[arg(long)]
     pub max_tests: Option<usize>,
     /// Optimizations: none, all, or a comma list of trivial, incremental, soft, folding, lazy,
-    /// reorder.
+    /// reorder, early; `all,-early` turns one off.
     #[arg(long, default_value = "all")]
     pub optim: String,
     /// Initial inputs: a JSON object (possibly partial) or @FILE.
@@ -239,6 +239,7 @@ fn stats_json(e: &Exploration) -> Json {
         "by_outcome": s.by_outcome,
         "by_roundness": s.by_roundness,
         "divergences": s.divergences,
+        "early_lemmas": s.early_lemmas,
     })
 }
 
