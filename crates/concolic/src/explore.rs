@@ -227,239 +227,471 @@ pub fn explore_with(
     options: &ExploreOptions,
     on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
 ) -> Result<Exploration, ConcolicError> {
+    let pool = Solo::default();
     let start = Instant::now();
-    let original = program;
+    let transformed = transform(program, options.optimizations);
+    let mut worker = Worker::new(program, &transformed, scope, options, start)?;
+    let first = worker.initial_assignment()?;
+    worker.run(Some((first, 0)), &pool, on_test)?;
+    Ok(worker.finish(pool.stopped.get()))
+}
+
+/// A unit of work: inputs reaching a subtree of the path tree, and its depth (the number of
+/// leading path constraints that belong to another worker).
+pub(crate) type Task = (Assignment, usize);
+
+/// Where a worker finds more work and shares its own (see [`crate::parallel`]).
+pub(crate) trait WorkPool {
+    /// Another worker waits for a subtree.
+    fn hungry(&self) -> bool;
+    /// Hands a subtree to another worker.
+    fn give(&self, task: Task);
+    /// The next subtree, or `None` when the exploration is over.
+    fn take(&self) -> Option<Task>;
+    /// Counts a test; returns the number of tests so far, this one included.
+    fn count_test(&self) -> usize;
+    /// Ends the exploration (a limit was reached or the caller asked).
+    fn stop(&self);
+    fn is_stopped(&self) -> bool;
+}
+
+/// The pool of a sequential exploration: nobody to share with.
+#[derive(Default)]
+struct Solo {
+    tests: std::cell::Cell<usize>,
+    stopped: std::cell::Cell<bool>,
+}
+
+impl WorkPool for Solo {
+    fn hungry(&self) -> bool {
+        false
+    }
+    fn give(&self, _: Task) {}
+    fn take(&self) -> Option<Task> {
+        None
+    }
+    fn count_test(&self) -> usize {
+        self.tests.set(self.tests.get() + 1);
+        self.tests.get()
+    }
+    fn stop(&self) {
+        self.stopped.set(true);
+    }
+    fn is_stopped(&self) -> bool {
+        self.stopped.get()
+    }
+}
+
+/// One explorer: a transformed copy of the program, its interpreter with the symbolic
+/// companion, and its own Z3 session.
+pub(crate) struct Worker<'p> {
+    /// The program as given, in the breadth-first order of its definitions: the replay check
+    /// runs it on the plain interpreter (a run failing on two definitions then fails on the
+    /// same one).
+    replay_program: Program,
+    program: &'p Program,
+    scope: ScopeId,
+    options: &'p ExploreOptions,
+    start: Instant,
+    shapes: Vec<Option<Shape>>,
+    space: InputSpace,
+    money_vars: Vec<smt::catala::VarId>,
+    session: CatalaSession,
+    interp: Interpreter<'p, Sym>,
+    pub(crate) tests: Vec<TestCase>,
+    pub(crate) stats: ExploreStats,
+    pub(crate) mismatches: Vec<(usize, String)>,
+}
+
+/// The program as the exploration runs it: matches folded, exceptions packed, definitions in
+/// CUTECat's order, as the optimizations say.
+pub(crate) fn transform(program: &Program, opt: Optimizations) -> Program {
     let folded;
-    let program = if options.optimizations.case_folding {
+    let program = if opt.case_folding {
         folded = crate::fold::fold_matches(program);
         &folded
     } else {
         program
     };
     let packed;
-    let program = if options.optimizations.exception_packing {
+    let program = if opt.exception_packing {
         packed = crate::reorder::pack_exceptions(program);
         &packed
     } else {
         program
     };
-    let reordered = crate::reorder::cutecat_order(program);
-    let program = &reordered;
-    let opt = options.optimizations;
-    let decl = program.scope(scope);
-    let mut space = InputSpace::default();
-    let mut shapes: Vec<Option<Shape>> = Vec::with_capacity(decl.inputs.len());
-    for input in &decl.inputs {
-        // A context variable is given or not: two branches where its definition is read.
-        shapes.push(match input.kind {
-            InputKind::Input => Some(space.shape_of(program, &input.ty, &input.name, 0)),
-            InputKind::Context => Some(space.optional_shape(program, &input.ty, &input.name)),
-            _ => None,
-        });
-    }
-    let mut assignment: Assignment = vec![None; space.vars.len()];
-    if let Some(hints) = &options.hints {
-        absorb_hints(program, scope, hints, &mut shapes, &mut assignment)?;
-    }
-    let money_vars: Vec<_> = (0..space.vars.len())
-        .filter(|i| space.vars[*i].is_money)
-        .map(|i| smt::catala::VarId(i as u32))
-        .collect();
-    let mut session = CatalaSession::new(None, opt.incremental);
-    for d in &space.domains {
-        session.add_global(d)?;
-    }
-    let mut state = PathState::new(opt.trivial_constraints);
-    state.lazy_exceptions = opt.lazy_defaults;
-    state.early_conflicts = opt.early_conflicts;
-    for (input, shape) in decl.inputs.iter().zip(&shapes) {
-        if let Some(Shape::Optional { given, .. }) = shape {
-            state.context_defaults.insert(
-                input.span,
-                (term::var(*given, smt::catala::Kind::Bool), false),
-            );
+    crate::reorder::cutecat_order(program)
+}
+
+impl<'p> Worker<'p> {
+    /// A worker exploring `program` (the result of [`transform`] on `original`, which the
+    /// replay check runs).
+    pub(crate) fn new(
+        original: &'p Program,
+        program: &'p Program,
+        scope: ScopeId,
+        options: &'p ExploreOptions,
+        start: Instant,
+    ) -> Result<Worker<'p>, ConcolicError> {
+        let opt = options.optimizations;
+        let decl = program.scope(scope);
+        let mut space = InputSpace::default();
+        let mut shapes: Vec<Option<Shape>> = Vec::with_capacity(decl.inputs.len());
+        for input in &decl.inputs {
+            // A context variable is given or not: two branches where its definition is read.
+            shapes.push(match input.kind {
+                InputKind::Input => Some(space.shape_of(program, &input.ty, &input.name, 0)),
+                InputKind::Context => Some(space.optional_shape(program, &input.ty, &input.name)),
+                _ => None,
+            });
         }
-    }
-    let mut interp =
-        Interpreter::<Sym>::new(program, state).map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
-    let mut tests = Vec::new();
-    let mut stats = ExploreStats::default();
-    let mut mismatches = Vec::new();
-    let mut prefix: Vec<Node> = Vec::new();
-    // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
-    // later, as long as the first p nodes of the stack stay (Fig. 10).
-    let mut lemmas: Vec<(usize, Term)> = Vec::new();
-    let mut roundness = RoundnessLevel::Hundreds;
-    'explore: loop {
-        interp.session.reset();
+        let money_vars: Vec<_> = (0..space.vars.len())
+            .filter(|i| space.vars[*i].is_money)
+            .map(|i| smt::catala::VarId(i as u32))
+            .collect();
+        let mut session = CatalaSession::new(None, opt.incremental);
+        for d in &space.domains {
+            session.add_global(d)?;
+        }
+        let mut state = PathState::new(opt.trivial_constraints);
+        state.lazy_exceptions = opt.lazy_defaults;
+        state.early_conflicts = opt.early_conflicts;
         for (input, shape) in decl.inputs.iter().zip(&shapes) {
             if let Some(Shape::Optional { given, .. }) = shape {
-                let is_given = matches!(
-                    assignment.get(given.0 as usize),
-                    Some(Some(smt::catala::ModelValue::Bool(true)))
+                state.context_defaults.insert(
+                    input.span,
+                    (term::var(*given, smt::catala::Kind::Bool), false),
                 );
-                if let Some(entry) = interp.session.context_defaults.get_mut(&input.span) {
-                    entry.1 = is_given;
-                }
             }
         }
-        let args: Vec<Option<(Value, Sym)>> = shapes
-            .iter()
-            .map(|s| s.as_ref().and_then(|s| s.build_arg(&assignment)))
-            .collect();
-        let inputs: Vec<Option<Value>> = args
-            .iter()
-            .map(|a| a.as_ref().map(|(v, _)| v.clone()))
-            .collect();
-        let result = interp.run(scope, args);
-        if opt.early_conflicts && result.is_err() {
-            for &(start, failing) in &interp.session.failed_exceptions {
-                if start < failing {
-                    let condition = interp.session.condition_from(failing);
-                    let failed = match condition.len() {
-                        0 => term::bool_const(true),
-                        1 => condition[0].clone(),
-                        _ => term::app(term::Op::And, condition),
-                    };
-                    lemmas.push((start, term::not(&failed)));
-                    stats.early_lemmas += 1;
-                }
-            }
-            lemmas.sort_by_key(|(p, _)| *p);
+        let interp = Interpreter::<Sym>::new(program, state)
+            .map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+        Ok(Worker {
+            replay_program: crate::reorder::cutecat_order(original),
+            program,
+            scope,
+            options,
+            start,
+            shapes,
+            space,
+            money_vars,
+            session,
+            interp,
+            tests: Vec::new(),
+            stats: ExploreStats::default(),
+            mismatches: Vec::new(),
+        })
+    }
+
+    /// The inputs of the first run: defaults, overridden by the hints.
+    pub(crate) fn initial_assignment(&mut self) -> Result<Assignment, ConcolicError> {
+        let mut assignment: Assignment = vec![None; self.space.vars.len()];
+        if let Some(hints) = &self.options.hints {
+            absorb_hints(
+                self.program,
+                self.scope,
+                hints,
+                &mut self.shapes,
+                &mut assignment,
+            )?;
         }
-        let path = std::mem::take(&mut interp.session.constraints);
-        let outcome = match result {
-            Ok((_, failures)) if !failures.is_empty() => Outcome::Assertion(failures[0].clone()),
-            Ok(((Value::Struct(s), _), _)) => Outcome::Ok(
-                decl.outputs
-                    .iter()
-                    .map(|o| o.name.clone())
-                    .zip(s.fields.iter().cloned())
-                    .collect(),
-            ),
-            Ok(_) => Outcome::Ok(Vec::new()),
-            Err(e) => Outcome::Error(e),
-        };
-        {
-            if options.check {
-                if let Some(why) = replay(original, scope, &inputs, &outcome, opt.lazy_defaults) {
-                    mismatches.push((stats.tests, why));
+        Ok(assignment)
+    }
+
+    fn limit_reached(&self, tests: usize) -> bool {
+        self.options.max_tests.is_some_and(|m| tests >= m)
+            || self
+                .options
+                .timeout
+                .is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Explores depth-first the subtrees of `first` and then of the tasks the pool hands out,
+    /// until the pool has no more or a limit is reached. Sets `stats.complete` when this worker
+    /// ran out of work without being stopped.
+    pub(crate) fn run(
+        &mut self,
+        first: Option<Task>,
+        pool: &dyn WorkPool,
+        on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+    ) -> Result<(), ConcolicError> {
+        let mut task = first.or_else(|| pool.take());
+        while let Some((assignment, floor)) = task {
+            if !self.explore_subtree(assignment, floor, pool, on_test)? {
+                pool.stop();
+                return Ok(());
+            }
+            task = pool.take();
+        }
+        self.stats.complete = !pool.is_stopped();
+        Ok(())
+    }
+
+    /// Depth-first exploration below `floor` starting from `assignment`. Returns false when
+    /// the exploration must end (a limit, or the caller).
+    fn explore_subtree(
+        &mut self,
+        mut assignment: Assignment,
+        floor: usize,
+        pool: &dyn WorkPool,
+        on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+    ) -> Result<bool, ConcolicError> {
+        let opt = self.options.optimizations;
+        let decl = self.program.scope(self.scope);
+        let mut prefix: Vec<Node> = Vec::new();
+        // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
+        // later, as long as the first p nodes of the stack stay (Fig. 10).
+        let mut lemmas: Vec<(usize, Term)> = Vec::new();
+        let mut roundness = roundness_of(&assignment, &self.money_vars);
+        loop {
+            if pool.is_stopped() {
+                return Ok(false);
+            }
+            let interp = &mut self.interp;
+            interp.session.reset();
+            for (input, shape) in decl.inputs.iter().zip(&self.shapes) {
+                if let Some(Shape::Optional { given, .. }) = shape {
+                    let is_given = matches!(
+                        assignment.get(given.0 as usize),
+                        Some(Some(smt::catala::ModelValue::Bool(true)))
+                    );
+                    if let Some(entry) = interp.session.context_defaults.get_mut(&input.span) {
+                        entry.1 = is_given;
+                    }
                 }
             }
-            *stats
+            let args: Vec<Option<(Value, Sym)>> = self
+                .shapes
+                .iter()
+                .map(|s| s.as_ref().and_then(|s| s.build_arg(&assignment)))
+                .collect();
+            let inputs: Vec<Option<Value>> = args
+                .iter()
+                .map(|a| a.as_ref().map(|(v, _)| v.clone()))
+                .collect();
+            let result = interp.run(self.scope, args);
+            if opt.early_conflicts && result.is_err() {
+                for &(start, failing) in &interp.session.failed_exceptions {
+                    if start < failing {
+                        let condition = interp.session.condition_from(failing);
+                        let failed = match condition.len() {
+                            0 => term::bool_const(true),
+                            1 => condition[0].clone(),
+                            _ => term::app(term::Op::And, condition),
+                        };
+                        lemmas.push((start, term::not(&failed)));
+                        self.stats.early_lemmas += 1;
+                    }
+                }
+                lemmas.sort_by_key(|(p, _)| *p);
+            }
+            let path = std::mem::take(&mut interp.session.constraints);
+            let outcome = match result {
+                Ok((_, failures)) if !failures.is_empty() => {
+                    Outcome::Assertion(failures[0].clone())
+                }
+                Ok(((Value::Struct(s), _), _)) => Outcome::Ok(
+                    decl.outputs
+                        .iter()
+                        .map(|o| o.name.clone())
+                        .zip(s.fields.iter().cloned())
+                        .collect(),
+                ),
+                Ok(_) => Outcome::Ok(Vec::new()),
+                // A failed assertion ends the path, whatever fails after it.
+                Err(e) => match interp.take_failures().into_iter().next() {
+                    Some(a) => Outcome::Assertion(a),
+                    None => Outcome::Error(e),
+                },
+            };
+            let index = pool.count_test() - 1;
+            if self.options.check {
+                if let Some(why) = replay(
+                    &self.replay_program,
+                    self.scope,
+                    &inputs,
+                    &outcome,
+                    opt.lazy_defaults,
+                ) {
+                    self.mismatches.push((index, why));
+                }
+            }
+            *self
+                .stats
                 .by_outcome
                 .entry(outcome.kind().to_string())
                 .or_default() += 1;
-            *stats
+            *self
+                .stats
                 .by_roundness
                 .entry(format!("{roundness:?}"))
                 .or_default() += 1;
             let test = TestCase {
                 inputs,
                 outcome,
-                constraints: if options.keep_constraints {
+                constraints: if self.options.keep_constraints {
                     path.iter().map(|c| c.term.to_string()).collect()
                 } else {
                     Vec::new()
                 },
                 roundness,
-                found_at: start.elapsed(),
+                found_at: self.start.elapsed(),
             };
-            let control = on_test(stats.tests, &test);
-            stats.tests += 1;
-            if options.keep_tests {
-                tests.push(test);
+            let control = on_test(index, &test);
+            self.stats.tests += 1;
+            if self.options.keep_tests {
+                self.tests.push(test);
             }
-            if control == Control::Stop {
-                break 'explore;
+            if control == Control::Stop || self.limit_reached(index + 1) {
+                return Ok(false);
             }
-        }
-        // The new branch stack: the prefix keeps its flags, new constraints are open.
-        let mut stack: Vec<Node> = Vec::with_capacity(path.len());
-        for (i, c) in path.into_iter().enumerate() {
-            let done = match prefix.get(i) {
-                Some(p) => {
-                    if p.term != c.term {
-                        stats.divergences += 1;
+            // The new branch stack: the prefix keeps its flags, new constraints are open;
+            // constraints above the floor belong to the worker that handed this subtree out.
+            let mut stack: Vec<Node> = Vec::with_capacity(path.len());
+            for (i, c) in path.into_iter().enumerate() {
+                let done = match prefix.get(i) {
+                    Some(p) => {
+                        if p.term != c.term {
+                            self.stats.divergences += 1;
+                        }
+                        p.done
                     }
-                    p.done
-                }
-                None => false,
-            };
-            stack.push(Node {
-                term: c.term,
-                done: done || c.fixed,
-            });
-        }
-        if options.max_tests.is_some_and(|m| stats.tests >= m)
-            || options.timeout.is_some_and(|t| start.elapsed() >= t)
-        {
-            break 'explore;
-        }
-        loop {
-            let Some(i) = stack.iter().rposition(|n| !n.done) else {
-                stats.complete = true;
-                break 'explore;
-            };
-            stack.truncate(i + 1);
-            let negated = term::not(&stack[i].term);
-            stack[i] = Node {
-                term: negated,
-                done: true,
-            };
-            lemmas.retain(|(p, _)| *p <= i);
-            let mut query: Vec<Term> = Vec::with_capacity(stack.len() + lemmas.len());
-            let mut pending = lemmas.iter().peekable();
-            for (k, n) in stack.iter().enumerate() {
-                while let Some((_, l)) = pending.next_if(|(p, _)| *p == k) {
-                    query.push(l.clone());
-                }
-                query.push(n.term.clone());
-            }
-            if session.check_path(&query)? == QueryOutcome::Sat {
-                roundness = if opt.soft_constraints {
-                    // Money variables outside the path are free: the model leaves them at 0.
-                    let in_path = variables_of(&query);
-                    let constrained: Vec<_> = money_vars
-                        .iter()
-                        .copied()
-                        .filter(|v| in_path.contains(v))
-                        .collect();
-                    session.round_money(&constrained)?
-                } else {
-                    RoundnessLevel::Cents
+                    None => i < floor,
                 };
-                assignment = space
-                    .vars
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| session.value(smt::catala::VarId(i as u32), v.kind))
-                    .collect();
-                if !opt.soft_constraints {
-                    roundness = roundness_of(&assignment, &money_vars);
-                }
-                prefix = stack;
-                break;
+                stack.push(Node {
+                    term: c.term,
+                    done: done || c.fixed,
+                });
             }
-            if options.timeout.is_some_and(|t| start.elapsed() >= t) {
-                break 'explore;
+            loop {
+                if pool.hungry() {
+                    self.share(&mut stack, &lemmas, floor, pool)?;
+                }
+                let Some(i) = stack.iter().rposition(|n| !n.done) else {
+                    return Ok(true);
+                };
+                stack.truncate(i + 1);
+                let negated = term::not(&stack[i].term);
+                stack[i] = Node {
+                    term: negated,
+                    done: true,
+                };
+                lemmas.retain(|(p, _)| *p <= i);
+                let query = with_lemmas(&stack, &lemmas);
+                if self.session.check_path(&query)? == QueryOutcome::Sat {
+                    (assignment, roundness) = self.model_inputs(&query)?;
+                    prefix = stack;
+                    break;
+                }
+                if self
+                    .options
+                    .timeout
+                    .is_some_and(|t| self.start.elapsed() >= t)
+                {
+                    return Ok(false);
+                }
             }
         }
     }
-    let s = session.stats();
-    stats.solver_calls = s.path_queries;
-    stats.soft_solver_calls = s.soft_queries;
-    stats.solver_time = s.solver_time;
-    stats.time = start.elapsed();
-    let incomplete: Vec<String> = interp.session.incomplete.iter().cloned().collect();
-    // Concrete-only operations or runs leaving their prefix may hide paths.
-    stats.complete = stats.complete && incomplete.is_empty() && stats.divergences == 0;
-    Ok(Exploration {
-        tests,
-        stats,
-        incomplete,
-        replay_mismatches: mismatches,
-    })
+
+    /// Hands the shallowest open subtree of `stack` (below `floor`) to the pool, when another
+    /// one stays open here.
+    fn share(
+        &mut self,
+        stack: &mut [Node],
+        lemmas: &[(usize, Term)],
+        floor: usize,
+        pool: &dyn WorkPool,
+    ) -> Result<(), ConcolicError> {
+        let mut open = stack
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| *i >= floor && !n.done)
+            .map(|(i, _)| i);
+        let (Some(k), Some(_)) = (open.next(), open.next()) else {
+            return Ok(());
+        };
+        stack[k].done = true;
+        let mut query: Vec<Term> = stack[..k].iter().map(|n| n.term.clone()).collect();
+        query.push(term::not(&stack[k].term));
+        let nodes: Vec<Node> = query
+            .into_iter()
+            .map(|term| Node { term, done: true })
+            .collect();
+        let relevant: Vec<(usize, Term)> =
+            lemmas.iter().filter(|(p, _)| *p <= k).cloned().collect();
+        let query = with_lemmas(&nodes, &relevant);
+        if self.session.check_path(&query)? == QueryOutcome::Sat {
+            let (assignment, _) = self.model_inputs(&query)?;
+            pool.give((assignment, k + 1));
+        }
+        Ok(())
+    }
+
+    /// The inputs of the current model (money rounded when soft constraints are on).
+    fn model_inputs(
+        &mut self,
+        query: &[Term],
+    ) -> Result<(Assignment, RoundnessLevel), ConcolicError> {
+        let opt = self.options.optimizations;
+        let mut roundness = if opt.soft_constraints {
+            // Money variables outside the path are free: the model leaves them at 0.
+            let in_path = variables_of(query);
+            let constrained: Vec<_> = self
+                .money_vars
+                .iter()
+                .copied()
+                .filter(|v| in_path.contains(v))
+                .collect();
+            self.session.round_money(&constrained)?
+        } else {
+            RoundnessLevel::Cents
+        };
+        let assignment: Assignment = self
+            .space
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| self.session.value(smt::catala::VarId(i as u32), v.kind))
+            .collect();
+        if !opt.soft_constraints {
+            roundness = roundness_of(&assignment, &self.money_vars);
+        }
+        Ok((assignment, roundness))
+    }
+
+    /// The figures and tests of this worker.
+    pub(crate) fn finish(mut self, stopped: bool) -> Exploration {
+        let s = self.session.stats();
+        self.stats.solver_calls = s.path_queries;
+        self.stats.soft_solver_calls = s.soft_queries;
+        self.stats.solver_time = s.solver_time;
+        self.stats.time = self.start.elapsed();
+        let incomplete: Vec<String> = self.interp.session.incomplete.iter().cloned().collect();
+        // Concrete-only operations or runs leaving their prefix may hide paths.
+        self.stats.complete =
+            self.stats.complete && !stopped && incomplete.is_empty() && self.stats.divergences == 0;
+        Exploration {
+            tests: self.tests,
+            stats: self.stats,
+            incomplete,
+            replay_mismatches: self.mismatches,
+        }
+    }
+}
+
+/// The terms of a query: the stack's constraints with each lemma before the node it is
+/// attached to.
+fn with_lemmas(stack: &[Node], lemmas: &[(usize, Term)]) -> Vec<Term> {
+    let mut query: Vec<Term> = Vec::with_capacity(stack.len() + lemmas.len());
+    let mut pending = lemmas.iter().peekable();
+    for (k, n) in stack.iter().enumerate() {
+        while let Some((_, l)) = pending.next_if(|(p, _)| *p == k) {
+            query.push(l.clone());
+        }
+        query.push(n.term.clone());
+    }
+    query
 }
 
 /// The variables of some terms (shared subterms visited once).
@@ -540,19 +772,21 @@ fn replay(
     outcome: &Outcome,
     lazy_defaults: bool,
 ) -> Option<String> {
-    let plain = catala_eval::run_scope(program, scope, inputs.to_vec());
     if let Outcome::Assertion(a) = outcome {
-        return match plain {
-            Ok(r)
-                if r.assertion_failures
-                    .first()
-                    .is_some_and(|b| b.span == a.span) =>
-            {
-                None
-            }
+        let Ok(mut interp) = Interpreter::<()>::new(program, ()) else {
+            return Some("the plain run fails before the scope".to_string());
+        };
+        let args = inputs.iter().map(|v| v.clone().map(|v| (v, ()))).collect();
+        let first = match interp.run(scope, args) {
+            Ok((_, failures)) => failures.into_iter().next(),
+            Err(_) => interp.take_failures().into_iter().next(),
+        };
+        return match first {
+            Some(b) if b.span == a.span => None,
             _ => Some("the plain run does not fail the same assertion".to_string()),
         };
     }
+    let plain = catala_eval::run_scope(program, scope, inputs.to_vec());
     if let Ok(r) = &plain {
         if !r.assertion_failures.is_empty() {
             return Some("the plain run fails an assertion".to_string());

@@ -15,6 +15,7 @@ pub mod explore;
 pub mod fold;
 pub mod inputs;
 pub mod mutation;
+pub mod parallel;
 pub mod reorder;
 pub mod symbolic;
 
@@ -34,4 +35,6 @@ pub enum ConcolicError {
     UnknownOptimization(String),
     #[error("invalid hints: {0}")]
     Hints(String),
+    #[error("parallel exploration: {0}")]
+    Worker(String),
 }

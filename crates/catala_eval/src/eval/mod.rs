@@ -49,9 +49,11 @@ impl<C: Companion> Interpreter<'_, C> {
         inputs: Vec<Option<Tracked<C>>>,
     ) -> Result<(Tracked<C>, Vec<AssertionFailure>), RuntimeError> {
         self.take_failures();
-        let out = self.run_scope_frame(scope, inputs.into());
-        let failures = self.take_failures();
-        out.map(|o| (o, failures)).map_err(|e| *e)
+        match self.run_scope_frame(scope, inputs.into()) {
+            Ok(o) => Ok((o, self.take_failures())),
+            // The assertions that failed before the error stay for `take_failures`.
+            Err(e) => Err(*e),
+        }
     }
 }
 

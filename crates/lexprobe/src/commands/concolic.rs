@@ -12,6 +12,7 @@ use concolic::{Exploration, ExploreOptions, Optimizations, Outcome};
 use serde_json::{json, Map, Value as Json};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -65,6 +66,10 @@ pub struct ConcolicArgs {
     /// `{"stats": …, "incomplete": […]}` line. Memory stays flat however long the run.
     #[arg(long, conflicts_with = "format")]
     pub jsonl: bool,
+    /// Worker threads, each with its own Z3 context, sharing the path tree (same paths as one
+    /// worker; tests are printed in the order they are found).
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub jobs: usize,
 }
 
 pub fn run(args: ConcolicArgs) -> i32 {
@@ -100,21 +105,44 @@ pub fn run(args: ConcolicArgs) -> i32 {
         // One JSON object and emitted test files need every test at the end.
         keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some(),
     };
-    let mut out = std::io::stdout().lock();
-    let mut on_test = |i: usize, t: &concolic::TestCase| {
-        let written = if args.jsonl {
-            writeln!(out, "{}", test_json(&loaded, scope, t))
-        } else if json_out {
-            Ok(())
-        } else {
-            print_test(&mut out, &loaded, scope, i, t, args.show_constraints)
-        };
-        // A closed pipe (e.g. `| head`) is not an error of the exploration.
-        let _ = written.and_then(|_| out.flush());
-        concolic::Control::Continue
+    if args.jobs > 1 && args.emit_tests.is_some() {
+        eprintln!("lexprobe concolic: --emit-tests needs the tests of one worker: use --jobs 1");
+        return USAGE;
+    }
+    if args.jobs == 0 {
+        eprintln!("lexprobe concolic: --jobs must be at least 1");
+        return USAGE;
+    }
+    let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
+    let result = if args.jobs > 1 {
+        let out = Mutex::new(std::io::stdout());
+        let file = args.file.clone();
+        concolic::parallel::explore_parallel(
+            args.jobs,
+            scope,
+            &options,
+            || catala::load(&file).map_err(|_| format!("cannot load {}", file.display())),
+            |l: &Loaded| &l.program,
+            |l: &Loaded, i: usize, t: &concolic::TestCase| {
+                if json_out && !args.jsonl {
+                    let mut c = collected.lock().unwrap_or_else(|p| p.into_inner());
+                    c.push((i, test_json(l, scope, t)));
+                    return concolic::Control::Continue;
+                }
+                let mut text: Vec<u8> = Vec::new();
+                let _ = if args.jsonl {
+                    writeln!(text, "{}", test_json(l, scope, t))
+                } else {
+                    print_test(&mut text, l, scope, i, t, args.show_constraints)
+                };
+                let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
+                let _ = o.write_all(&text).and_then(|_| o.flush());
+                concolic::Control::Continue
+            },
+        )
+    } else {
+        explore_sequential(&loaded, scope, &options, &args, json_out)
     };
-    let result = concolic::explore_with(&loaded.program, scope, &options, &mut on_test);
-    drop(out);
     let exploration = match result {
         Ok(e) => e,
         Err(e) => {
@@ -130,6 +158,14 @@ pub fn run(args: ConcolicArgs) -> i32 {
         println!(
             "{}",
             json!({"stats": stats_json(&exploration), "incomplete": exploration.incomplete})
+        );
+    } else if json_out && args.jobs > 1 {
+        let mut tests = collected.into_inner().unwrap_or_else(|p| p.into_inner());
+        tests.sort_by_key(|(i, _)| *i);
+        let tests: Vec<Json> = tests.into_iter().map(|(_, t)| t).collect();
+        println!(
+            "{}",
+            json!({"tests": tests, "stats": stats_json(&exploration), "incomplete": exploration.incomplete})
         );
     } else if json_out {
         println!("{}", to_json(&loaded, scope, &exploration));
@@ -313,4 +349,28 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
             println!("  {k}: {n}");
         }
     }
+}
+
+/// One worker: tests are printed (human, JSON Lines) as they are found.
+fn explore_sequential(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    options: &ExploreOptions,
+    args: &ConcolicArgs,
+    json_out: bool,
+) -> Result<Exploration, concolic::ConcolicError> {
+    let mut out = std::io::stdout().lock();
+    let mut on_test = |i: usize, t: &concolic::TestCase| {
+        let written = if args.jsonl {
+            writeln!(out, "{}", test_json(loaded, scope, t))
+        } else if json_out {
+            Ok(())
+        } else {
+            print_test(&mut out, loaded, scope, i, t, args.show_constraints)
+        };
+        // A closed pipe (e.g. `| head`) is not an error of the exploration.
+        let _ = written.and_then(|_| out.flush());
+        concolic::Control::Continue
+    };
+    concolic::explore_with(&loaded.program, scope, options, &mut on_test)
 }

@@ -1,0 +1,121 @@
+//! Parallel exploration finds the paths of the sequential one: the same path conditions (as
+//! printed terms, which do not depend on the concrete inputs chosen), each once, with the same
+//! outcome kinds.
+
+use catala_ir::dcalc::Program;
+use concolic::parallel::explore_parallel;
+use concolic::{explore, Control, ExploreOptions, Optimizations};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn load(path: &Path) -> Result<Program, String> {
+    let (sources, parsed) = catala_syntax::parse_file_with_sources(path);
+    let ast = parsed.map_err(|d| format!("{}: {}", path.display(), d.message))?;
+    catala_ir::compile(&sources, &ast)
+        .map_err(|ds| format!("{}: {} errors", path.display(), ds.len()))
+}
+
+fn options() -> ExploreOptions {
+    ExploreOptions {
+        optimizations: Optimizations::ALL,
+        keep_constraints: true,
+        check: true,
+        ..ExploreOptions::default()
+    }
+}
+
+/// Each path as its outcome kind and its printed path condition, sorted.
+fn sequential_paths(path: &Path, scope: &str) -> Vec<String> {
+    let program = match load(path) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    let Some(id) = program.scope_by_name(scope) else {
+        panic!("no scope {scope}")
+    };
+    let e = match explore(&program, id, &options()) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    assert!(e.stats.complete);
+    let mut v: Vec<String> = e
+        .tests
+        .iter()
+        .map(|t| format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ ")))
+        .collect();
+    v.sort();
+    v
+}
+
+fn parallel_paths(path: &Path, scope: &str, jobs: usize) -> Vec<String> {
+    let program = match load(path) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    let Some(id) = program.scope_by_name(scope) else {
+        panic!("no scope {scope}")
+    };
+    let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let e = explore_parallel(
+        jobs,
+        id,
+        &options(),
+        || load(path),
+        |p: &Program| p,
+        |_, _, t| {
+            let line = format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ "));
+            found.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+            Control::Continue
+        },
+    );
+    let e = match e {
+        Ok(e) => e,
+        Err(err) => panic!("parallel exploration failed: {err}"),
+    };
+    assert!(e.stats.complete, "parallel exploration incomplete");
+    assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
+    let mut v = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    assert_eq!(v.len(), e.stats.tests);
+    v.sort();
+    v
+}
+
+#[test]
+fn parallel_exploration_finds_the_sequential_paths_on_small_scopes() {
+    let dir = workspace().join("tests/fixtures/concolic");
+    for (file, scope) in [
+        ("fig5_default.catala_en", "Fig5"),
+        ("branching.catala_en", "LabelScope"),
+        ("branching.catala_en", "FoldScope"),
+        ("lazy_conflict.catala_en", "LazyConflict"),
+        ("packing.catala_en", "Packing"),
+    ] {
+        let path = dir.join(file);
+        let seq = sequential_paths(&path, scope);
+        for jobs in [2, 3] {
+            assert_eq!(
+                parallel_paths(&path, scope, jobs),
+                seq,
+                "{file} {scope} jobs={jobs}"
+            );
+        }
+    }
+}
+
+#[test]
+fn parallel_exploration_finds_the_381_paths_of_the_family_quotient() {
+    let corpus = workspace().join("../shared/corpus/cutecat-benchmarks");
+    if !corpus.is_dir() {
+        eprintln!("corpus not found at {}: test skipped", corpus.display());
+        return;
+    }
+    let path = corpus.join("impot_revenu/nombre_de_parts.catala_fr");
+    let seq = sequential_paths(&path, "Test");
+    assert_eq!(seq.len(), 381);
+    let par = parallel_paths(&path, "Test", 2);
+    assert_eq!(par, seq);
+}
