@@ -6,6 +6,7 @@
 //! the time or test limit. Every path found becomes a [`TestCase`]; with `check`, each is
 //! replayed on the plain interpreter, which must give the identical outcome.
 
+use crate::checkpoint::Checkpoint;
 use crate::inputs::{Assignment, InputSpace, Shape};
 use crate::symbolic::{PathState, Sym};
 use crate::ConcolicError;
@@ -113,6 +114,12 @@ pub struct ExploreOptions {
     /// Keep the tests in [`Exploration::tests`]; a streaming caller that consumes each test as
     /// it is found turns this off so memory stays flat on explorations of any length.
     pub keep_tests: bool,
+    /// Continue a sequential exploration from this checkpoint.
+    pub resume: Option<Checkpoint>,
+    /// Hand a checkpoint to the caller this often (and when a limit stops the exploration).
+    pub checkpoint_every: Option<Duration>,
+    /// The solver gives up on a query after this long (counted in `unknown_queries`).
+    pub query_timeout: Option<Duration>,
 }
 
 impl Default for ExploreOptions {
@@ -125,6 +132,9 @@ impl Default for ExploreOptions {
             check: true,
             keep_constraints: false,
             keep_tests: true,
+            resume: None,
+            checkpoint_every: None,
+            query_timeout: Some(Duration::from_secs(60)),
         }
     }
 }
@@ -181,6 +191,10 @@ pub struct ExploreStats {
     pub divergences: usize,
     /// Early-conflict lemmas learnt (one per default term a failing exception crossed).
     pub early_lemmas: usize,
+    /// Times the lemmas were set aside because the solver gave up on a query with them.
+    pub dropped_lemmas: usize,
+    /// Path queries the solver gave up on (their subtrees are not explored).
+    pub unknown_queries: usize,
     pub by_outcome: BTreeMap<String, usize>,
     /// Tests per roundness level of their money inputs.
     pub by_roundness: BTreeMap<String, usize>,
@@ -227,12 +241,42 @@ pub fn explore_with(
     options: &ExploreOptions,
     on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
 ) -> Result<Exploration, ConcolicError> {
+    explore_checkpointed(program, scope, options, on_test, &mut |_| {})
+}
+
+/// [`explore_with`], continuing from `options.resume` when given, and handing a
+/// [`Checkpoint`] to `on_checkpoint` every `options.checkpoint_every` and when a limit stops
+/// the exploration. The figures of a resumed exploration include those of the checkpoint.
+pub fn explore_checkpointed(
+    program: &Program,
+    scope: ScopeId,
+    options: &ExploreOptions,
+    on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+    on_checkpoint: &mut dyn FnMut(&Checkpoint),
+) -> Result<Exploration, ConcolicError> {
     let pool = Solo::default();
     let start = Instant::now();
     let transformed = transform(program, options.optimizations);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
-    let first = worker.initial_assignment()?;
-    worker.run(Some((first, 0)), &pool, on_test)?;
+    let first = match &options.resume {
+        Some(c) => {
+            if c.assignment.len() != worker.space.vars.len() {
+                return Err(ConcolicError::Resume(format!(
+                    "the checkpoint has {} variables, this scope {}",
+                    c.assignment.len(),
+                    worker.space.vars.len()
+                )));
+            }
+            pool.tests.set(c.tests);
+            worker.stats.tests = c.tests;
+            worker.stats.by_outcome = c.by_outcome.clone();
+            worker.stats.by_roundness = c.by_roundness.clone();
+            worker.resumed = Some(c.clone());
+            c.assignment.clone()
+        }
+        None => worker.initial_assignment()?,
+    };
+    worker.run_checkpointed(Some((first, 0)), &pool, on_test, on_checkpoint)?;
     Ok(worker.finish(pool.stopped.get()))
 }
 
@@ -301,6 +345,9 @@ pub(crate) struct Worker<'p> {
     pub(crate) tests: Vec<TestCase>,
     pub(crate) stats: ExploreStats,
     pub(crate) mismatches: Vec<(usize, String)>,
+    /// The checkpoint this exploration continues (its done flags apply to the first run).
+    resumed: Option<Checkpoint>,
+    last_checkpoint: Instant,
 }
 
 /// The program as the exploration runs it: matches folded, exceptions packed, definitions in
@@ -349,7 +396,10 @@ impl<'p> Worker<'p> {
             .filter(|i| space.vars[*i].is_money)
             .map(|i| smt::catala::VarId(i as u32))
             .collect();
-        let mut session = CatalaSession::new(None, opt.incremental);
+        let timeout_ms = options
+            .query_timeout
+            .map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
+        let mut session = CatalaSession::new(timeout_ms, opt.incremental);
         for d in &space.domains {
             session.add_global(d)?;
         }
@@ -380,6 +430,8 @@ impl<'p> Worker<'p> {
             tests: Vec::new(),
             stats: ExploreStats::default(),
             mismatches: Vec::new(),
+            resumed: None,
+            last_checkpoint: start,
         })
     }
 
@@ -415,9 +467,19 @@ impl<'p> Worker<'p> {
         pool: &dyn WorkPool,
         on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
     ) -> Result<(), ConcolicError> {
+        self.run_checkpointed(first, pool, on_test, &mut |_| {})
+    }
+
+    fn run_checkpointed(
+        &mut self,
+        first: Option<Task>,
+        pool: &dyn WorkPool,
+        on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+        on_checkpoint: &mut dyn FnMut(&Checkpoint),
+    ) -> Result<(), ConcolicError> {
         let mut task = first.or_else(|| pool.take());
         while let Some((assignment, floor)) = task {
-            if !self.explore_subtree(assignment, floor, pool, on_test)? {
+            if !self.explore_subtree(assignment, floor, pool, on_test, on_checkpoint)? {
                 pool.stop();
                 return Ok(());
             }
@@ -435,8 +497,12 @@ impl<'p> Worker<'p> {
         floor: usize,
         pool: &dyn WorkPool,
         on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+        on_checkpoint: &mut dyn FnMut(&Checkpoint),
     ) -> Result<bool, ConcolicError> {
         let opt = self.options.optimizations;
+        let mut resumed_done = self.resumed.as_ref().map(|c| c.done.clone());
+        // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
+        let mut stopping = false;
         let decl = self.program.scope(self.scope);
         let mut prefix: Vec<Node> = Vec::new();
         // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
@@ -542,27 +608,35 @@ impl<'p> Worker<'p> {
             if self.options.keep_tests {
                 self.tests.push(test);
             }
-            if control == Control::Stop || self.limit_reached(index + 1) {
+            if control == Control::Stop {
                 return Ok(false);
+            }
+            if self.limit_reached(index + 1) {
+                if self.options.checkpoint_every.is_none() {
+                    return Ok(false);
+                }
+                stopping = true;
             }
             // The new branch stack: the prefix keeps its flags, new constraints are open;
             // constraints above the floor belong to the worker that handed this subtree out.
             let mut stack: Vec<Node> = Vec::with_capacity(path.len());
             for (i, c) in path.into_iter().enumerate() {
-                let done = match prefix.get(i) {
-                    Some(p) => {
+                let done = match (&resumed_done, prefix.get(i)) {
+                    (Some(flags), _) => flags.get(i).copied().unwrap_or(false),
+                    (None, Some(p)) => {
                         if p.term != c.term {
                             self.stats.divergences += 1;
                         }
                         p.done
                     }
-                    None => i < floor,
+                    (None, None) => i < floor,
                 };
                 stack.push(Node {
                     term: c.term,
                     done: done || c.fixed,
                 });
             }
+            resumed_done = None;
             loop {
                 if pool.hungry() {
                     self.share(&mut stack, &lemmas, floor, pool)?;
@@ -577,16 +651,42 @@ impl<'p> Worker<'p> {
                     done: true,
                 };
                 lemmas.retain(|(p, _)| *p <= i);
-                let query = with_lemmas(&stack, &lemmas);
-                if self.session.check_path(&query)? == QueryOutcome::Sat {
+                let mut query = with_lemmas(&stack, &lemmas);
+                let mut outcome = self.session.check_path(&query)?;
+                if outcome == QueryOutcome::Unknown && !lemmas.is_empty() {
+                    // The lemmas made the query too hard for the solver: they only prune, so
+                    // the search goes on without them.
+                    lemmas.clear();
+                    self.stats.dropped_lemmas += 1;
+                    query = with_lemmas(&stack, &lemmas);
+                    outcome = self.session.check_path(&query)?;
+                }
+                if outcome == QueryOutcome::Unknown {
+                    // The solver gave up: the subtree is skipped and the exploration is not
+                    // complete.
+                    self.stats.unknown_queries += 1;
+                }
+                if outcome == QueryOutcome::Sat {
                     (assignment, roundness) = self.model_inputs(&query)?;
                     prefix = stack;
+                    let due = self
+                        .options
+                        .checkpoint_every
+                        .is_some_and(|every| self.last_checkpoint.elapsed() >= every);
+                    if (due || stopping) && floor == 0 {
+                        self.last_checkpoint = Instant::now();
+                        on_checkpoint(&self.checkpoint(&assignment, &prefix));
+                    }
+                    if stopping {
+                        return Ok(false);
+                    }
                     break;
                 }
-                if self
-                    .options
-                    .timeout
-                    .is_some_and(|t| self.start.elapsed() >= t)
+                if !stopping
+                    && self
+                        .options
+                        .timeout
+                        .is_some_and(|t| self.start.elapsed() >= t)
                 {
                     return Ok(false);
                 }
@@ -611,7 +711,6 @@ impl<'p> Worker<'p> {
         let (Some(k), Some(_)) = (open.next(), open.next()) else {
             return Ok(());
         };
-        stack[k].done = true;
         let mut query: Vec<Term> = stack[..k].iter().map(|n| n.term.clone()).collect();
         query.push(term::not(&stack[k].term));
         let nodes: Vec<Node> = query
@@ -621,7 +720,10 @@ impl<'p> Worker<'p> {
         let relevant: Vec<(usize, Term)> =
             lemmas.iter().filter(|(p, _)| *p <= k).cloned().collect();
         let query = with_lemmas(&nodes, &relevant);
-        if self.session.check_path(&query)? == QueryOutcome::Sat {
+        let outcome = self.session.check_path(&query)?;
+        // When the solver gives up, the branch stays here, open.
+        stack[k].done = outcome != QueryOutcome::Unknown;
+        if outcome == QueryOutcome::Sat {
             let (assignment, _) = self.model_inputs(&query)?;
             pool.give((assignment, k + 1));
         }
@@ -660,17 +762,44 @@ impl<'p> Worker<'p> {
         Ok((assignment, roundness))
     }
 
+    /// The state before the run on `assignment`, whose path starts with `prefix`.
+    fn checkpoint(&self, assignment: &Assignment, prefix: &[Node]) -> Checkpoint {
+        let s = self.session.stats();
+        let (calls, soft, elapsed) = self.resumed_figures();
+        Checkpoint {
+            assignment: assignment.clone(),
+            done: prefix.iter().map(|n| n.done).collect(),
+            tests: self.stats.tests,
+            solver_calls: calls + s.path_queries,
+            soft_solver_calls: soft + s.soft_queries,
+            elapsed: elapsed + self.start.elapsed(),
+            by_outcome: self.stats.by_outcome.clone(),
+            by_roundness: self.stats.by_roundness.clone(),
+        }
+    }
+
+    /// Solver calls, rounding calls and time of the explorations this one continues.
+    fn resumed_figures(&self) -> (u64, u64, Duration) {
+        self.resumed.as_ref().map_or((0, 0, Duration::ZERO), |c| {
+            (c.solver_calls, c.soft_solver_calls, c.elapsed)
+        })
+    }
+
     /// The figures and tests of this worker.
     pub(crate) fn finish(mut self, stopped: bool) -> Exploration {
         let s = self.session.stats();
-        self.stats.solver_calls = s.path_queries;
-        self.stats.soft_solver_calls = s.soft_queries;
+        let (calls, soft, elapsed) = self.resumed_figures();
+        self.stats.solver_calls = calls + s.path_queries;
+        self.stats.soft_solver_calls = soft + s.soft_queries;
         self.stats.solver_time = s.solver_time;
-        self.stats.time = self.start.elapsed();
+        self.stats.time = elapsed + self.start.elapsed();
         let incomplete: Vec<String> = self.interp.session.incomplete.iter().cloned().collect();
         // Concrete-only operations or runs leaving their prefix may hide paths.
-        self.stats.complete =
-            self.stats.complete && !stopped && incomplete.is_empty() && self.stats.divergences == 0;
+        self.stats.complete = self.stats.complete
+            && !stopped
+            && incomplete.is_empty()
+            && self.stats.divergences == 0
+            && self.stats.unknown_queries == 0;
         Exploration {
             tests: self.tests,
             stats: self.stats,

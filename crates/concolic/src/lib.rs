@@ -10,6 +10,7 @@
 //!
 //! Entry point: [`explore::explore`].
 
+pub mod checkpoint;
 pub mod emit;
 pub mod explore;
 pub mod fold;
@@ -20,8 +21,8 @@ pub mod reorder;
 pub mod symbolic;
 
 pub use explore::{
-    explore, explore_with, Control, Exploration, ExploreOptions, ExploreStats, Optimizations,
-    Outcome, TestCase,
+    explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,
+    ExploreStats, Optimizations, Outcome, TestCase,
 };
 
 /// Errors of an exploration.
@@ -37,4 +38,6 @@ pub enum ConcolicError {
     Hints(String),
     #[error("parallel exploration: {0}")]
     Worker(String),
+    #[error("cannot resume: {0}")]
+    Resume(String),
 }

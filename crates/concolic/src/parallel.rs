@@ -191,6 +191,8 @@ where
         stats.solver_time += s.stats.solver_time;
         stats.divergences += s.stats.divergences;
         stats.early_lemmas += s.stats.early_lemmas;
+        stats.dropped_lemmas += s.stats.dropped_lemmas;
+        stats.unknown_queries += s.stats.unknown_queries;
         stats.complete &= s.stats.complete;
         for (k, n) in s.stats.by_outcome {
             *stats.by_outcome.entry(k).or_default() += n;

@@ -22,6 +22,8 @@ use std::time::Duration;
   lexprobe concolic tax.catala_en --scope S --optim none --max-tests 100 --timeout 60
   lexprobe concolic tax.catala_en --scope S --emit-tests tests/ --check
   lexprobe concolic housing.catala_fr --scope Test --jsonl --timeout 3600 > tests.jsonl
+  lexprobe concolic housing.catala_fr --scope Test --jsonl --checkpoint run.ckpt > part1.jsonl
+  lexprobe concolic housing.catala_fr --scope Test --jsonl --resume run.ckpt --checkpoint run.ckpt > part2.jsonl
 
 Human output and --jsonl print each test as soon as it is found, so a long exploration can be
 watched, cut short, or piped; --format json prints one object at the end.
@@ -70,6 +72,21 @@ pub struct ConcolicArgs {
     /// worker; tests are printed in the order they are found).
     #[arg(long, short = 'j', default_value_t = 1)]
     pub jobs: usize,
+    /// Keep the state of the exploration in this file (rewritten every --checkpoint-every
+    /// seconds and when --timeout or --max-tests stops the run), for --resume.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints.
+    #[arg(long, default_value_t = 10.0)]
+    pub checkpoint_every: f64,
+    /// Seconds after which the solver gives up on one query (the exploration is then
+    /// reported incomplete, with the count in `unknown_queries`).
+    #[arg(long, default_value_t = 60.0)]
+    pub query_timeout: f64,
+    /// Continue the exploration saved in this checkpoint file (same program, scope and
+    /// --optim); test numbers and figures continue from it.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
 }
 
 pub fn run(args: ConcolicArgs) -> i32 {
@@ -104,6 +121,10 @@ pub fn run(args: ConcolicArgs) -> i32 {
         keep_constraints: args.show_constraints,
         // One JSON object and emitted test files need every test at the end.
         keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some(),
+        query_timeout: Some(Duration::from_secs_f64(
+            args.query_timeout.clamp(0.001, 4e6),
+        )),
+        ..ExploreOptions::default()
     };
     if args.jobs > 1 && args.emit_tests.is_some() {
         eprintln!("lexprobe concolic: --emit-tests needs the tests of one worker: use --jobs 1");
@@ -112,6 +133,29 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if args.jobs == 0 {
         eprintln!("lexprobe concolic: --jobs must be at least 1");
         return USAGE;
+    }
+    if args.jobs > 1 && (args.checkpoint.is_some() || args.resume.is_some()) {
+        eprintln!(
+            "lexprobe concolic: --checkpoint and --resume work with one worker: use --jobs 1"
+        );
+        return USAGE;
+    }
+    if !(args.checkpoint_every.is_finite() && args.checkpoint_every > 0.0) {
+        eprintln!("lexprobe concolic: --checkpoint-every must be a positive number of seconds");
+        return USAGE;
+    }
+    let mut options = options;
+    if let Some(path) = &args.resume {
+        match read_checkpoint(path, &args) {
+            Ok(c) => options.resume = Some(c),
+            Err(msg) => {
+                eprintln!("lexprobe concolic: {msg}");
+                return USAGE;
+            }
+        }
+    }
+    if args.checkpoint.is_some() {
+        options.checkpoint_every = Some(Duration::from_secs_f64(args.checkpoint_every));
     }
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
     let result = if args.jobs > 1 {
@@ -276,6 +320,8 @@ fn stats_json(e: &Exploration) -> Json {
         "by_roundness": s.by_roundness,
         "divergences": s.divergences,
         "early_lemmas": s.early_lemmas,
+        "dropped_lemmas": s.dropped_lemmas,
+        "unknown_queries": s.unknown_queries,
     })
 }
 
@@ -348,6 +394,12 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
         for (k, n) in &s.by_outcome {
             println!("  {k}: {n}");
         }
+        if s.unknown_queries > 0 {
+            println!(
+                "  {} queries abandoned by the solver after --query-timeout: their subtrees are not explored",
+                s.unknown_queries
+            );
+        }
     }
 }
 
@@ -372,5 +424,62 @@ fn explore_sequential(
         let _ = written.and_then(|_| out.flush());
         concolic::Control::Continue
     };
-    concolic::explore_with(&loaded.program, scope, options, &mut on_test)
+    let mut on_checkpoint = |c: &concolic::checkpoint::Checkpoint| {
+        if let Some(path) = &args.checkpoint {
+            if let Err(e) = write_checkpoint(path, args, c) {
+                eprintln!("lexprobe concolic: cannot write checkpoint: {e}");
+            }
+        }
+    };
+    concolic::explore_checkpointed(
+        &loaded.program,
+        scope,
+        options,
+        &mut on_test,
+        &mut on_checkpoint,
+    )
+}
+
+/// Writes the checkpoint file atomically (a killed process leaves the previous one whole).
+fn write_checkpoint(
+    path: &std::path::Path,
+    args: &ConcolicArgs,
+    c: &concolic::checkpoint::Checkpoint,
+) -> std::io::Result<()> {
+    let doc = json!({
+        "program": args.file.display().to_string(),
+        "scope": args.scope,
+        "optim": args.optim,
+        "state": c.to_json(),
+    });
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, format!("{doc}\n"))?;
+    std::fs::rename(&tmp, path)
+}
+
+fn read_checkpoint(
+    path: &std::path::Path,
+    args: &ConcolicArgs,
+) -> Result<concolic::checkpoint::Checkpoint, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let doc: Json = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a checkpoint: {e}", path.display()))?;
+    for (key, now) in [
+        ("scope", args.scope.as_str()),
+        ("optim", args.optim.as_str()),
+    ] {
+        let then = doc.get(key).and_then(Json::as_str).unwrap_or("");
+        if then != now {
+            return Err(format!(
+                "{} was written with --{key} {then}, not {now}",
+                path.display()
+            ));
+        }
+    }
+    let state = doc
+        .get("state")
+        .ok_or_else(|| format!("{} is not a checkpoint", path.display()))?;
+    concolic::checkpoint::Checkpoint::from_json(state)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -10,7 +10,7 @@ use super::term::{Kind, Op, Term, TermNode, VarId};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic, Int, Real};
-use z3::{Config, Context, Model, SatResult, Solver};
+use z3::{Config, Context, Model, Params, SatResult, Solver};
 
 /// Errors of the Catala encoding.
 #[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
@@ -64,6 +64,7 @@ pub struct SessionStats {
 /// A Z3 context with the path-condition stack of one exploration.
 pub struct CatalaSession {
     ctx: &'static Context,
+    timeout_ms: Option<u32>,
     solver: Solver<'static>,
     /// Constraints currently asserted above the globals, one push level each.
     stack: Vec<Term>,
@@ -82,19 +83,35 @@ const CACHE_GENERATION: usize = 20_000;
 /// Path queries between two renewals of the incremental solver.
 const SOLVER_RENEWAL: u64 = 50_000;
 
+thread_local! {
+    /// One Z3 context per thread, created on first use and alive until the process ends:
+    /// creating a context costs about 10 ms and 8 MB, so the explorations of a thread (e.g. the
+    /// mutants of a campaign) share it, each with its own solver.
+    static CONTEXT: &'static Context = {
+        let mut cfg = Config::new();
+        cfg.set_model_generation(true);
+        Box::leak(Box::new(Context::new(&cfg)))
+    };
+}
+
+fn thread_context() -> &'static Context {
+    CONTEXT.with(|c| *c)
+}
+
 impl CatalaSession {
     /// A fresh context. `timeout_ms` bounds each check; `incremental` selects push/pop reuse.
     pub fn new(timeout_ms: Option<u32>, incremental: bool) -> CatalaSession {
-        let mut cfg = Config::new();
-        cfg.set_model_generation(true);
+        let ctx = thread_context();
+        let solver = Solver::new(ctx);
         if let Some(t) = timeout_ms {
-            cfg.set_timeout_msec(u64::from(t));
+            let mut params = Params::new(ctx);
+            params.set_u32("timeout", t);
+            solver.set_params(&params);
         }
-        // One context per exploration, alive until the process ends.
-        let ctx: &'static Context = Box::leak(Box::new(Context::new(&cfg)));
         CatalaSession {
             ctx,
-            solver: Solver::new(ctx),
+            timeout_ms,
+            solver,
             stack: Vec::new(),
             globals: Vec::new(),
             incremental,
@@ -167,6 +184,11 @@ impl CatalaSession {
     /// keeps state across push/pop that grows with the number of queries.
     fn renew_solver(&mut self) -> Result<(), EncodeError> {
         self.solver = Solver::new(self.ctx);
+        if let Some(t) = self.timeout_ms {
+            let mut params = Params::new(self.ctx);
+            params.set_u32("timeout", t);
+            self.solver.set_params(&params);
+        }
         self.stack.clear();
         for t in self.globals.clone() {
             let b = self.encode_bool(&t)?;

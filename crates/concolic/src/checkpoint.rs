@@ -1,0 +1,161 @@
+//! Checkpoints of a sequential exploration, so that a run cut short (killed, or stopped at its
+//! time limit) continues where it was. Between two runs the depth-first search is entirely
+//! described by the inputs of the next run and, for each constraint of the path those inputs
+//! will follow, whether its other branch has been explored: running the inputs again rebuilds
+//! the constraints themselves. Early-conflict lemmas are not kept (a resumed exploration may
+//! prune a little less).
+
+use serde_json::{json, Value as Json};
+use smt::catala::ModelValue;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The state of an exploration between two runs, with its figures so far.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Checkpoint {
+    /// Inputs of the next run (one entry per solver variable; `None`: left to its default).
+    pub assignment: Vec<Option<ModelValue>>,
+    /// For each constraint of the next run's path prefix: its other branch is explored.
+    pub done: Vec<bool>,
+    pub tests: usize,
+    pub solver_calls: u64,
+    pub soft_solver_calls: u64,
+    pub elapsed: Duration,
+    pub by_outcome: BTreeMap<String, usize>,
+    pub by_roundness: BTreeMap<String, usize>,
+}
+
+fn value_json(v: &Option<ModelValue>) -> Json {
+    match v {
+        None => Json::Null,
+        Some(ModelValue::Bool(b)) => json!({ "bool": b }),
+        Some(ModelValue::Int(i)) => json!({ "int": i }),
+        Some(ModelValue::Real(n, d)) => json!({ "real": [n, d] }),
+    }
+}
+
+fn value_from(j: &Json) -> Result<Option<ModelValue>, String> {
+    if j.is_null() {
+        return Ok(None);
+    }
+    let bad = || format!("not a model value: {j}");
+    if let Some(b) = j.get("bool") {
+        return b
+            .as_bool()
+            .map(|b| Some(ModelValue::Bool(b)))
+            .ok_or_else(bad);
+    }
+    if let Some(i) = j.get("int").and_then(Json::as_str) {
+        if i.trim_start_matches('-')
+            .chars()
+            .all(|c| c.is_ascii_digit())
+            && !i.is_empty()
+        {
+            return Ok(Some(ModelValue::Int(i.to_string())));
+        }
+        return Err(bad());
+    }
+    if let Some([n, d]) = j.get("real").and_then(Json::as_array).map(Vec::as_slice) {
+        if let (Some(n), Some(d)) = (n.as_str(), d.as_str()) {
+            return Ok(Some(ModelValue::Real(n.to_string(), d.to_string())));
+        }
+    }
+    Err(bad())
+}
+
+fn counts(j: Option<&Json>) -> Result<BTreeMap<String, usize>, String> {
+    let mut out = BTreeMap::new();
+    if let Some(Json::Object(m)) = j {
+        for (k, v) in m {
+            let n = v.as_u64().ok_or_else(|| format!("not a count: {v}"))?;
+            out.insert(k.clone(), n as usize);
+        }
+    }
+    Ok(out)
+}
+
+impl Checkpoint {
+    pub fn to_json(&self) -> Json {
+        let done: String = self
+            .done
+            .iter()
+            .map(|d| if *d { '1' } else { '0' })
+            .collect();
+        json!({
+            "assignment": self.assignment.iter().map(value_json).collect::<Vec<_>>(),
+            "done": done,
+            "tests": self.tests,
+            "solver_calls": self.solver_calls,
+            "soft_solver_calls": self.soft_solver_calls,
+            "elapsed_s": self.elapsed.as_secs_f64(),
+            "by_outcome": self.by_outcome,
+            "by_roundness": self.by_roundness,
+        })
+    }
+
+    pub fn from_json(j: &Json) -> Result<Checkpoint, String> {
+        let assignment = j
+            .get("assignment")
+            .and_then(Json::as_array)
+            .ok_or("no assignment")?
+            .iter()
+            .map(value_from)
+            .collect::<Result<Vec<_>, _>>()?;
+        let done = j
+            .get("done")
+            .and_then(Json::as_str)
+            .ok_or("no done flags")?
+            .chars()
+            .map(|c| match c {
+                '1' => Ok(true),
+                '0' => Ok(false),
+                other => Err(format!("bad done flag {other:?}")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let number = |k: &str| j.get(k).and_then(Json::as_u64).ok_or(format!("no {k}"));
+        let elapsed = j
+            .get("elapsed_s")
+            .and_then(Json::as_f64)
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .ok_or("no elapsed_s")?;
+        Ok(Checkpoint {
+            assignment,
+            done,
+            tests: number("tests")? as usize,
+            solver_calls: number("solver_calls")?,
+            soft_solver_calls: number("soft_solver_calls")?,
+            elapsed: Duration::from_secs_f64(elapsed),
+            by_outcome: counts(j.get("by_outcome"))?,
+            by_roundness: counts(j.get("by_roundness"))?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_read_back_what_they_wrote() {
+        let c = Checkpoint {
+            assignment: vec![
+                Some(ModelValue::Bool(true)),
+                None,
+                Some(ModelValue::Int("-120000".into())),
+                Some(ModelValue::Real("1".into(), "3".into())),
+            ],
+            done: vec![true, false, true],
+            tests: 42,
+            solver_calls: 100,
+            soft_solver_calls: 7,
+            elapsed: Duration::from_millis(1500),
+            by_outcome: [("ok".to_string(), 40), ("conflict".to_string(), 2)].into(),
+            by_roundness: [("Hundreds".to_string(), 42)].into(),
+        };
+        assert_eq!(Checkpoint::from_json(&c.to_json()), Ok(c));
+        assert!(Checkpoint::from_json(&json!({"assignment": [], "done": "01x"})).is_err());
+        assert!(
+            Checkpoint::from_json(&json!({"assignment": [{"int": "1.5"}], "done": ""})).is_err()
+        );
+    }
+}
