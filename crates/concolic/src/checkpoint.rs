@@ -21,6 +21,7 @@ pub struct Checkpoint {
     pub solver_calls: u64,
     pub soft_solver_calls: u64,
     pub elapsed: Duration,
+    pub solver_time: Duration,
     pub by_outcome: BTreeMap<String, usize>,
     pub by_roundness: BTreeMap<String, usize>,
 }
@@ -88,6 +89,7 @@ impl Checkpoint {
             "solver_calls": self.solver_calls,
             "soft_solver_calls": self.soft_solver_calls,
             "elapsed_s": self.elapsed.as_secs_f64(),
+            "solver_time_s": self.solver_time.as_secs_f64(),
             "by_outcome": self.by_outcome,
             "by_roundness": self.by_roundness,
         })
@@ -113,18 +115,21 @@ impl Checkpoint {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let number = |k: &str| j.get(k).and_then(Json::as_u64).ok_or(format!("no {k}"));
-        let elapsed = j
-            .get("elapsed_s")
-            .and_then(Json::as_f64)
-            .filter(|s| s.is_finite() && *s >= 0.0)
-            .ok_or("no elapsed_s")?;
+        let seconds = |k: &str| {
+            j.get(k)
+                .and_then(Json::as_f64)
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(Duration::from_secs_f64)
+                .ok_or(format!("no {k}"))
+        };
         Ok(Checkpoint {
             assignment,
             done,
             tests: number("tests")? as usize,
             solver_calls: number("solver_calls")?,
             soft_solver_calls: number("soft_solver_calls")?,
-            elapsed: Duration::from_secs_f64(elapsed),
+            elapsed: seconds("elapsed_s")?,
+            solver_time: seconds("solver_time_s")?,
             by_outcome: counts(j.get("by_outcome"))?,
             by_roundness: counts(j.get("by_roundness"))?,
         })
@@ -149,6 +154,7 @@ mod tests {
             solver_calls: 100,
             soft_solver_calls: 7,
             elapsed: Duration::from_millis(1500),
+            solver_time: Duration::from_millis(500),
             by_outcome: [("ok".to_string(), 40), ("conflict".to_string(), 2)].into(),
             by_roundness: [("Hundreds".to_string(), 42)].into(),
         };

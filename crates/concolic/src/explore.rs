@@ -773,6 +773,11 @@ impl<'p> Worker<'p> {
             solver_calls: calls + s.path_queries,
             soft_solver_calls: soft + s.soft_queries,
             elapsed: elapsed + self.start.elapsed(),
+            solver_time: self
+                .resumed
+                .as_ref()
+                .map_or(Duration::ZERO, |c| c.solver_time)
+                + s.solver_time,
             by_outcome: self.stats.by_outcome.clone(),
             by_roundness: self.stats.by_roundness.clone(),
         }
@@ -791,7 +796,11 @@ impl<'p> Worker<'p> {
         let (calls, soft, elapsed) = self.resumed_figures();
         self.stats.solver_calls = calls + s.path_queries;
         self.stats.soft_solver_calls = soft + s.soft_queries;
-        self.stats.solver_time = s.solver_time;
+        self.stats.solver_time = self
+            .resumed
+            .as_ref()
+            .map_or(Duration::ZERO, |c| c.solver_time)
+            + s.solver_time;
         self.stats.time = elapsed + self.start.elapsed();
         let incomplete: Vec<String> = self.interp.session.incomplete.iter().cloned().collect();
         // Concrete-only operations or runs leaving their prefix may hide paths.
