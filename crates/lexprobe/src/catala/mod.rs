@@ -2,6 +2,7 @@
 //! to the default calculus, and turning every kind of failure into an [`ErrorReport`] that can be
 //! printed in Catala's box layout or as JSON.
 
+pub mod findings;
 pub mod report;
 
 use crate::exit::CATALA_ERROR;

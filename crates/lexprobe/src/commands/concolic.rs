@@ -2,6 +2,7 @@
 //! execution path (inputs, then outputs or the error with its positions), as Catala-style text
 //! or as one JSON object; optionally writes the tests as Catala test scopes.
 
+use crate::catala::findings::Findings;
 use crate::catala::report::{print_errors, ErrorReport};
 use crate::catala::{self, Loaded};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
@@ -158,6 +159,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
         options.checkpoint_every = Some(Duration::from_secs_f64(args.checkpoint_every));
     }
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
+    let findings: Mutex<Findings> = Mutex::new(Findings::default());
     let result = if args.jobs > 1 {
         let out = Mutex::new(std::io::stdout());
         let file = args.file.clone();
@@ -168,6 +170,10 @@ pub fn run(args: ConcolicArgs) -> i32 {
             || catala::load(&file).map_err(|_| format!("cannot load {}", file.display())),
             |l: &Loaded| &l.program,
             |l: &Loaded, i: usize, t: &concolic::TestCase| {
+                findings
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .record(l, i, t);
                 if json_out && !args.jsonl {
                     let mut c = collected.lock().unwrap_or_else(|p| p.into_inner());
                     c.push((i, test_json(l, scope, t)));
@@ -185,8 +191,9 @@ pub fn run(args: ConcolicArgs) -> i32 {
             },
         )
     } else {
-        explore_sequential(&loaded, scope, &options, &args, json_out)
+        explore_sequential(&loaded, scope, &options, &args, json_out, &findings)
     };
+    let findings = findings.into_inner().unwrap_or_else(|p| p.into_inner());
     let exploration = match result {
         Ok(e) => e,
         Err(e) => {
@@ -201,7 +208,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if args.jsonl {
         println!(
             "{}",
-            json!({"stats": stats_json(&exploration), "incomplete": exploration.incomplete})
+            json!({
+                "stats": stats_json(&exploration),
+                "incomplete": exploration.incomplete,
+                "findings": findings.to_json(),
+            })
         );
     } else if json_out && args.jobs > 1 {
         let mut tests = collected.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -209,11 +220,19 @@ pub fn run(args: ConcolicArgs) -> i32 {
         let tests: Vec<Json> = tests.into_iter().map(|(_, t)| t).collect();
         println!(
             "{}",
-            json!({"tests": tests, "stats": stats_json(&exploration), "incomplete": exploration.incomplete})
+            json!({
+                "tests": tests,
+                "stats": stats_json(&exploration),
+                "incomplete": exploration.incomplete,
+                "findings": findings.to_json(),
+            })
         );
     } else if json_out {
-        println!("{}", to_json(&loaded, scope, &exploration));
+        let mut doc = to_json(&loaded, scope, &exploration);
+        doc["findings"] = findings.to_json();
+        println!("{doc}");
     } else {
+        print!("{}", findings.render());
         print_summary(&exploration, &args);
     }
     if let Some(dir) = &args.emit_tests {
@@ -410,9 +429,14 @@ fn explore_sequential(
     options: &ExploreOptions,
     args: &ConcolicArgs,
     json_out: bool,
+    findings: &Mutex<Findings>,
 ) -> Result<Exploration, concolic::ConcolicError> {
     let mut out = std::io::stdout().lock();
     let mut on_test = |i: usize, t: &concolic::TestCase| {
+        findings
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .record(loaded, i, t);
         let written = if args.jsonl {
             writeln!(out, "{}", test_json(loaded, scope, t))
         } else if json_out {

@@ -1,0 +1,117 @@
+//! `lexprobe concolic` end to end: JSON Lines streaming with the closing statistics and the
+//! distinct problems found, the same figures with two workers, and checkpoints that a second
+//! run resumes.
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fig5() -> PathBuf {
+    workspace().join("tests/fixtures/concolic/fig5_default.catala_en")
+}
+
+/// Runs `lexprobe concolic` and returns its exit code and stdout lines parsed as JSON.
+fn concolic(args: &[&str]) -> (i32, Vec<Json>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .arg("concolic")
+        .args(args)
+        .output()
+        .expect("lexprobe starts");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or(Json::Null))
+        .collect();
+    (out.status.code().unwrap_or(-1), lines)
+}
+
+#[test]
+fn jsonl_streams_the_five_paths_of_fig5_then_stats_and_findings() {
+    let file = fig5();
+    let file = file.to_string_lossy();
+    for jobs in ["1", "2"] {
+        let (code, lines) = concolic(&[
+            &file, "--scope", "Fig5", "--jsonl", "--check", "--jobs", jobs,
+        ]);
+        assert_eq!(code, 0);
+        // Five tests (Fig. 5: outcomes 1, conflict, 3, no applicable rule, 2), then the stats.
+        assert_eq!(lines.len(), 6, "jobs {jobs}");
+        let mut outcomes: Vec<&str> = lines[..5]
+            .iter()
+            .map(|t| t["outcome"].as_str().unwrap_or("?"))
+            .collect();
+        outcomes.sort();
+        assert_eq!(outcomes, ["conflict", "no_value", "ok", "ok", "ok"]);
+        let last = &lines[5];
+        assert_eq!(last["stats"]["tests"], 5);
+        assert_eq!(last["stats"]["complete"], true);
+        // Two distinct problems, each seen once: the conflict of the two exceptions (both
+        // rules named) and the empty default.
+        let findings = last["findings"].as_array().cloned().unwrap_or_default();
+        let mut kinds: Vec<(String, u64, usize)> = findings
+            .iter()
+            .map(|f| {
+                (
+                    f["kind"].as_str().unwrap_or("?").to_string(),
+                    f["tests"].as_u64().unwrap_or(0),
+                    f["error"]["positions"].as_array().map_or(0, Vec::len),
+                )
+            })
+            .collect();
+        kinds.sort();
+        assert_eq!(
+            kinds,
+            [
+                ("conflict".to_string(), 1, 2),
+                ("no_value".to_string(), 1, 1)
+            ]
+        );
+    }
+}
+
+#[test]
+fn a_checkpointed_run_cut_short_is_finished_by_resume() {
+    let dir = std::env::temp_dir().join(format!("lexprobe-ckpt-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let ckpt = dir.join("fig5.ckpt");
+    let ckpt = ckpt.to_string_lossy();
+    let file = fig5();
+    let file = file.to_string_lossy();
+    let (code, first) = concolic(&[
+        &file,
+        "--scope",
+        "Fig5",
+        "--jsonl",
+        "--max-tests",
+        "2",
+        "--checkpoint",
+        &ckpt,
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(first.len(), 3);
+    assert_eq!(first[2]["stats"]["complete"], false);
+    let (code, second) = concolic(&[&file, "--scope", "Fig5", "--jsonl", "--resume", &ckpt]);
+    assert_eq!(code, 0);
+    // The three remaining paths, and figures covering both parts.
+    assert_eq!(second.len(), 4);
+    assert_eq!(second[3]["stats"]["tests"], 5);
+    assert_eq!(second[3]["stats"]["complete"], true);
+    let mut all: Vec<String> = first[..2]
+        .iter()
+        .chain(&second[..3])
+        .map(|t| format!("{} {}", t["outcome"], t["inputs"]))
+        .collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 5, "{all:?}");
+    // A checkpoint written with other optimizations is refused.
+    let (code, _) = concolic(&[
+        &file, "--scope", "Fig5", "--resume", &ckpt, "--optim", "none",
+    ]);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
