@@ -39,6 +39,10 @@ pub struct Optimizations {
     /// of the earlier exceptions did not cause the failure, so the other outcomes of those
     /// exceptions are explored only among inputs that avoid the failing exception's path.
     pub early_conflicts: bool,
+    /// Answer queries over dates, enumeration cases and booleans compared with constants
+    /// without Z3 (`smt::catala::finite`); the money variables always go to Z3, which rounds
+    /// them.
+    pub fast_queries: bool,
 }
 
 impl Optimizations {
@@ -50,6 +54,7 @@ impl Optimizations {
         lazy_defaults: true,
         exception_packing: true,
         early_conflicts: true,
+        fast_queries: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
@@ -59,10 +64,11 @@ impl Optimizations {
         lazy_defaults: false,
         exception_packing: false,
         early_conflicts: false,
+        fast_queries: false,
     };
 
     /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`,
-    /// `lazy`, `reorder` (exception packing), `early` (early conflicts); `all,-NAME` turns one
+    /// `lazy`, `reorder` (exception packing), `early` (early conflicts), `fast` (simple queries without Z3); `all,-NAME` turns one
     /// off.
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
         match text.trim() {
@@ -92,6 +98,7 @@ impl Optimizations {
                 "lazy" => o.lazy_defaults = on,
                 "reorder" => o.exception_packing = on,
                 "early" => o.early_conflicts = on,
+                "fast" => o.fast_queries = on,
                 other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
             }
         }
@@ -400,6 +407,9 @@ impl<'p> Worker<'p> {
             .query_timeout
             .map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
         let mut session = CatalaSession::new(timeout_ms, opt.incremental);
+        if opt.fast_queries {
+            session.enable_fast_path(money_vars.clone());
+        }
         for d in &space.domains {
             session.add_global(d)?;
         }

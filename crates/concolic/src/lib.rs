@@ -32,7 +32,7 @@ pub enum ConcolicError {
     Runtime(Box<catala_eval::RuntimeError>),
     #[error(transparent)]
     Encode(#[from] smt::catala::session::EncodeError),
-    #[error("unknown optimization `{0}` (expected none, all, or a comma list of trivial, incremental, soft, lazy, reorder, folding, early; `-NAME` turns one off)")]
+    #[error("unknown optimization `{0}` (expected none, all, or a comma list of trivial, incremental, soft, lazy, reorder, folding, early, fast; `-NAME` turns one off)")]
     UnknownOptimization(String),
     #[error("invalid hints: {0}")]
     Hints(String),

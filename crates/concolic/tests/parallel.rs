@@ -119,3 +119,71 @@ fn parallel_exploration_finds_the_381_paths_of_the_family_quotient() {
     let par = parallel_paths(&path, "Test", 2);
     assert_eq!(par, seq);
 }
+
+/// Each path as outcome and printed path condition, with the given optimizations.
+fn paths_with(path: &Path, scope: &str, optimizations: Optimizations) -> Vec<String> {
+    let program = match load(path) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    let Some(id) = program.scope_by_name(scope) else {
+        panic!("no scope {scope}")
+    };
+    let options = ExploreOptions {
+        optimizations,
+        ..options()
+    };
+    let e = match explore(&program, id, &options) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    assert!(e.stats.complete);
+    assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
+    let mut v: Vec<String> = e
+        .tests
+        .iter()
+        .map(|t| format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ ")))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn queries_answered_without_z3_give_the_same_paths() {
+    let slow = Optimizations {
+        fast_queries: false,
+        ..Optimizations::ALL
+    };
+    let dir = workspace().join("tests/fixtures/concolic");
+    let mut cases: Vec<(PathBuf, &str, Option<usize>)> = vec![
+        (dir.join("fig5_default.catala_en"), "Fig5", Some(5)),
+        (dir.join("branching.catala_en"), "LabelScope", Some(3)),
+        (dir.join("branching.catala_en"), "FoldScope", None),
+        (
+            dir.join("early_conflict.catala_en"),
+            "EarlyConflict",
+            Some(5),
+        ),
+    ];
+    let corpus = workspace().join("../shared/corpus/cutecat-benchmarks");
+    if corpus.is_dir() {
+        cases.push((corpus.join("smic/smic.catala_fr"), "Smic", Some(17)));
+        cases.push((
+            corpus.join("impot_revenu/nombre_de_parts.catala_fr"),
+            "Test",
+            Some(381),
+        ));
+    } else {
+        eprintln!(
+            "corpus not found at {}: SMIC and family quotient skipped",
+            corpus.display()
+        );
+    }
+    for (path, scope, count) in cases {
+        let fast = paths_with(&path, scope, Optimizations::ALL);
+        if let Some(n) = count {
+            assert_eq!(fast.len(), n, "{scope}");
+        }
+        assert_eq!(fast, paths_with(&path, scope, slow), "{scope}");
+    }
+}

@@ -47,7 +47,7 @@ pub struct ConcolicArgs {
     #[arg(long)]
     pub max_tests: Option<usize>,
     /// Optimizations: none, all, or a comma list of trivial, incremental, soft, folding, lazy,
-    /// reorder, early; `all,-early` turns one off.
+    /// reorder, early, fast; `all,-early` turns one off.
     #[arg(long, default_value = "all")]
     pub optim: String,
     /// Initial inputs: a JSON object (possibly partial) or @FILE.

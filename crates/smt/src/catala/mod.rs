@@ -5,6 +5,7 @@
 //! incremental push/pop stack, answers satisfiability queries, extracts models, and refines
 //! models of money variables towards round amounts with soft constraints tried one by one.
 
+pub mod finite;
 pub mod session;
 pub mod term;
 

@@ -59,13 +59,18 @@ pub struct SessionStats {
     pub soft_queries: u64,
     /// Time spent in Z3 checks.
     pub solver_time: Duration,
+    /// Path queries answered without Z3 (included in `path_queries`).
+    pub fast_queries: u64,
 }
 
 /// A Z3 context with the path-condition stack of one exploration.
 pub struct CatalaSession {
-    ctx: &'static Context,
     timeout_ms: Option<u32>,
-    solver: Solver<'static>,
+    /// Created on the first query Z3 has to answer (with the globals asserted).
+    solver: Option<Solver<'static>>,
+    /// With `Some(kept)`, queries in the fragment of [`super::finite`] that mention none of
+    /// the `kept` variables are answered without Z3.
+    fast_path: Option<Vec<VarId>>,
     /// Constraints currently asserted above the globals, one push level each.
     stack: Vec<Term>,
     globals: Vec<Term>,
@@ -75,8 +80,14 @@ pub struct CatalaSession {
     /// paths long left are released (with their Z3 terms) and memory stays flat.
     cache: HashMap<usize, (Term, Dynamic<'static>)>,
     old_cache: HashMap<usize, (Term, Dynamic<'static>)>,
-    model: Option<Model<'static>>,
+    model: Option<Answer>,
     stats: SessionStats,
+}
+
+/// Where the last model comes from.
+enum Answer {
+    Z3(Model<'static>),
+    Own(std::collections::BTreeMap<VarId, ModelValue>),
 }
 
 const CACHE_GENERATION: usize = 20_000;
@@ -101,17 +112,10 @@ fn thread_context() -> &'static Context {
 impl CatalaSession {
     /// A fresh context. `timeout_ms` bounds each check; `incremental` selects push/pop reuse.
     pub fn new(timeout_ms: Option<u32>, incremental: bool) -> CatalaSession {
-        let ctx = thread_context();
-        let solver = Solver::new(ctx);
-        if let Some(t) = timeout_ms {
-            let mut params = Params::new(ctx);
-            params.set_u32("timeout", t);
-            solver.set_params(&params);
-        }
         CatalaSession {
-            ctx,
             timeout_ms,
-            solver,
+            solver: None,
+            fast_path: None,
             stack: Vec::new(),
             globals: Vec::new(),
             incremental,
@@ -126,19 +130,54 @@ impl CatalaSession {
         self.stats
     }
 
+    /// Answers the queries that [`super::finite::decide`] can decide without Z3, except those
+    /// mentioning a variable of `kept` (e.g. money amounts, which Z3 then rounds).
+    pub fn enable_fast_path(&mut self, kept: Vec<VarId>) {
+        self.fast_path = Some(kept);
+    }
+
+    fn ctx(&self) -> &'static Context {
+        thread_context()
+    }
+
+    /// The solver, created with the globals on first use.
+    fn ensure_solver(&mut self) -> Result<(), EncodeError> {
+        if self.solver.is_some() {
+            return Ok(());
+        }
+        let solver = Solver::new(self.ctx());
+        if let Some(t) = self.timeout_ms {
+            let mut params = Params::new(self.ctx());
+            params.set_u32("timeout", t);
+            solver.set_params(&params);
+        }
+        for t in self.globals.clone() {
+            let b = self.encode_bool(&t)?;
+            solver.assert(&b);
+        }
+        self.solver = Some(solver);
+        Ok(())
+    }
+
     /// Adds a constraint that holds in every query (input domains, input assertions).
     pub fn add_global(&mut self, t: &Term) -> Result<(), EncodeError> {
-        let b = self.encode_bool(t)?;
-        self.pop_to(0);
-        self.solver.assert(&b);
         self.globals.push(t.clone());
+        if self.solver.is_some() {
+            let b = self.encode_bool(t)?;
+            self.pop_to(0);
+            if let Some(solver) = &self.solver {
+                solver.assert(&b);
+            }
+        }
         Ok(())
     }
 
     fn pop_to(&mut self, len: usize) {
         if self.stack.len() > len {
             let n = self.stack.len() - len;
-            self.solver.pop(n as u32);
+            if let Some(solver) = &self.solver {
+                solver.pop(n as u32);
+            }
             self.stack.truncate(len);
         }
     }
@@ -146,9 +185,24 @@ impl CatalaSession {
     /// Is the conjunction of the globals and `path` satisfiable? On `Sat`, the model is kept
     /// for [`CatalaSession::value`].
     pub fn check_path(&mut self, path: &[Term]) -> Result<QueryOutcome, EncodeError> {
-        if self.incremental && self.stats.path_queries % SOLVER_RENEWAL == SOLVER_RENEWAL - 1 {
-            self.renew_solver()?;
+        if let Some(kept) = &self.fast_path {
+            let terms: Vec<&Term> = self.globals.iter().chain(path).collect();
+            if let Some(decision) = super::finite::decide(&terms, kept) {
+                self.stats.path_queries += 1;
+                self.stats.fast_queries += 1;
+                return Ok(match decision {
+                    super::finite::Decision::Sat(m) => {
+                        self.model = Some(Answer::Own(m));
+                        QueryOutcome::Sat
+                    }
+                    super::finite::Decision::Unsat => QueryOutcome::Unsat,
+                });
+            }
         }
+        if self.incremental && self.stats.path_queries % SOLVER_RENEWAL == SOLVER_RENEWAL - 1 {
+            self.renew_solver();
+        }
+        self.ensure_solver()?;
         if self.incremental {
             let common = self
                 .stack
@@ -159,16 +213,22 @@ impl CatalaSession {
             self.pop_to(common);
             for t in &path[common..] {
                 let b = self.encode_bool(t)?;
-                self.solver.push();
-                self.solver.assert(&b);
+                if let Some(solver) = &self.solver {
+                    solver.push();
+                    solver.assert(&b);
+                }
                 self.stack.push(t.clone());
             }
         } else {
-            self.solver.reset();
+            if let Some(solver) = &self.solver {
+                solver.reset();
+            }
             self.stack.clear();
             for t in self.globals.clone().iter().chain(path) {
                 let b = self.encode_bool(t)?;
-                self.solver.assert(&b);
+                if let Some(solver) = &self.solver {
+                    solver.assert(&b);
+                }
             }
         }
         self.stats.path_queries += 1;
@@ -182,28 +242,21 @@ impl CatalaSession {
 
     /// Replaces the solver by a fresh one holding the globals only: Z3's incremental solver
     /// keeps state across push/pop that grows with the number of queries.
-    fn renew_solver(&mut self) -> Result<(), EncodeError> {
-        self.solver = Solver::new(self.ctx);
-        if let Some(t) = self.timeout_ms {
-            let mut params = Params::new(self.ctx);
-            params.set_u32("timeout", t);
-            self.solver.set_params(&params);
-        }
+    fn renew_solver(&mut self) {
+        self.solver = None;
         self.stack.clear();
-        for t in self.globals.clone() {
-            let b = self.encode_bool(&t)?;
-            self.solver.assert(&b);
-        }
-        Ok(())
     }
 
     fn check(&mut self) -> QueryOutcome {
+        let Some(solver) = &self.solver else {
+            return QueryOutcome::Unknown;
+        };
         let start = Instant::now();
-        let r = self.solver.check();
+        let r = solver.check();
         self.stats.solver_time += start.elapsed();
         match r {
             SatResult::Sat => {
-                self.model = self.solver.get_model();
+                self.model = solver.get_model().map(Answer::Z3);
                 QueryOutcome::Sat
             }
             SatResult::Unsat => QueryOutcome::Unsat,
@@ -228,9 +281,10 @@ impl CatalaSession {
         if money_vars.is_empty() {
             return Ok(RoundnessLevel::Hundreds);
         }
+        let ctx = self.ctx();
         let vars: Vec<Int<'static>> = money_vars
             .iter()
-            .map(|v| Int::new_const(self.ctx, format!("v{}", v.0)))
+            .map(|v| Int::new_const(ctx, format!("v{}", v.0)))
             .collect();
         let current: Vec<Option<i128>> = money_vars
             .iter()
@@ -242,9 +296,14 @@ impl CatalaSession {
         let Some(current) = current.into_iter().collect::<Option<Vec<i128>>>() else {
             return Ok(RoundnessLevel::Cents);
         };
+        // A model found without Z3 is kept as it is (money variables never take that path).
+        let refine = matches!(self.model, Some(Answer::Z3(_))) && self.solver.is_some();
         for (level, step) in levels {
             if current.iter().all(|c| c % step == 0) {
                 return Ok(level);
+            }
+            if !refine {
+                continue;
             }
             let up: Vec<i128> = current
                 .iter()
@@ -257,19 +316,22 @@ impl CatalaSession {
                     .zip(&vars)
                     .map(|(c, v)| {
                         let value = i64::try_from(*c).ok()?;
-                        Some(v._eq(&Int::from_i64(self.ctx, value)))
+                        Some(v._eq(&Int::from_i64(ctx, value)))
                     })
                     .collect::<Option<Vec<Bool<'static>>>>()
                 else {
                     continue;
                 };
+                let Some(solver) = &self.solver else {
+                    continue;
+                };
                 self.stats.soft_queries += 1;
                 let start = Instant::now();
-                let r = self.solver.check_assumptions(&assumptions);
+                let r = solver.check_assumptions(&assumptions);
                 self.stats.solver_time += start.elapsed();
                 if r == SatResult::Sat {
-                    if let Some(m) = self.solver.get_model() {
-                        self.model = Some(m);
+                    if let Some(m) = solver.get_model() {
+                        self.model = Some(Answer::Z3(m));
                         return Ok(level);
                     }
                 }
@@ -280,22 +342,31 @@ impl CatalaSession {
 
     /// The value of a variable in the last model (completed with defaults when unconstrained).
     pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
-        let model = self.model.as_ref()?;
+        let model = match self.model.as_ref()? {
+            Answer::Z3(m) => m,
+            Answer::Own(m) => {
+                return Some(m.get(&v).cloned().unwrap_or(match kind {
+                    Kind::Bool => ModelValue::Bool(false),
+                    Kind::Int => ModelValue::Int("0".into()),
+                    Kind::Real => ModelValue::Real("0".into(), "1".into()),
+                }));
+            }
+        };
         let name = format!("v{}", v.0);
         match kind {
             Kind::Bool => model
-                .eval(&Bool::new_const(self.ctx, name), true)?
+                .eval(&Bool::new_const(self.ctx(), name), true)?
                 .as_bool()
                 .map(ModelValue::Bool),
             Kind::Int => {
-                let i = model.eval(&Int::new_const(self.ctx, name), true)?;
+                let i = model.eval(&Int::new_const(self.ctx(), name), true)?;
                 match i.as_i64() {
                     Some(n) => Some(ModelValue::Int(n.to_string())),
                     None => parse_int_text(&i.to_string()).map(ModelValue::Int),
                 }
             }
             Kind::Real => {
-                let r = model.eval(&Real::new_const(self.ctx, name), true)?;
+                let r = model.eval(&Real::new_const(self.ctx(), name), true)?;
                 match r.as_real() {
                     Some((n, d)) => Some(ModelValue::Real(n.to_string(), d.to_string())),
                     None => parse_real_text(&r.to_string()).map(|(n, d)| ModelValue::Real(n, d)),
@@ -343,7 +414,7 @@ impl CatalaSession {
     }
 
     fn encode_node(&mut self, t: &Term) -> Result<Dynamic<'static>, EncodeError> {
-        let ctx = self.ctx;
+        let ctx = self.ctx();
         let bad = || EncodeError::IllSorted(t.to_string());
         Ok(match &**t {
             TermNode::Var(v, k) => {
@@ -457,7 +528,7 @@ impl CatalaSession {
         kind: Kind,
         args: &[Term],
     ) -> Result<Dynamic<'static>, EncodeError> {
-        let ctx = self.ctx;
+        let ctx = self.ctx();
         if kind == Kind::Real {
             let xs = args
                 .iter()

@@ -1,0 +1,309 @@
+//! A decision procedure for the simplest path conditions, answered without Z3: boolean
+//! combinations of boolean variables and of comparisons between one integer variable and a
+//! constant (dates as day numbers, enumeration cases, counts). Such a condition changes truth
+//! value only where a variable crosses one of the constants it is compared with, so each
+//! integer variable needs as candidates only 0 and, for each such constant c, c − 1, c and
+//! c + 1; a backtracking search with three-valued evaluation then finds a model or proves that
+//! there is none. Anything else (arithmetic, two variables in one comparison, decimals,
+//! variables the caller keeps for Z3) is left to Z3, as is a search that grows too long.
+
+use super::term::{Op, Term, TermNode, VarId};
+use super::ModelValue;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The answer for a conjunction of terms.
+#[derive(Debug, PartialEq)]
+pub enum Decision {
+    /// A model of every variable that occurs (others are free).
+    Sat(BTreeMap<VarId, ModelValue>),
+    Unsat,
+}
+
+/// Search nodes visited before handing the question to Z3.
+const STEP_LIMIT: usize = 2_000;
+
+/// A term of the fragment, compiled: variables are indices, constants parsed.
+enum C {
+    Const(bool),
+    BoolVar(usize),
+    /// `x op c` for the integer variable of index `x`.
+    Cmp(Op, usize, i128),
+    Not(Box<C>),
+    And(Vec<C>),
+    Or(Vec<C>),
+    Xor(Box<C>, Box<C>),
+    /// Equality of two boolean terms.
+    Iff(Box<C>, Box<C>),
+}
+
+#[derive(Default)]
+struct Vars {
+    index: BTreeMap<VarId, usize>,
+    /// Per variable index: `None` for a boolean, the integer constants it meets otherwise.
+    domains: Vec<Option<BTreeSet<i128>>>,
+}
+
+impl Vars {
+    fn slot(&mut self, v: VarId, int: bool) -> Option<usize> {
+        if let Some(&i) = self.index.get(&v) {
+            return (self.domains[i].is_some() == int).then_some(i);
+        }
+        let i = self.domains.len();
+        self.index.insert(v, i);
+        self.domains.push(int.then(BTreeSet::new));
+        Some(i)
+    }
+}
+
+/// Compiles `t` if it is in the fragment, collecting variables and constants.
+fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
+    let all = |args: &[Term], vars: &mut Vars| -> Option<Vec<C>> {
+        args.iter().map(|a| compile(a, vars, exclude)).collect()
+    };
+    match &**t {
+        TermNode::Bool(b) => Some(C::Const(*b)),
+        TermNode::Var(v, super::Kind::Bool) if !exclude.contains(v) => {
+            vars.slot(*v, false).map(C::BoolVar)
+        }
+        TermNode::App(Op::Not, args) if args.len() == 1 => {
+            Some(C::Not(Box::new(compile(&args[0], vars, exclude)?)))
+        }
+        TermNode::App(Op::And, args) => Some(C::And(all(args, vars)?)),
+        TermNode::App(Op::Or, args) => Some(C::Or(all(args, vars)?)),
+        TermNode::App(op @ (Op::Xor | Op::Eq), args)
+            if args.len() == 2 && args.iter().all(|a| a.kind() == super::Kind::Bool) =>
+        {
+            let a = Box::new(compile(&args[0], vars, exclude)?);
+            let b = Box::new(compile(&args[1], vars, exclude)?);
+            Some(if *op == Op::Xor {
+                C::Xor(a, b)
+            } else {
+                C::Iff(a, b)
+            })
+        }
+        TermNode::App(op @ (Op::Eq | Op::Lt | Op::Le | Op::Gt | Op::Ge), args)
+            if args.len() == 2 =>
+        {
+            // `x op c`, or `c op x` read as `x op' c`.
+            let (v, c, op) = match (&*args[0], &*args[1]) {
+                (TermNode::Var(v, super::Kind::Int), TermNode::Int(c)) => (v, c, *op),
+                (TermNode::Int(c), TermNode::Var(v, super::Kind::Int)) => (
+                    v,
+                    c,
+                    match op {
+                        Op::Lt => Op::Gt,
+                        Op::Le => Op::Ge,
+                        Op::Gt => Op::Lt,
+                        Op::Ge => Op::Le,
+                        other => *other,
+                    },
+                ),
+                _ => return None,
+            };
+            if exclude.contains(v) {
+                return None;
+            }
+            let c: i128 = c.parse().ok()?;
+            let i = vars.slot(*v, true)?;
+            if let Some(Some(set)) = vars.domains.get_mut(i) {
+                set.extend([c.checked_sub(1)?, c, c.checked_add(1)?]);
+            }
+            Some(C::Cmp(op, i, c))
+        }
+        _ => None,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Val {
+    Bool(bool),
+    Int(i128),
+}
+
+/// The truth of `c` under a partial assignment (`None`: not yet known).
+fn eval(c: &C, a: &[Option<Val>]) -> Option<bool> {
+    match c {
+        C::Const(b) => Some(*b),
+        C::BoolVar(i) => match a[*i] {
+            Some(Val::Bool(b)) => Some(b),
+            _ => None,
+        },
+        C::Cmp(op, i, k) => match a[*i] {
+            Some(Val::Int(x)) => Some(match op {
+                Op::Eq => x == *k,
+                Op::Lt => x < *k,
+                Op::Le => x <= *k,
+                Op::Gt => x > *k,
+                _ => x >= *k,
+            }),
+            _ => None,
+        },
+        C::Not(x) => eval(x, a).map(|b| !b),
+        C::And(xs) | C::Or(xs) => {
+            let absorbing = matches!(c, C::Or(_));
+            let mut unknown = false;
+            for x in xs {
+                match eval(x, a) {
+                    Some(b) if b == absorbing => return Some(absorbing),
+                    Some(_) => {}
+                    None => unknown = true,
+                }
+            }
+            (!unknown).then_some(!absorbing)
+        }
+        C::Xor(x, y) => Some(eval(x, a)? != eval(y, a)?),
+        C::Iff(x, y) => Some(eval(x, a)? == eval(y, a)?),
+    }
+}
+
+/// Decides the conjunction of `terms`, or returns `None` when it is outside the fragment (or
+/// mentions a variable of `exclude`) or the search is too long.
+pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
+    let mut vars = Vars::default();
+    let mut compiled = Vec::with_capacity(terms.len());
+    for t in terms {
+        match compile(t, &mut vars, exclude)? {
+            C::Const(true) => {}
+            C::Const(false) => return Some(Decision::Unsat),
+            c => compiled.push(c),
+        }
+    }
+    // Candidates in the order tried: 0 first (the solver's usual choice), then ascending;
+    // variables with fewer candidates first.
+    let mut order: Vec<(usize, Vec<Val>)> = vars
+        .domains
+        .iter()
+        .enumerate()
+        .map(|(i, d)| match d {
+            None => (i, vec![Val::Bool(false), Val::Bool(true)]),
+            Some(set) => {
+                let mut c = vec![Val::Int(0)];
+                c.extend(set.iter().filter(|x| **x != 0).map(|x| Val::Int(*x)));
+                (i, c)
+            }
+        })
+        .collect();
+    order.sort_by_key(|(_, c)| c.len());
+    let mut assignment: Vec<Option<Val>> = vec![None; vars.domains.len()];
+    let mut steps = 0;
+    let all: Vec<usize> = (0..compiled.len()).collect();
+    if !search(&compiled, &all, &order, 0, &mut assignment, &mut steps)? {
+        return Some(Decision::Unsat);
+    }
+    let model = vars
+        .index
+        .iter()
+        .filter_map(|(v, i)| {
+            let value = match assignment[*i]? {
+                Val::Bool(b) => ModelValue::Bool(b),
+                Val::Int(x) => ModelValue::Int(x.to_string()),
+            };
+            Some((*v, value))
+        })
+        .collect();
+    Some(Decision::Sat(model))
+}
+
+/// Depth-first search over the candidates; `None` when the step budget runs out. `pending`
+/// lists the terms not yet decided by the partial assignment (a decided term stays decided
+/// when the assignment grows).
+fn search(
+    terms: &[C],
+    pending: &[usize],
+    order: &[(usize, Vec<Val>)],
+    depth: usize,
+    a: &mut [Option<Val>],
+    steps: &mut usize,
+) -> Option<bool> {
+    *steps += 1;
+    if *steps > STEP_LIMIT {
+        return None;
+    }
+    let mut open = Vec::with_capacity(pending.len());
+    for &t in pending {
+        match eval(&terms[t], a) {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => open.push(t),
+        }
+    }
+    if open.is_empty() {
+        return Some(true);
+    }
+    let Some((i, candidates)) = order.get(depth) else {
+        return Some(false);
+    };
+    for c in candidates {
+        a[*i] = Some(*c);
+        if search(terms, &open, order, depth + 1, a, steps)? {
+            return Some(true);
+        }
+    }
+    a[*i] = None;
+    Some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catala::term::{app, bool_const, int_const, not, var, Kind};
+
+    fn ge(v: u32, c: i64) -> Term {
+        app(
+            Op::Ge,
+            vec![var(VarId(v), Kind::Int), int_const(c.to_string())],
+        )
+    }
+    fn eq(v: u32, c: i64) -> Term {
+        app(
+            Op::Eq,
+            vec![var(VarId(v), Kind::Int), int_const(c.to_string())],
+        )
+    }
+
+    #[test]
+    fn dates_and_cases_are_decided_with_a_model() {
+        // date ≥ 19478 and case ∈ {6, 8}, case ≠ 8, 0 ≤ case ≤ 8.
+        let terms = [
+            ge(0, 19478),
+            app(Op::Or, vec![eq(1, 6), eq(1, 8)]),
+            not(&eq(1, 8)),
+            ge(1, 0),
+            app(Op::Le, vec![var(VarId(1), Kind::Int), int_const("8")]),
+        ];
+        let refs: Vec<&Term> = terms.iter().collect();
+        let Some(Decision::Sat(m)) = decide(&refs, &[]) else {
+            panic!("expected a model")
+        };
+        assert_eq!(m.get(&VarId(1)), Some(&ModelValue::Int("6".into())));
+        let Some(ModelValue::Int(d)) = m.get(&VarId(0)) else {
+            panic!("no date")
+        };
+        assert!(d.parse::<i128>().is_ok_and(|d| d >= 19478));
+    }
+
+    #[test]
+    fn contradictions_are_unsat_and_other_terms_go_to_z3() {
+        let terms = [ge(0, 10), not(&ge(0, 5)), var(VarId(2), Kind::Bool)];
+        let refs: Vec<&Term> = terms.iter().collect();
+        assert_eq!(decide(&refs, &[]), Some(Decision::Unsat));
+        let b = [var(VarId(2), Kind::Bool), bool_const(true)];
+        let refs: Vec<&Term> = b.iter().collect();
+        assert!(matches!(decide(&refs, &[]), Some(Decision::Sat(_))));
+        // Arithmetic, comparisons of two variables, excluded variables: not decided here.
+        let sum = app(
+            Op::Ge,
+            vec![
+                app(Op::Add, vec![var(VarId(0), Kind::Int), int_const("1")]),
+                int_const("3"),
+            ],
+        );
+        assert_eq!(decide(&[&sum], &[]), None);
+        let two = app(
+            Op::Ge,
+            vec![var(VarId(0), Kind::Int), var(VarId(1), Kind::Int)],
+        );
+        assert_eq!(decide(&[&two], &[]), None);
+        assert_eq!(decide(&[&ge(3, 1)], &[VarId(3)]), None);
+    }
+}
