@@ -16,8 +16,11 @@ pub mod explore;
 pub mod fold;
 pub mod inputs;
 pub mod mutation;
+pub mod options;
 pub mod parallel;
 pub mod reorder;
+mod replay;
+pub mod results;
 pub mod symbolic;
 
 pub use explore::{

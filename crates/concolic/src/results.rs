@@ -1,0 +1,87 @@
+//! What an exploration produces: one test per path with its outcome, and the figures.
+
+use catala_eval::runtime::Value;
+use catala_eval::{AssertionFailure, RuntimeError};
+use smt::catala::RoundnessLevel;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// How a test ends.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// The scope computed its outputs (in declaration order).
+    Ok(Vec<(String, Value)>),
+    Error(RuntimeError),
+    /// An assertion of the scope failed (the first one).
+    Assertion(AssertionFailure),
+}
+
+impl Outcome {
+    /// `ok`, or the runtime error's kind (`conflict`, `no_value`, `division_by_zero`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Outcome::Ok(_) => "ok",
+            Outcome::Error(e) => e.kind.as_str(),
+            Outcome::Assertion(_) => "assertion",
+        }
+    }
+}
+
+/// One explored path.
+#[derive(Clone, Debug)]
+pub struct TestCase {
+    /// Aligned with the scope's inputs (`None`: a context variable left to its definition).
+    pub inputs: Vec<Option<Value>>,
+    pub outcome: Outcome,
+    /// The path condition, printed (with `keep_constraints`).
+    pub constraints: Vec<String>,
+    /// How round the money inputs are.
+    pub roundness: RoundnessLevel,
+    /// Time from the start of the exploration to this test.
+    pub found_at: Duration,
+}
+
+/// Figures of an exploration.
+#[derive(Clone, Debug, Default)]
+pub struct ExploreStats {
+    pub tests: usize,
+    /// Satisfiability queries for path conditions.
+    pub solver_calls: u64,
+    /// Extra queries made to round money inputs.
+    pub soft_solver_calls: u64,
+    pub time: Duration,
+    pub solver_time: Duration,
+    /// True when every feasible path was covered: no limit reached, no operation evaluated
+    /// concretely on symbolic operands, no run leaving the prefix it was solved for.
+    pub complete: bool,
+    /// Runs whose path left the prefix the solver was asked for.
+    pub divergences: usize,
+    /// Early-conflict lemmas learnt (one per default term a failing exception crossed).
+    pub early_lemmas: usize,
+    /// Times the lemmas were set aside because the solver gave up on a query with them.
+    pub dropped_lemmas: usize,
+    /// Path queries the solver gave up on (their subtrees are not explored).
+    pub unknown_queries: usize,
+    pub by_outcome: BTreeMap<String, usize>,
+    /// Tests per roundness level of their money inputs.
+    pub by_roundness: BTreeMap<String, usize>,
+}
+
+/// The result of an exploration.
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    pub tests: Vec<TestCase>,
+    pub stats: ExploreStats,
+    /// Operations evaluated concretely on symbolic operands (completeness is lost there).
+    pub incomplete: Vec<String>,
+    /// Tests the plain interpreter replayed with a different outcome (index, explanation).
+    pub replay_mismatches: Vec<(usize, String)>,
+}
+
+/// What a streaming caller wants after seeing a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    /// End the exploration now (it is then reported as not complete).
+    Stop,
+}
