@@ -28,8 +28,8 @@ fn options() -> ExploreOptions {
     }
 }
 
-/// Each path as its outcome kind and its printed path condition, sorted.
-fn sequential_paths(path: &Path, scope: &str) -> Vec<String> {
+/// The program and the scope's id.
+fn load_scope(path: &Path, scope: &str) -> (Program, catala_ir::dcalc::ScopeId) {
     let program = match load(path) {
         Ok(p) => p,
         Err(e) => panic!("{e}"),
@@ -37,28 +37,21 @@ fn sequential_paths(path: &Path, scope: &str) -> Vec<String> {
     let Some(id) = program.scope_by_name(scope) else {
         panic!("no scope {scope}")
     };
-    let e = match explore(&program, id, &options()) {
-        Ok(e) => e,
-        Err(err) => panic!("exploration failed: {err}"),
-    };
-    assert!(e.stats.complete);
-    let mut v: Vec<String> = e
-        .tests
-        .iter()
-        .map(|t| format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ ")))
-        .collect();
-    v.sort();
-    v
+    (program, id)
+}
+
+/// A path as its outcome kind and its printed path condition.
+fn line(t: &concolic::TestCase) -> String {
+    format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ "))
+}
+
+/// The paths of a sequential exploration with every optimization, sorted.
+fn sequential_paths(path: &Path, scope: &str) -> Vec<String> {
+    paths_with(path, scope, Optimizations::ALL)
 }
 
 fn parallel_paths(path: &Path, scope: &str, jobs: usize) -> Vec<String> {
-    let program = match load(path) {
-        Ok(p) => p,
-        Err(e) => panic!("{e}"),
-    };
-    let Some(id) = program.scope_by_name(scope) else {
-        panic!("no scope {scope}")
-    };
+    let (_, id) = load_scope(path, scope);
     let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let e = explore_parallel(
         jobs,
@@ -67,8 +60,10 @@ fn parallel_paths(path: &Path, scope: &str, jobs: usize) -> Vec<String> {
         || load(path),
         |p: &Program| p,
         |_, _, t| {
-            let line = format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ "));
-            found.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+            found
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(line(t));
             Control::Continue
         },
     );
@@ -120,15 +115,9 @@ fn parallel_exploration_finds_the_381_paths_of_the_family_quotient() {
     assert_eq!(par, seq);
 }
 
-/// Each path as outcome and printed path condition, with the given optimizations.
+/// Each path as outcome and printed path condition, with the given optimizations, sorted.
 fn paths_with(path: &Path, scope: &str, optimizations: Optimizations) -> Vec<String> {
-    let program = match load(path) {
-        Ok(p) => p,
-        Err(e) => panic!("{e}"),
-    };
-    let Some(id) = program.scope_by_name(scope) else {
-        panic!("no scope {scope}")
-    };
+    let (program, id) = load_scope(path, scope);
     let options = ExploreOptions {
         optimizations,
         ..options()
@@ -139,11 +128,7 @@ fn paths_with(path: &Path, scope: &str, optimizations: Optimizations) -> Vec<Str
     };
     assert!(e.stats.complete);
     assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
-    let mut v: Vec<String> = e
-        .tests
-        .iter()
-        .map(|t| format!("{} {}", t.outcome.kind(), t.constraints.join(" ∧ ")))
-        .collect();
+    let mut v: Vec<String> = e.tests.iter().map(line).collect();
     v.sort();
     v
 }
