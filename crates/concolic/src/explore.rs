@@ -205,6 +205,9 @@ impl<'p> Worker<'p> {
         if opt.fast_queries {
             session.enable_fast_path(money_vars.clone());
         }
+        if opt.guesses {
+            session.enable_guesses(money_vars.clone());
+        }
         for d in &space.domains {
             session.add_global(d)?;
         }
@@ -317,6 +320,14 @@ impl<'p> Worker<'p> {
         loop {
             if pool.is_stopped() {
                 return Ok(false);
+            }
+            if opt.guesses {
+                self.session.remember(
+                    assignment
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, v)| Some((smt::catala::VarId(i as u32), v.clone()?))),
+                );
             }
             let interp = &mut self.interp;
             interp.session.reset();
@@ -601,6 +612,8 @@ impl<'p> Worker<'p> {
         let (calls, soft, elapsed) = self.resumed_figures();
         self.stats.solver_calls = calls + s.path_queries;
         self.stats.soft_solver_calls = soft + s.soft_queries;
+        self.stats.queries_without_z3 = s.fast_queries;
+        self.stats.guessed_queries = s.guessed_queries;
         self.stats.solver_time = self
             .resumed
             .as_ref()

@@ -28,6 +28,10 @@ pub struct Optimizations {
     /// without Z3 (`smt::catala::finite`); the money variables always go to Z3, which rounds
     /// them.
     pub fast_queries: bool,
+    /// Before asking Z3, look for a model near the last inputs, changing only the variables
+    /// of the violated constraints (`smt::catala::guess`; money at multiples of $100). Only
+    /// satisfiable queries are answered this way, always with a checked model.
+    pub guesses: bool,
 }
 
 impl Optimizations {
@@ -40,6 +44,7 @@ impl Optimizations {
         exception_packing: true,
         early_conflicts: true,
         fast_queries: true,
+        guesses: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
@@ -50,11 +55,12 @@ impl Optimizations {
         exception_packing: false,
         early_conflicts: false,
         fast_queries: false,
+        guesses: false,
     };
 
     /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`,
-    /// `lazy`, `reorder` (exception packing), `early` (early conflicts), `fast` (simple queries without Z3); `all,-NAME` turns one
-    /// off.
+    /// `lazy`, `reorder` (exception packing), `early` (early conflicts), `fast` (simple queries without Z3), `guess` (models
+    /// guessed near the last inputs); `all,-NAME` turns one off.
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
         match text.trim() {
             "all" => return Ok(Optimizations::ALL),
@@ -84,6 +90,7 @@ impl Optimizations {
                 "reorder" => o.exception_packing = on,
                 "early" => o.early_conflicts = on,
                 "fast" => o.fast_queries = on,
+                "guess" => o.guesses = on,
                 other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
             }
         }

@@ -188,6 +188,8 @@ where
         stats.tests += s.stats.tests;
         stats.solver_calls += s.stats.solver_calls;
         stats.soft_solver_calls += s.stats.soft_solver_calls;
+        stats.queries_without_z3 += s.stats.queries_without_z3;
+        stats.guessed_queries += s.stats.guessed_queries;
         stats.solver_time += s.stats.solver_time;
         stats.divergences += s.stats.divergences;
         stats.early_lemmas += s.stats.early_lemmas;

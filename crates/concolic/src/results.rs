@@ -49,6 +49,11 @@ pub struct ExploreStats {
     pub solver_calls: u64,
     /// Extra queries made to round money inputs.
     pub soft_solver_calls: u64,
+    /// Of the `solver_calls` of this process (not counting a resumed run's), those answered
+    /// without Z3: decided by the finite candidate search, or by a model guessed near the last
+    /// inputs (`guessed_queries`).
+    pub queries_without_z3: u64,
+    pub guessed_queries: u64,
     pub time: Duration,
     pub solver_time: Duration,
     /// True when every feasible path was covered: no limit reached, no operation evaluated

@@ -88,6 +88,7 @@ fn parallel_exploration_finds_the_sequential_paths_on_small_scopes() {
         ("branching.catala_en", "FoldScope"),
         ("lazy_conflict.catala_en", "LazyConflict"),
         ("packing.catala_en", "Packing"),
+        ("discount.catala_en", "Discount"),
     ] {
         let path = dir.join(file);
         let seq = sequential_paths(&path, scope);
@@ -137,6 +138,7 @@ fn paths_with(path: &Path, scope: &str, optimizations: Optimizations) -> Vec<Str
 fn queries_answered_without_z3_give_the_same_paths() {
     let slow = Optimizations {
         fast_queries: false,
+        guesses: false,
         ..Optimizations::ALL
     };
     let dir = workspace().join("tests/fixtures/concolic");
@@ -149,10 +151,21 @@ fn queries_answered_without_z3_give_the_same_paths() {
             "EarlyConflict",
             Some(5),
         ),
+        (dir.join("discount.catala_en"), "Discount", Some(3)),
     ];
     let corpus = workspace().join("../shared/corpus/cutecat-benchmarks");
     if corpus.is_dir() {
         cases.push((corpus.join("smic/smic.catala_fr"), "Smic", Some(17)));
+        cases.push((
+            corpus.join("us_tax_code/section_132.catala_en"),
+            "QualifiedEmployeeDiscount",
+            Some(10),
+        ));
+        cases.push((
+            corpus.join("running_example/running_example.catala_en"),
+            "IncomeTaxComputation",
+            Some(4),
+        ));
         cases.push((
             corpus.join("impot_revenu/nombre_de_parts.catala_fr"),
             "Test",
@@ -171,4 +184,27 @@ fn queries_answered_without_z3_give_the_same_paths() {
         }
         assert_eq!(fast, paths_with(&path, scope, slow), "{scope}");
     }
+}
+
+#[test]
+fn guessed_models_answer_the_satisfiable_money_queries() {
+    // Three paths: the assertion fails; it holds and the discount is excessive or not. Each of
+    // the two queries negates one comparison of amounts that the previous inputs violate by a
+    // small change, so both are answered by a guessed model, with amounts in whole $100.
+    let path = workspace().join("tests/fixtures/concolic/discount.catala_en");
+    let (program, id) = load_scope(&path, "Discount");
+    let e = match explore(&program, id, &options()) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    assert!(e.stats.complete);
+    assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
+    assert_eq!(e.stats.tests, 3);
+    assert_eq!(e.stats.solver_calls, 2);
+    assert_eq!(e.stats.guessed_queries, 2);
+    assert_eq!(e.stats.soft_solver_calls, 0);
+    assert_eq!(e.stats.by_roundness.get("Hundreds"), Some(&3));
+    let mut kinds: Vec<&str> = e.tests.iter().map(|t| t.outcome.kind()).collect();
+    kinds.sort();
+    assert_eq!(kinds, ["assertion", "ok", "ok"]);
 }

@@ -47,7 +47,7 @@ pub struct ConcolicArgs {
     #[arg(long)]
     pub max_tests: Option<usize>,
     /// Optimizations: none, all, or a comma list of trivial, incremental, soft, folding, lazy,
-    /// reorder, early, fast; `all,-early` turns one off.
+    /// reorder, early, fast, guess; `all,-early` turns one off.
     #[arg(long, default_value = "all")]
     pub optim: String,
     /// Initial inputs: a JSON object (possibly partial) or @FILE.
@@ -332,6 +332,8 @@ fn stats_json(e: &Exploration) -> Json {
         "tests": s.tests,
         "solver_calls": s.solver_calls,
         "soft_solver_calls": s.soft_solver_calls,
+        "queries_without_z3": s.queries_without_z3,
+        "guessed_queries": s.guessed_queries,
         "time_s": s.time.as_secs_f64(),
         "solver_time_s": s.solver_time.as_secs_f64(),
         "complete": s.complete,
@@ -409,6 +411,10 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
             s.time.as_secs_f64(),
             s.solver_time.as_secs_f64(),
             if s.complete { "complete" } else { "stopped at a limit" }
+        );
+        println!(
+            "  queries answered without Z3: {} ({} by a model guessed near the last inputs)",
+            s.queries_without_z3, s.guessed_queries
         );
         for (k, n) in &s.by_outcome {
             println!("  {k}: {n}");

@@ -6,6 +6,7 @@
 //! models of money variables towards round amounts with soft constraints tried one by one.
 
 pub mod finite;
+pub mod guess;
 pub mod session;
 pub mod term;
 

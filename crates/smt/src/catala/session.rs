@@ -61,6 +61,8 @@ pub struct SessionStats {
     pub solver_time: Duration,
     /// Path queries answered without Z3 (included in `path_queries`).
     pub fast_queries: u64,
+    /// Of those, the ones answered by a model guessed near the last inputs.
+    pub guessed_queries: u64,
 }
 
 /// A Z3 context with the path-condition stack of one exploration.
@@ -71,6 +73,10 @@ pub struct CatalaSession {
     /// With `Some(kept)`, queries in the fragment of [`super::finite`] that mention none of
     /// the `kept` variables are answered without Z3.
     fast_path: Option<Vec<VarId>>,
+    /// With `Some(money)`, models are first guessed near `hints` (see [`super::guess`]).
+    guessing: Option<Vec<VarId>>,
+    /// The inputs of the last run.
+    hints: std::collections::BTreeMap<VarId, ModelValue>,
     /// Constraints currently asserted above the globals, one push level each.
     stack: Vec<Term>,
     globals: Vec<Term>,
@@ -116,6 +122,8 @@ impl CatalaSession {
             timeout_ms,
             solver: None,
             fast_path: None,
+            guessing: None,
+            hints: Default::default(),
             stack: Vec::new(),
             globals: Vec::new(),
             incremental,
@@ -134,6 +142,19 @@ impl CatalaSession {
     /// mentioning a variable of `kept` (e.g. money amounts, which Z3 then rounds).
     pub fn enable_fast_path(&mut self, kept: Vec<VarId>) {
         self.fast_path = Some(kept);
+    }
+
+    /// Before asking Z3, looks for a model near the inputs given to [`CatalaSession::remember`]
+    /// (money variables `money` only at multiples of $100); only satisfiable queries can be
+    /// answered this way.
+    pub fn enable_guesses(&mut self, money: Vec<VarId>) {
+        self.guessing = Some(money);
+    }
+
+    /// Records the inputs of the run the next queries start from.
+    pub fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
+        self.hints.clear();
+        self.hints.extend(inputs);
     }
 
     fn ctx(&self) -> &'static Context {
@@ -185,9 +206,20 @@ impl CatalaSession {
     /// Is the conjunction of the globals and `path` satisfiable? On `Sat`, the model is kept
     /// for [`CatalaSession::value`].
     pub fn check_path(&mut self, path: &[Term]) -> Result<QueryOutcome, EncodeError> {
-        if let Some(kept) = &self.fast_path {
+        if self.fast_path.is_some() || self.guessing.is_some() {
             let terms: Vec<&Term> = self.globals.iter().chain(path).collect();
-            if let Some(decision) = super::finite::decide(&terms, kept) {
+            let mut answer = None;
+            if let Some(kept) = &self.fast_path {
+                answer = super::finite::decide(&terms, kept);
+            }
+            if answer.is_none() {
+                if let Some(money) = &self.guessing {
+                    answer = super::guess::guess(&terms, &self.hints, money)
+                        .map(super::finite::Decision::Sat);
+                    self.stats.guessed_queries += u64::from(answer.is_some());
+                }
+            }
+            if let Some(decision) = answer {
                 self.stats.path_queries += 1;
                 self.stats.fast_queries += 1;
                 return Ok(match decision {
@@ -281,11 +313,6 @@ impl CatalaSession {
         if money_vars.is_empty() {
             return Ok(RoundnessLevel::Hundreds);
         }
-        let ctx = self.ctx();
-        let vars: Vec<Int<'static>> = money_vars
-            .iter()
-            .map(|v| Int::new_const(ctx, format!("v{}", v.0)))
-            .collect();
         let current: Vec<Option<i128>> = money_vars
             .iter()
             .map(|v| match self.value(*v, Kind::Int) {
@@ -296,8 +323,18 @@ impl CatalaSession {
         let Some(current) = current.into_iter().collect::<Option<Vec<i128>>>() else {
             return Ok(RoundnessLevel::Cents);
         };
-        // A model found without Z3 is kept as it is (money variables never take that path).
+        // A model found without Z3 is kept as it is (its money variables are round).
         let refine = matches!(self.model, Some(Answer::Z3(_))) && self.solver.is_some();
+        // Z3 terms only when refining: a guessed model needs no Z3 context at all.
+        let ctx = thread_context;
+        let vars: Vec<Int<'static>> = if refine {
+            money_vars
+                .iter()
+                .map(|v| Int::new_const(ctx(), format!("v{}", v.0)))
+                .collect()
+        } else {
+            Vec::new()
+        };
         for (level, step) in levels {
             if current.iter().all(|c| c % step == 0) {
                 return Ok(level);
@@ -316,7 +353,7 @@ impl CatalaSession {
                     .zip(&vars)
                     .map(|(c, v)| {
                         let value = i64::try_from(*c).ok()?;
-                        Some(v._eq(&Int::from_i64(ctx, value)))
+                        Some(v._eq(&Int::from_i64(ctx(), value)))
                     })
                     .collect::<Option<Vec<Bool<'static>>>>()
                 else {

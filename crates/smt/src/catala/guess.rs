@@ -1,0 +1,553 @@
+//! Models guessed without Z3. In a depth-first concolic exploration, a query is the path
+//! condition of the last run with one constraint negated: the last inputs satisfy every other
+//! constraint, and a small change to the variables of the violated constraints often yields a
+//! model. This module starts from those inputs, varies only the variables of the constraints
+//! they violate, over a few candidates (the old value, 0, the constants of the constraints and
+//! the other variables' values, each with its neighbours), and evaluates the constraints
+//! exactly on rationals. Only a model that satisfies every constraint is returned, so a guess is
+//! always right; when none is found within a small budget (or a constraint is unsatisfiable)
+//! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
+//! the soft constraints of Section 4.2 look for first.
+
+use super::term::{Kind, Op, Term, TermNode, VarId};
+use super::ModelValue;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Cents in the round amount money guesses are multiples of.
+const MONEY_STEP: i128 = 10_000;
+/// Candidate assignments tried before giving up.
+const STEP_LIMIT: usize = 400;
+/// Term nodes evaluated before giving up (bounds the cost of a failed guess).
+const EVAL_LIMIT: usize = 60_000;
+/// Candidates per variable.
+const CANDIDATE_LIMIT: usize = 24;
+
+/// A rational number `n / d` with `d > 0`, in lowest terms; integers have `d = 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Q {
+    n: i128,
+    d: i128,
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.abs()
+}
+
+impl Q {
+    fn int(n: i128) -> Q {
+        Q { n, d: 1 }
+    }
+
+    fn new(n: i128, d: i128) -> Option<Q> {
+        if d == 0 {
+            return None;
+        }
+        let g = gcd(n, d).max(1);
+        let (n, d) = (n / g, d / g);
+        Some(if d < 0 {
+            Q {
+                n: n.checked_neg()?,
+                d: d.checked_neg()?,
+            }
+        } else {
+            Q { n, d }
+        })
+    }
+
+    fn add(self, o: Q) -> Option<Q> {
+        let n = self
+            .n
+            .checked_mul(o.d)?
+            .checked_add(o.n.checked_mul(self.d)?)?;
+        Q::new(n, self.d.checked_mul(o.d)?)
+    }
+
+    fn neg(self) -> Option<Q> {
+        Some(Q {
+            n: self.n.checked_neg()?,
+            d: self.d,
+        })
+    }
+
+    fn mul(self, o: Q) -> Option<Q> {
+        Q::new(self.n.checked_mul(o.n)?, self.d.checked_mul(o.d)?)
+    }
+
+    fn div(self, o: Q) -> Option<Q> {
+        Q::new(self.n.checked_mul(o.d)?, self.d.checked_mul(o.n)?)
+    }
+
+    /// Half away from zero, as Catala rounds.
+    fn round(self) -> Q {
+        let twice = |x: i128| x.checked_mul(2);
+        let up = |n: i128| -> Option<i128> {
+            // ⌊n/d + 1/2⌋ = ⌊(2n + d) / 2d⌋ for n ≥ 0.
+            Some(twice(n)?.checked_add(self.d)?.div_euclid(twice(self.d)?))
+        };
+        let r = if self.n >= 0 {
+            up(self.n)
+        } else {
+            up(-self.n).map(|x| -x)
+        };
+        // Overflow needs numbers near 2^126; they cannot come from the inputs we try.
+        Q::int(r.unwrap_or(0))
+    }
+
+    fn truncate(self) -> Q {
+        Q::int(self.n / self.d)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum V {
+    B(bool),
+    N(Q),
+}
+
+fn parse_q(n: &str, d: &str) -> Option<Q> {
+    Q::new(n.parse().ok()?, d.parse().ok()?)
+}
+
+fn model_to_v(v: &ModelValue) -> Option<V> {
+    match v {
+        ModelValue::Bool(b) => Some(V::B(*b)),
+        ModelValue::Int(s) => Some(V::N(Q::int(s.parse().ok()?))),
+        ModelValue::Real(n, d) => parse_q(n, d).map(V::N),
+    }
+}
+
+fn v_to_model(v: V, kind: Kind) -> Option<ModelValue> {
+    match (v, kind) {
+        (V::B(b), Kind::Bool) => Some(ModelValue::Bool(b)),
+        (V::N(q), Kind::Int) if q.d == 1 => Some(ModelValue::Int(q.n.to_string())),
+        (V::N(q), Kind::Real) => Some(ModelValue::Real(q.n.to_string(), q.d.to_string())),
+        _ => None,
+    }
+}
+
+/// Evaluation of terms under an assignment of every variable they mention, within a budget.
+struct Eval<'a> {
+    values: &'a BTreeMap<VarId, V>,
+    budget: usize,
+}
+
+impl Eval<'_> {
+    /// The value of `t`; `None` for a division by zero, an overflow, an ill-sorted term or an
+    /// exhausted budget (the guess then fails, it is never taken as an answer).
+    fn eval(&mut self, t: &Term) -> Option<V> {
+        self.budget = self.budget.checked_sub(1)?;
+        match &**t {
+            TermNode::Var(v, _) => self.values.get(v).copied(),
+            TermNode::Bool(b) => Some(V::B(*b)),
+            TermNode::Int(s) => Some(V::N(Q::int(s.parse().ok()?))),
+            TermNode::Real(n, d) => parse_q(n, d).map(V::N),
+            TermNode::App(op, args) => self.app(*op, args),
+        }
+    }
+
+    fn bool(&mut self, t: &Term) -> Option<bool> {
+        match self.eval(t)? {
+            V::B(b) => Some(b),
+            V::N(_) => None,
+        }
+    }
+
+    fn num(&mut self, t: &Term) -> Option<Q> {
+        match self.eval(t)? {
+            V::N(q) => Some(q),
+            V::B(_) => None,
+        }
+    }
+
+    fn app(&mut self, op: Op, args: &[Term]) -> Option<V> {
+        let arg = |i: usize| args.get(i);
+        Some(match op {
+            Op::Not => V::B(!self.bool(arg(0)?)?),
+            Op::And | Op::Or => {
+                let absorbing = op == Op::Or;
+                for a in args {
+                    if self.bool(a)? == absorbing {
+                        return Some(V::B(absorbing));
+                    }
+                }
+                V::B(!absorbing)
+            }
+            Op::Xor => V::B(self.bool(arg(0)?)? != self.bool(arg(1)?)?),
+            Op::Eq => V::B(self.eval(arg(0)?)? == self.eval(arg(1)?)?),
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                let a = self.num(arg(0)?)?;
+                let b = self.num(arg(1)?)?;
+                // Denominators are positive: compare a.n·b.d with b.n·a.d.
+                let l = a.n.checked_mul(b.d)?;
+                let r = b.n.checked_mul(a.d)?;
+                V::B(match op {
+                    Op::Lt => l < r,
+                    Op::Le => l <= r,
+                    Op::Gt => l > r,
+                    _ => l >= r,
+                })
+            }
+            Op::Add | Op::Sub | Op::Mul => {
+                let mut acc = self.num(arg(0)?)?;
+                for a in &args[1..] {
+                    let x = self.num(a)?;
+                    acc = match op {
+                        Op::Add => acc.add(x)?,
+                        Op::Sub => acc.add(x.neg()?)?,
+                        _ => acc.mul(x)?,
+                    };
+                }
+                V::N(acc)
+            }
+            Op::Div => V::N(self.num(arg(0)?)?.div(self.num(arg(1)?)?)?),
+            Op::Neg => V::N(self.num(arg(0)?)?.neg()?),
+            Op::ToReal => V::N(self.num(arg(0)?)?),
+            Op::Round => V::N(self.num(arg(0)?)?.round()),
+            Op::Truncate => V::N(self.num(arg(0)?)?.truncate()),
+            Op::Ite => {
+                if self.bool(arg(0)?)? {
+                    self.eval(arg(1)?)?
+                } else {
+                    self.eval(arg(2)?)?
+                }
+            }
+        })
+    }
+}
+
+/// The variables of a term with their sorts, and its numeric constants.
+fn scan(t: &Term, vars: &mut BTreeMap<VarId, Kind>, consts: &mut BTreeSet<(i128, i128)>) {
+    match &**t {
+        TermNode::Var(v, k) => {
+            vars.insert(*v, *k);
+        }
+        TermNode::Int(s) => {
+            if let Ok(n) = s.parse() {
+                consts.insert((n, 1));
+            }
+        }
+        TermNode::Real(n, d) => {
+            if let Some(q) = parse_q(n, d) {
+                consts.insert((q.n, q.d));
+            }
+        }
+        TermNode::App(_, args) => args.iter().for_each(|a| scan(a, vars, consts)),
+        TermNode::Bool(_) => {}
+    }
+}
+
+/// Tries to find a model of the conjunction of `terms` near `hints` (the last inputs). Money
+/// variables (`money`) only take multiples of $100. `None` when no model was found: the
+/// question is then for Z3, and nothing is implied about satisfiability.
+pub fn guess(
+    terms: &[&Term],
+    hints: &BTreeMap<VarId, ModelValue>,
+    money: &[VarId],
+) -> Option<BTreeMap<VarId, ModelValue>> {
+    let mut kinds = BTreeMap::new();
+    let mut per_term = Vec::with_capacity(terms.len());
+    for t in terms {
+        let mut vars = BTreeMap::new();
+        let mut consts = BTreeSet::new();
+        scan(t, &mut vars, &mut consts);
+        kinds.extend(vars.iter().map(|(v, k)| (*v, *k)));
+        per_term.push((vars, consts));
+    }
+    let is_money = |v: &VarId| money.contains(v);
+    let round = |v: &VarId, x: &V| match x {
+        V::N(q) if is_money(v) => q.d == 1 && q.n % MONEY_STEP == 0,
+        _ => true,
+    };
+    // The starting point: the hint of each variable, or the solver's usual default.
+    let mut values: BTreeMap<VarId, V> = kinds
+        .iter()
+        .map(|(v, k)| {
+            let hinted = hints.get(v).and_then(model_to_v).filter(|x| match (x, k) {
+                (V::B(_), Kind::Bool) => true,
+                (V::N(q), Kind::Int) => q.d == 1,
+                (V::N(_), Kind::Real) => true,
+                _ => false,
+            });
+            let default = match k {
+                Kind::Bool => V::B(false),
+                _ => V::N(Q::int(0)),
+            };
+            (*v, hinted.unwrap_or(default))
+        })
+        .collect();
+    let mut ev = Eval {
+        values: &values,
+        budget: EVAL_LIMIT,
+    };
+    let mut violated = Vec::new();
+    for (i, t) in terms.iter().enumerate() {
+        if ev.bool(t) != Some(true) {
+            if ev.budget == 0 {
+                return None;
+            }
+            violated.push(i);
+        }
+    }
+    let mut budget = ev.budget;
+    // The variables to change: those of the violated terms, and money amounts not round.
+    let mut free: BTreeSet<VarId> = violated
+        .iter()
+        .flat_map(|i| per_term[*i].0.keys().copied())
+        .collect();
+    free.extend(values.iter().filter(|(v, x)| !round(v, x)).map(|(v, _)| *v));
+    if free.is_empty() {
+        return model(&values, &kinds);
+    }
+    let free: Vec<VarId> = free.into_iter().collect();
+    // The terms to re-check, each at the depth where its last free variable gets a value.
+    let depth_of = |v: &VarId| free.iter().position(|f| f == v);
+    let mut checks: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
+    let mut consts = BTreeSet::new();
+    for (i, (vars, c)) in per_term.iter().enumerate() {
+        if let Some(d) = vars.keys().filter_map(depth_of).max() {
+            checks[d].push(i);
+            consts.extend(c.iter().copied());
+        }
+    }
+    let candidates: Vec<Vec<V>> = free
+        .iter()
+        .map(|v| candidates(*v, kinds[v], &values, &consts, is_money(v)))
+        .collect();
+    let mut steps = 0;
+    let found = search(
+        terms,
+        &free,
+        &candidates,
+        &checks,
+        0,
+        &mut values,
+        &mut steps,
+        &mut budget,
+    )?;
+    if !found {
+        return None;
+    }
+    model(&values, &kinds)
+}
+
+fn model(
+    values: &BTreeMap<VarId, V>,
+    kinds: &BTreeMap<VarId, Kind>,
+) -> Option<BTreeMap<VarId, ModelValue>> {
+    values
+        .iter()
+        .map(|(v, x)| Some((*v, v_to_model(*x, kinds[v])?)))
+        .collect()
+}
+
+/// The values tried for `v`, in order: its current value first (when allowed), then 0, then
+/// the constants and the other variables' values with their neighbours.
+fn candidates(
+    v: VarId,
+    kind: Kind,
+    values: &BTreeMap<VarId, V>,
+    consts: &BTreeSet<(i128, i128)>,
+    money: bool,
+) -> Vec<V> {
+    let current = values.get(&v).copied();
+    if kind == Kind::Bool {
+        let b = matches!(current, Some(V::B(true)));
+        return vec![V::B(b), V::B(!b)];
+    }
+    let mut points: Vec<Q> = Vec::new();
+    if let Some(V::N(q)) = current {
+        points.push(q);
+    }
+    points.push(Q::int(0));
+    points.extend(consts.iter().filter_map(|(n, d)| Q::new(*n, *d)));
+    points.extend(values.iter().filter_map(|(u, x)| match x {
+        V::N(q) if *u != v => Some(*q),
+        _ => None,
+    }));
+    let mut out: Vec<Q> = Vec::new();
+    let mut push = |q: Q| {
+        if !out.contains(&q) {
+            out.push(q);
+        }
+    };
+    for p in points {
+        if money {
+            let below = (p.n.div_euclid(p.d)).div_euclid(MONEY_STEP) * MONEY_STEP;
+            for x in [below, below + MONEY_STEP, below - MONEY_STEP] {
+                push(Q::int(x));
+            }
+        } else if kind == Kind::Int {
+            let below = p.n.div_euclid(p.d);
+            for x in [below, below + 1, below - 1] {
+                push(Q::int(x));
+            }
+        } else {
+            push(p);
+            for delta in [1, -1] {
+                if let Some(x) = p.add(Q::int(delta)) {
+                    push(x);
+                }
+            }
+        }
+    }
+    out.truncate(CANDIDATE_LIMIT);
+    out.into_iter().map(V::N).collect()
+}
+
+/// Depth-first search over the candidates of the free variables; `None` when a budget runs
+/// out.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    terms: &[&Term],
+    free: &[VarId],
+    candidates: &[Vec<V>],
+    checks: &[Vec<usize>],
+    depth: usize,
+    values: &mut BTreeMap<VarId, V>,
+    steps: &mut usize,
+    budget: &mut usize,
+) -> Option<bool> {
+    let Some(v) = free.get(depth) else {
+        return Some(true);
+    };
+    for c in &candidates[depth] {
+        *steps += 1;
+        if *steps > STEP_LIMIT {
+            return None;
+        }
+        values.insert(*v, *c);
+        let mut ev = Eval {
+            values,
+            budget: *budget,
+        };
+        let mut ok = true;
+        for &i in &checks[depth] {
+            if ev.bool(terms[i]) != Some(true) {
+                if ev.budget == 0 {
+                    return None;
+                }
+                ok = false;
+                break;
+            }
+        }
+        *budget = ev.budget;
+        if ok
+            && search(
+                terms,
+                free,
+                candidates,
+                checks,
+                depth + 1,
+                values,
+                steps,
+                budget,
+            )?
+        {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catala::term::{app, int_const, not, real_const, var};
+
+    fn money(v: u32) -> Term {
+        var(VarId(v), Kind::Int)
+    }
+
+    fn check(terms: &[&Term], m: &BTreeMap<VarId, ModelValue>) -> bool {
+        let values: BTreeMap<VarId, V> = m
+            .iter()
+            .filter_map(|(v, x)| Some((*v, model_to_v(x)?)))
+            .collect();
+        let mut ev = Eval {
+            values: &values,
+            budget: usize::MAX,
+        };
+        terms.iter().all(|t| ev.bool(t) == Some(true))
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero() {
+        let r = |n, d| Q::new(n, d).map(|q| q.round().n);
+        assert_eq!(r(5, 2), Some(3));
+        assert_eq!(r(-5, 2), Some(-3));
+        assert_eq!(r(7, 3), Some(2));
+        assert_eq!(r(-7, 3), Some(-2));
+        assert_eq!(Q::new(-7, 2).map(|q| q.truncate().n), Some(-3));
+    }
+
+    #[test]
+    fn a_negated_constraint_is_satisfied_by_changing_its_variables() {
+        // Section 132: customer ≥ employee, and now customer − employee > round(customer / 5).
+        let c = money(0);
+        let e = money(1);
+        let prefix = app(Op::Ge, vec![c.clone(), e.clone()]);
+        let fifth = app(
+            Op::Round,
+            vec![app(
+                Op::Mul,
+                vec![app(Op::ToReal, vec![c.clone()]), real_const("1", "5")],
+            )],
+        );
+        let negated = app(Op::Gt, vec![app(Op::Sub, vec![c, e]), fifth]);
+        let terms = [&prefix, &negated];
+        let hints = BTreeMap::from([
+            (VarId(0), ModelValue::Int("0".into())),
+            (VarId(1), ModelValue::Int("0".into())),
+        ]);
+        let Some(m) = guess(&terms, &hints, &[VarId(0), VarId(1)]) else {
+            panic!("no guess")
+        };
+        assert!(check(&terms, &m));
+        for x in m.values() {
+            let ModelValue::Int(s) = x else { panic!() };
+            assert_eq!(s.parse::<i128>().map(|n| n % MONEY_STEP), Ok(0), "{m:?}");
+        }
+    }
+
+    #[test]
+    fn unsatisfiable_or_unreachable_conditions_give_no_guess() {
+        let x = var(VarId(0), Kind::Int);
+        let ge = app(Op::Ge, vec![x.clone(), int_const("10")]);
+        let lt = not(&app(Op::Ge, vec![x.clone(), int_const("5")]));
+        assert_eq!(guess(&[&ge, &lt], &BTreeMap::new(), &[]), None);
+        // x · x = 2 has no integer solution; 1 / x with x = 0 is never taken as true.
+        let square = app(
+            Op::Eq,
+            vec![app(Op::Mul, vec![x.clone(), x.clone()]), int_const("2")],
+        );
+        assert_eq!(guess(&[&square], &BTreeMap::new(), &[]), None);
+        let inv = app(
+            Op::Eq,
+            vec![
+                app(
+                    Op::Div,
+                    vec![real_const("1", "1"), app(Op::ToReal, vec![x])],
+                ),
+                real_const("0", "1"),
+            ],
+        );
+        assert_eq!(guess(&[&inv], &BTreeMap::new(), &[]), None);
+    }
+
+    #[test]
+    fn satisfied_terms_keep_the_hints_and_money_stays_round() {
+        let x = var(VarId(0), Kind::Int);
+        let m = var(VarId(1), Kind::Int);
+        let ge = app(Op::Ge, vec![x, int_const("3")]);
+        let over = app(Op::Gt, vec![m, int_const("123")]);
+        let hints = BTreeMap::from([(VarId(0), ModelValue::Int("7".into()))]);
+        let Some(model) = guess(&[&ge, &over], &hints, &[VarId(1)]) else {
+            panic!("no guess")
+        };
+        assert_eq!(model.get(&VarId(0)), Some(&ModelValue::Int("7".into())));
+        assert_eq!(model.get(&VarId(1)), Some(&ModelValue::Int("10000".into())));
+    }
+}
