@@ -4,11 +4,14 @@
 //! the prefix and the negation, and the next iteration runs on them. The exploration ends when
 //! every constraint of the current path has been negated (all feasible paths covered), or at
 //! the time or test limit. Every path found becomes a [`TestCase`]; with `check`, each is
-//! replayed on the plain interpreter, which must give the identical outcome.
+//! replayed on the plain interpreter, which must give the identical outcome. With
+//! [`Strategy::NewBranchesFirst`], a constraint whose negation takes a branch no run has taken
+//! yet is negated before the deeper ones, which are set aside as subtrees (solved for now,
+//! explored later): the same paths, in an order that reaches untried branches sooner.
 
 use crate::checkpoint::Checkpoint;
 use crate::inputs::{Assignment, InputSpace, Shape};
-pub use crate::options::{ExploreOptions, Optimizations};
+pub use crate::options::{ExploreOptions, Optimizations, Strategy};
 use crate::replay::replay;
 pub use crate::results::{Control, Exploration, ExploreStats, Outcome, TestCase};
 use crate::symbolic::{PathState, Sym};
@@ -17,13 +20,18 @@ use catala_eval::eval::Interpreter;
 use catala_eval::runtime::json::value_from_json;
 use catala_eval::runtime::Value;
 use catala_ir::dcalc::{InputKind, Program, ScopeId};
+use catala_syntax::Span;
 use smt::catala::term::{self, Term};
 use smt::catala::{CatalaSession, QueryOutcome, RoundnessLevel};
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 struct Node {
     term: Term,
     done: bool,
+    /// Where the negation of this node leads: the branch point and the way not taken there.
+    other_way: Option<(Span, u32)>,
 }
 
 /// Explores every path of `scope`.
@@ -101,20 +109,24 @@ pub(crate) trait WorkPool {
     fn is_stopped(&self) -> bool;
 }
 
-/// The pool of a sequential exploration: nobody to share with.
+/// The pool of a sequential exploration: nobody to share with, but subtrees set aside by the
+/// new-branches-first strategy wait here (the last one set aside is taken first).
 #[derive(Default)]
 struct Solo {
     tests: std::cell::Cell<usize>,
     stopped: std::cell::Cell<bool>,
+    deferred: RefCell<Vec<Task>>,
 }
 
 impl WorkPool for Solo {
     fn hungry(&self) -> bool {
         false
     }
-    fn give(&self, _: Task) {}
+    fn give(&self, task: Task) {
+        self.deferred.borrow_mut().push(task);
+    }
     fn take(&self) -> Option<Task> {
-        None
+        self.deferred.borrow_mut().pop()
     }
     fn count_test(&self) -> usize {
         self.tests.set(self.tests.get() + 1);
@@ -150,6 +162,11 @@ pub(crate) struct Worker<'p> {
     /// The checkpoint this exploration continues (its done flags apply to the first run).
     resumed: Option<Checkpoint>,
     last_checkpoint: Instant,
+    /// The branch points and ways the runs so far went through.
+    covered: HashSet<(Span, u32)>,
+    /// The [`Strategy::NewBranchesFirst`] order is on (never with checkpoints: the subtrees
+    /// set aside are not in them).
+    new_branches_first: bool,
 }
 
 /// The program as the exploration runs it: matches folded, exceptions packed, definitions in
@@ -240,6 +257,10 @@ impl<'p> Worker<'p> {
             mismatches: Vec::new(),
             resumed: None,
             last_checkpoint: start,
+            covered: HashSet::new(),
+            new_branches_first: options.strategy == Strategy::NewBranchesFirst
+                && options.checkpoint_every.is_none()
+                && options.resume.is_none(),
         })
     }
 
@@ -447,9 +468,11 @@ impl<'p> Worker<'p> {
                     }
                     (None, None) => i < floor,
                 };
+                self.covered.insert((c.span, c.way));
                 stack.push(Node {
                     term: c.term,
                     done: done || c.fixed,
+                    other_way: Some((c.span, c.way ^ 1)),
                 });
             }
             resumed_done = None;
@@ -457,14 +480,29 @@ impl<'p> Worker<'p> {
                 if pool.hungry() {
                     self.share(&mut stack, &lemmas, floor, pool)?;
                 }
-                let Some(i) = stack.iter().rposition(|n| !n.done) else {
+                let Some(mut i) = stack.iter().rposition(|n| !n.done) else {
                     return Ok(true);
                 };
+                // New branches first: the deepest open node leading somewhere no run has been
+                // yet; the open nodes below it are handed out as subtrees. Not with lemmas,
+                // which a handed-out subtree would not carry.
+                if self.new_branches_first && lemmas.is_empty() {
+                    let new = stack.iter().rposition(|n| {
+                        !n.done && n.other_way.is_some_and(|w| !self.covered.contains(&w))
+                    });
+                    if let Some(k) = new {
+                        if k < i {
+                            self.hand_out_below(&mut stack, k, pool)?;
+                            i = k;
+                        }
+                    }
+                }
                 stack.truncate(i + 1);
                 let negated = term::not(&stack[i].term);
                 stack[i] = Node {
                     term: negated,
                     done: true,
+                    other_way: None,
                 };
                 lemmas.retain(|(p, _)| *p <= i);
                 let mut query = with_lemmas(&stack, &lemmas);
@@ -531,7 +569,11 @@ impl<'p> Worker<'p> {
         query.push(term::not(&stack[k].term));
         let nodes: Vec<Node> = query
             .into_iter()
-            .map(|term| Node { term, done: true })
+            .map(|term| Node {
+                term,
+                done: true,
+                other_way: None,
+            })
             .collect();
         let relevant: Vec<(usize, Term)> =
             lemmas.iter().filter(|(p, _)| *p <= k).cloned().collect();
@@ -542,6 +584,33 @@ impl<'p> Worker<'p> {
         if outcome == QueryOutcome::Sat {
             let (assignment, _) = self.model_inputs(&query)?;
             pool.give((assignment, k + 1));
+        }
+        Ok(())
+    }
+
+    /// Hands every open node of `stack` after position `k` to the pool as a subtree (solving
+    /// for its inputs now) and marks it done, so the search can go on at `k`.
+    fn hand_out_below(
+        &mut self,
+        stack: &mut [Node],
+        k: usize,
+        pool: &dyn WorkPool,
+    ) -> Result<(), ConcolicError> {
+        for j in k + 1..stack.len() {
+            if stack[j].done {
+                continue;
+            }
+            let mut query: Vec<Term> = stack[..j].iter().map(|n| n.term.clone()).collect();
+            query.push(term::not(&stack[j].term));
+            stack[j].done = true;
+            match self.session.check_path(&query)? {
+                QueryOutcome::Sat => {
+                    let (assignment, _) = self.model_inputs(&query)?;
+                    pool.give((assignment, j + 1));
+                }
+                QueryOutcome::Unsat => {}
+                QueryOutcome::Unknown => self.stats.unknown_queries += 1,
+            }
         }
         Ok(())
     }

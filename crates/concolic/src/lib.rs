@@ -25,7 +25,7 @@ pub mod symbolic;
 
 pub use explore::{
     explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,
-    ExploreStats, Optimizations, Outcome, TestCase,
+    ExploreStats, Optimizations, Outcome, Strategy, TestCase,
 };
 
 /// Errors of an exploration.
@@ -35,7 +35,7 @@ pub enum ConcolicError {
     Runtime(Box<catala_eval::RuntimeError>),
     #[error(transparent)]
     Encode(#[from] smt::catala::session::EncodeError),
-    #[error("unknown optimization `{0}` (expected none, all, or a comma list of trivial, incremental, soft, lazy, reorder, folding, early, fast; `-NAME` turns one off)")]
+    #[error("unknown optimization `{0}` (expected none, all, or a comma list of trivial, incremental, soft, lazy, reorder, folding, early, fast, guess; `-NAME` turns one off)")]
     UnknownOptimization(String),
     #[error("invalid hints: {0}")]
     Hints(String),

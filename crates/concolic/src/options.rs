@@ -98,10 +98,24 @@ impl Optimizations {
     }
 }
 
+/// The order in which an exploration visits the paths. Both visit the same set of paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Depth-first, negating the last open constraint (Section 3 of the paper).
+    #[default]
+    DepthFirst,
+    /// Depth-first, except that the deepest open constraint whose negation leads to a branch
+    /// no run has taken yet (a condition's other outcome, another case of a match) goes
+    /// first; the open constraints below it are set aside as subtrees and explored later.
+    /// Problems sitting behind an untried branch are found sooner. Not with checkpoints.
+    NewBranchesFirst,
+}
+
 /// Settings of an exploration.
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
     pub optimizations: Optimizations,
+    pub strategy: Strategy,
     pub max_tests: Option<usize>,
     pub timeout: Option<Duration>,
     /// Initial inputs (a JSON object keyed by input name, possibly partial).
@@ -125,6 +139,7 @@ impl Default for ExploreOptions {
     fn default() -> Self {
         ExploreOptions {
             optimizations: Optimizations::ALL,
+            strategy: Strategy::DepthFirst,
             max_tests: None,
             timeout: None,
             hints: None,

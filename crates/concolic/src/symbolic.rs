@@ -61,6 +61,10 @@ pub struct PathConstraint {
     pub fixed: bool,
     pub origin: ConstraintOrigin,
     pub span: Span,
+    /// Which way the run went at `span`: 1 for a condition that held, 0 for one that did not;
+    /// for the `i`-th case of a match, `2i + 1` (it is this case) or `2i` (it is not). The
+    /// other way is `way ^ 1`.
+    pub way: u32,
 }
 
 /// The companion's session: the path condition of the current run.
@@ -128,7 +132,7 @@ impl PathState {
         out
     }
 
-    fn record(&mut self, t: Term, fixed: bool, origin: ConstraintOrigin, span: Span) {
+    fn record(&mut self, t: Term, fixed: bool, origin: ConstraintOrigin, span: Span, way: u32) {
         if self.assertion_failed {
             return;
         }
@@ -149,6 +153,7 @@ impl PathState {
             fixed,
             origin,
             span,
+            way,
         });
     }
 
@@ -158,7 +163,7 @@ impl PathState {
             _ => bool_const(taken),
         };
         let t = if taken { t } else { term::not(&t) };
-        self.record(t, false, origin, span);
+        self.record(t, false, origin, span, u32::from(taken));
     }
 
     fn lost(&mut self, what: &str) {
@@ -507,7 +512,8 @@ impl Companion for Sym {
                     // argument is read; whether it is given is known from the run's inputs.
                     let t = if is_given { given } else { term::not(&given) };
                     if st.context_seen.insert(span) {
-                        st.record(t, false, ConstraintOrigin::ContextInput, span);
+                        let way = u32::from(is_given);
+                        st.record(t, false, ConstraintOrigin::ContextInput, span, way);
                     } else if st.early_conflicts {
                         st.repeats.push((st.constraints.len(), t));
                     }
@@ -521,15 +527,17 @@ impl Companion for Sym {
                 // A match is a chain of binary choices: not case 0, ..., not case k-1, case k
                 // (the last case needs no equality: the domain of the case variable implies it).
                 let Sym::Enum { tag, payloads } = scrutinee else {
-                    st.record(bool_const(true), false, ConstraintOrigin::Match, span);
+                    st.record(bool_const(true), false, ConstraintOrigin::Match, span, 1);
                     return;
                 };
                 let is = |i: u32| app(Op::Eq, vec![tag.clone(), int_const(i.to_string())]);
                 for i in 0..case {
-                    st.record(term::not(&is(i)), false, ConstraintOrigin::Match, span);
+                    let way = 2 * i;
+                    st.record(term::not(&is(i)), false, ConstraintOrigin::Match, span, way);
                 }
                 if (case as usize) + 1 < payloads.len() {
-                    st.record(is(case), false, ConstraintOrigin::Match, span);
+                    let way = 2 * case + 1;
+                    st.record(is(case), false, ConstraintOrigin::Match, span, way);
                 }
             }
             BranchEvent::DivisionByZero {
@@ -549,7 +557,8 @@ impl Companion for Sym {
                     _ => bool_const(is_zero),
                 };
                 let t = if is_zero { t } else { term::not(&t) };
-                st.record(t, false, ConstraintOrigin::Division, span);
+                let way = u32::from(is_zero);
+                st.record(t, false, ConstraintOrigin::Division, span, way);
             }
             BranchEvent::Assertion {
                 span,
@@ -566,6 +575,7 @@ impl Companion for Sym {
                     false,
                     ConstraintOrigin::Assertion,
                     span,
+                    u32::from(holds),
                 );
                 if !holds {
                     st.assertion_failed = true;

@@ -115,3 +115,45 @@ fn a_checkpointed_run_cut_short_is_finished_by_resume() {
     assert_eq!(code, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn new_branches_streams_the_same_tests_and_refuses_checkpoints() {
+    let late = workspace().join("tests/fixtures/concolic/late_branch.catala_en");
+    let late = late.to_string_lossy();
+    let kinds = |lines: &[Json]| -> Vec<String> {
+        lines
+            .iter()
+            .filter_map(|l| l.get("outcome").and_then(Json::as_str))
+            .map(str::to_string)
+            .collect()
+    };
+    let (code, dfs) = concolic(&[&late, "--scope", "Late", "--jsonl"]);
+    assert_eq!(code, 0);
+    let (code, nbf) = concolic(&[
+        &late,
+        "--scope",
+        "Late",
+        "--jsonl",
+        "--strategy",
+        "new-branches",
+    ]);
+    assert_eq!(code, 0);
+    // 17 paths either way; the missing rule (with `exempt`) is the 17th depth-first and the
+    // 6th with new branches first (see the fixture).
+    let (dfs, nbf) = (kinds(&dfs), kinds(&nbf));
+    assert_eq!((dfs.len(), nbf.len()), (17, 17));
+    assert_eq!(dfs.iter().position(|k| k == "no_value"), Some(16));
+    assert_eq!(nbf.iter().position(|k| k == "no_value"), Some(5));
+    let ckpt = std::env::temp_dir().join(format!("lexprobe-nb-{}.ckpt", std::process::id()));
+    let ckpt = ckpt.to_string_lossy();
+    let (code, _) = concolic(&[
+        &late,
+        "--scope",
+        "Late",
+        "--strategy",
+        "new-branches",
+        "--checkpoint",
+        &ckpt,
+    ]);
+    assert_eq!(code, 2, "--checkpoint with new-branches is a usage error");
+}

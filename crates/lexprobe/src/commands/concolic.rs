@@ -88,6 +88,27 @@ pub struct ConcolicArgs {
     /// --optim); test numbers and figures continue from it.
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Order of the paths: depth-first (the paper's), or new-branches (a branch no run has
+    /// taken yet goes first, so problems behind it show up sooner; same paths in the end; not
+    /// with --checkpoint or --resume).
+    #[arg(long, value_enum, default_value_t = StrategyArg::DepthFirst)]
+    pub strategy: StrategyArg,
+}
+
+/// The order of an exploration's paths, on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    DepthFirst,
+    NewBranches,
+}
+
+impl From<StrategyArg> for concolic::Strategy {
+    fn from(s: StrategyArg) -> concolic::Strategy {
+        match s {
+            StrategyArg::DepthFirst => concolic::Strategy::DepthFirst,
+            StrategyArg::NewBranches => concolic::Strategy::NewBranchesFirst,
+        }
+    }
 }
 
 pub fn run(args: ConcolicArgs) -> i32 {
@@ -112,6 +133,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
     };
     let options = ExploreOptions {
         optimizations,
+        strategy: args.strategy.into(),
         max_tests: args.max_tests,
         timeout: args
             .timeout
@@ -138,6 +160,14 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if args.jobs > 1 && (args.checkpoint.is_some() || args.resume.is_some()) {
         eprintln!(
             "lexprobe concolic: --checkpoint and --resume work with one worker: use --jobs 1"
+        );
+        return USAGE;
+    }
+    if args.strategy == StrategyArg::NewBranches
+        && (args.checkpoint.is_some() || args.resume.is_some())
+    {
+        eprintln!(
+            "lexprobe concolic: --checkpoint and --resume need --strategy depth-first (the subtrees new-branches sets aside are not in a checkpoint)"
         );
         return USAGE;
     }

@@ -5,6 +5,7 @@
 
 use crate::catala;
 use crate::catala::report::{print_errors, ErrorReport};
+use crate::commands::concolic::StrategyArg;
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::OutputFormat;
 use catala_eval::Value;
@@ -51,6 +52,10 @@ pub struct MutateArgs {
     /// Confirm mutants on the inputs of this JSON Lines file (`lexprobe concolic --jsonl`).
     #[arg(long)]
     pub witnesses: Option<PathBuf>,
+    /// Order of each mutant's paths (see `lexprobe concolic --help`): new-branches reaches
+    /// most injected issues sooner; depth-first is the paper's order.
+    #[arg(long, value_enum, default_value_t = StrategyArg::NewBranches)]
+    pub strategy: StrategyArg,
 }
 
 pub fn run(args: MutateArgs) -> i32 {
@@ -81,6 +86,7 @@ pub fn run(args: MutateArgs) -> i32 {
         count: args.count,
         explore: ExploreOptions {
             optimizations,
+            strategy: args.strategy.into(),
             timeout: args
                 .timeout
                 .filter(|t| *t > 0.0)
