@@ -495,6 +495,10 @@ impl Companion for Sym {
                 condition,
                 taken,
             } => st.record_condition(condition, taken, ConstraintOrigin::If, span),
+            // A zero-width span marks the IR's own "is this context input given?" wrapper
+            // (`catala_ir::context`), not a default term of the program: its decision is the
+            // `ContextInput` constraint, and Catala's default calculus has no such term.
+            BranchEvent::Justification { span, .. } if span.start == span.end => {}
             BranchEvent::Justification {
                 span,
                 condition,
