@@ -364,6 +364,45 @@ fn witnesses_keep_only_mutants_with_a_reachable_issue() {
 }
 
 #[test]
+fn both_orders_side_by_side_detect_every_confirmed_mutant() {
+    // The campaign of `witnesses_keep_only_mutants_with_a_reachable_issue`, each mutant explored
+    // depth-first and new-branches-first in two threads: the same mutants kept, all detected.
+    let src = fixture("branching.catala_en");
+    let program = load(&src);
+    let Some(id) = program.scope_by_name("LabelScope") else {
+        panic!("no scope LabelScope")
+    };
+    let original = match explore(&program, id, &ExploreOptions::default()) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    let all = concolic::mutation::candidate_mutations(&program, id);
+    let options = concolic::mutation::MutationOptions {
+        seed: 3,
+        count: all.len(),
+        explore: ExploreOptions::default(),
+        witnesses: Some(original.tests.iter().map(|t| t.inputs.clone()).collect()),
+    };
+    let one = match concolic::mutation::run_mutants(&program, id, &options) {
+        Ok(r) => r,
+        Err(err) => panic!("mutation run failed: {err}"),
+    };
+    let setup = || Ok(load(&src));
+    let both = match concolic::mutation::run_mutants_both_orders(&program, id, &options, &setup) {
+        Ok(r) => r,
+        Err(err) => panic!("mutation run failed: {err}"),
+    };
+    let kept = |r: &concolic::mutation::MutationRun| -> Vec<_> {
+        r.reports.iter().map(|m| m.mutation).collect()
+    };
+    assert!(!both.reports.is_empty());
+    assert_eq!(kept(&both), kept(&one));
+    for r in &both.reports {
+        assert!(r.detected, "{:?} not detected", r.mutation);
+    }
+}
+
+#[test]
 fn hints_give_the_first_inputs() {
     let src = fixture("branching.catala_en");
     let program = load(&src);

@@ -5,12 +5,11 @@
 
 use crate::catala;
 use crate::catala::report::{print_errors, ErrorReport};
-use crate::commands::concolic::StrategyArg;
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::OutputFormat;
 use catala_eval::Value;
-use concolic::mutation::{run_mutants, MutationOptions};
-use concolic::{ExploreOptions, Optimizations};
+use concolic::mutation::{run_mutants, run_mutants_both_orders, MutationOptions};
+use concolic::{ExploreOptions, Optimizations, Strategy};
 use serde_json::json;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,7 +26,8 @@ way; the exploration stops there. Not every mutant injects a reachable issue (a 
 exception may leave a base case that covers it). With --witnesses, the inputs of a file written
 by `lexprobe concolic --jsonl` on the original program (all its paths when that exploration was
 complete) confirm each drawn mutant first: mutants none of these inputs makes fail in a new way
-are set aside and counted, and others are drawn in their place.")]
+are set aside and counted, and others are drawn in their place. By default each mutant is
+explored in two orders at once (two threads, --strategy both); the first detection counts.")]
 pub struct MutateArgs {
     /// The Catala source file.
     pub file: PathBuf,
@@ -52,10 +52,19 @@ pub struct MutateArgs {
     /// Confirm mutants on the inputs of this JSON Lines file (`lexprobe concolic --jsonl`).
     #[arg(long)]
     pub witnesses: Option<PathBuf>,
-    /// Order of each mutant's paths (see `lexprobe concolic --help`): new-branches reaches
-    /// most injected issues sooner; depth-first is the paper's order.
-    #[arg(long, value_enum, default_value_t = StrategyArg::NewBranches)]
-    pub strategy: StrategyArg,
+    /// Order of each mutant's paths (see `lexprobe concolic --help`): depth-first (the
+    /// paper's), new-branches, or both side by side in two threads, the first detection
+    /// counting (the two orders are fast on different mutants).
+    #[arg(long, value_enum, default_value_t = MutateStrategy::Both)]
+    pub strategy: MutateStrategy,
+}
+
+/// The order of each mutant's exploration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MutateStrategy {
+    DepthFirst,
+    NewBranches,
+    Both,
 }
 
 pub fn run(args: MutateArgs) -> i32 {
@@ -86,7 +95,10 @@ pub fn run(args: MutateArgs) -> i32 {
         count: args.count,
         explore: ExploreOptions {
             optimizations,
-            strategy: args.strategy.into(),
+            strategy: match args.strategy {
+                MutateStrategy::NewBranches => Strategy::NewBranchesFirst,
+                _ => Strategy::DepthFirst,
+            },
             timeout: args
                 .timeout
                 .filter(|t| *t > 0.0)
@@ -97,7 +109,17 @@ pub fn run(args: MutateArgs) -> i32 {
         },
         witnesses,
     };
-    let campaign = match run_mutants(&loaded.program, scope, &options) {
+    let file = args.file.clone();
+    let setup = move || {
+        catala::load(&file)
+            .map(|l| l.program)
+            .map_err(|_| format!("cannot load {}", file.display()))
+    };
+    let campaign = match args.strategy {
+        MutateStrategy::Both => run_mutants_both_orders(&loaded.program, scope, &options, &setup),
+        _ => run_mutants(&loaded.program, scope, &options),
+    };
+    let campaign = match campaign {
         Ok(r) => r,
         Err(e) => {
             print_errors(
