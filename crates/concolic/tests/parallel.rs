@@ -79,17 +79,21 @@ fn parallel_paths(path: &Path, scope: &str, jobs: usize) -> Vec<String> {
     v
 }
 
+/// Fixture scopes (file, scope) with defaults, exceptions, labels, conditions, folded
+/// matches, lazy conflicts, packed exceptions and money.
+const SMALL_SCOPES: [(&str, &str); 6] = [
+    ("fig5_default.catala_en", "Fig5"),
+    ("branching.catala_en", "LabelScope"),
+    ("branching.catala_en", "FoldScope"),
+    ("lazy_conflict.catala_en", "LazyConflict"),
+    ("packing.catala_en", "Packing"),
+    ("discount.catala_en", "Discount"),
+];
+
 #[test]
 fn parallel_exploration_finds_the_sequential_paths_on_small_scopes() {
     let dir = workspace().join("tests/fixtures/concolic");
-    for (file, scope) in [
-        ("fig5_default.catala_en", "Fig5"),
-        ("branching.catala_en", "LabelScope"),
-        ("branching.catala_en", "FoldScope"),
-        ("lazy_conflict.catala_en", "LazyConflict"),
-        ("packing.catala_en", "Packing"),
-        ("discount.catala_en", "Discount"),
-    ] {
+    for (file, scope) in SMALL_SCOPES {
         let path = dir.join(file);
         let seq = sequential_paths(&path, scope);
         for jobs in [2, 3] {
@@ -116,22 +120,32 @@ fn parallel_exploration_finds_the_381_paths_of_the_family_quotient() {
     assert_eq!(par, seq);
 }
 
-/// Each path as outcome and printed path condition, with the given optimizations, sorted.
-fn paths_with(path: &Path, scope: &str, optimizations: Optimizations) -> Vec<String> {
+/// A complete sequential exploration with `options`, replayed without mismatch.
+fn explore_checked(path: &Path, scope: &str, options: &ExploreOptions) -> concolic::Exploration {
     let (program, id) = load_scope(path, scope);
-    let options = ExploreOptions {
-        optimizations,
-        ..options()
-    };
-    let e = match explore(&program, id, &options) {
+    let e = match explore(&program, id, options) {
         Ok(e) => e,
         Err(err) => panic!("exploration failed: {err}"),
     };
     assert!(e.stats.complete);
     assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
+    e
+}
+
+/// Each path as outcome and printed path condition, sorted.
+fn sorted_paths(e: &concolic::Exploration) -> Vec<String> {
     let mut v: Vec<String> = e.tests.iter().map(line).collect();
     v.sort();
     v
+}
+
+/// Each path as outcome and printed path condition, with the given optimizations, sorted.
+fn paths_with(path: &Path, scope: &str, optimizations: Optimizations) -> Vec<String> {
+    let options = ExploreOptions {
+        optimizations,
+        ..options()
+    };
+    sorted_paths(&explore_checked(path, scope, &options))
 }
 
 #[test]
@@ -192,13 +206,7 @@ fn guessed_models_answer_the_satisfiable_money_queries() {
     // the two queries negates one comparison of amounts that the previous inputs violate by a
     // small change, so both are answered by a guessed model, with amounts in whole $100.
     let path = workspace().join("tests/fixtures/concolic/discount.catala_en");
-    let (program, id) = load_scope(&path, "Discount");
-    let e = match explore(&program, id, &options()) {
-        Ok(e) => e,
-        Err(err) => panic!("exploration failed: {err}"),
-    };
-    assert!(e.stats.complete);
-    assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
+    let e = explore_checked(&path, "Discount", &options());
     assert_eq!(e.stats.tests, 3);
     assert_eq!(e.stats.solver_calls, 2);
     assert_eq!(e.stats.guessed_queries, 2);
@@ -211,25 +219,17 @@ fn guessed_models_answer_the_satisfiable_money_queries() {
 
 /// The outcome kinds in the order found, and the sorted paths, with a strategy.
 fn explore_in_order(path: &Path, scope: &str, strategy: Strategy) -> (Vec<String>, Vec<String>) {
-    let (program, id) = load_scope(path, scope);
     let options = ExploreOptions {
         strategy,
         ..options()
     };
-    let e = match explore(&program, id, &options) {
-        Ok(e) => e,
-        Err(err) => panic!("exploration failed: {err}"),
-    };
-    assert!(e.stats.complete);
-    assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
+    let e = explore_checked(path, scope, &options);
     let order = e
         .tests
         .iter()
         .map(|t| t.outcome.kind().to_string())
         .collect();
-    let mut paths: Vec<String> = e.tests.iter().map(line).collect();
-    paths.sort();
-    (order, paths)
+    (order, sorted_paths(&e))
 }
 
 #[test]
@@ -237,16 +237,11 @@ fn new_branches_first_finds_the_depth_first_paths() {
     let dir = workspace().join("tests/fixtures/concolic");
     let mut cases: Vec<PathBuf> = Vec::new();
     let mut scopes = Vec::new();
-    for (file, scope) in [
-        ("fig5_default.catala_en", "Fig5"),
-        ("branching.catala_en", "LabelScope"),
-        ("branching.catala_en", "FoldScope"),
-        ("lazy_conflict.catala_en", "LazyConflict"),
-        ("packing.catala_en", "Packing"),
+    let more = [
         ("early_conflict.catala_en", "EarlyConflict"),
-        ("discount.catala_en", "Discount"),
         ("late_branch.catala_en", "Late"),
-    ] {
+    ];
+    for (file, scope) in SMALL_SCOPES.into_iter().chain(more) {
         cases.push(dir.join(file));
         scopes.push(scope);
     }

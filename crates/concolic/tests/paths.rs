@@ -317,12 +317,14 @@ fn duplicated_exceptions_are_detected_as_conflicts() {
     }
 }
 
-#[test]
-fn witnesses_keep_only_mutants_with_a_reachable_issue() {
-    // The three inputs of the original's complete exploration (b; a and not b; neither)
-    // confirm mutants: a duplicated exception fails on the input where it applies, so every
-    // duplication is kept; removing the rule `b` or `a` leaves the base rule `y = 0` to
-    // cover their cases, so such mutants are set aside.
+/// `LabelScope` of branching.catala_en and a campaign over all its mutants, confirmed on the
+/// three inputs of the original's complete exploration (b; a and not b; neither).
+fn label_scope_campaign() -> (
+    PathBuf,
+    Program,
+    catala_ir::dcalc::ScopeId,
+    concolic::mutation::MutationOptions,
+) {
     let src = fixture("branching.catala_en");
     let program = load(&src);
     let Some(id) = program.scope_by_name("LabelScope") else {
@@ -333,18 +335,27 @@ fn witnesses_keep_only_mutants_with_a_reachable_issue() {
         Err(err) => panic!("exploration failed: {err}"),
     };
     assert_eq!(original.tests.len(), 3);
+    let options = concolic::mutation::MutationOptions {
+        seed: 3,
+        count: concolic::mutation::candidate_mutations(&program, id).len(),
+        explore: ExploreOptions::default(),
+        witnesses: Some(original.tests.iter().map(|t| t.inputs.clone()).collect()),
+    };
+    (src, program, id, options)
+}
+
+#[test]
+fn witnesses_keep_only_mutants_with_a_reachable_issue() {
+    // A duplicated exception fails on the witness where it applies, so every duplication is
+    // kept; removing the rule `b` or `a` leaves the base rule `y = 0` to cover their cases,
+    // so such mutants are set aside.
+    let (_, program, id, options) = label_scope_campaign();
     let all = concolic::mutation::candidate_mutations(&program, id);
     let duplications = all
         .iter()
         .filter(|m| m.kind == concolic::mutation::MutationKind::DuplicateException)
         .count();
     assert!(duplications > 0);
-    let options = concolic::mutation::MutationOptions {
-        seed: 3,
-        count: all.len(),
-        explore: ExploreOptions::default(),
-        witnesses: Some(original.tests.iter().map(|t| t.inputs.clone()).collect()),
-    };
     let run = match concolic::mutation::run_mutants(&program, id, &options) {
         Ok(r) => r,
         Err(err) => panic!("mutation run failed: {err}"),
@@ -365,24 +376,9 @@ fn witnesses_keep_only_mutants_with_a_reachable_issue() {
 
 #[test]
 fn both_orders_side_by_side_detect_every_confirmed_mutant() {
-    // The campaign of `witnesses_keep_only_mutants_with_a_reachable_issue`, each mutant explored
-    // depth-first and new-branches-first in two threads: the same mutants kept, all detected.
-    let src = fixture("branching.catala_en");
-    let program = load(&src);
-    let Some(id) = program.scope_by_name("LabelScope") else {
-        panic!("no scope LabelScope")
-    };
-    let original = match explore(&program, id, &ExploreOptions::default()) {
-        Ok(e) => e,
-        Err(err) => panic!("exploration failed: {err}"),
-    };
-    let all = concolic::mutation::candidate_mutations(&program, id);
-    let options = concolic::mutation::MutationOptions {
-        seed: 3,
-        count: all.len(),
-        explore: ExploreOptions::default(),
-        witnesses: Some(original.tests.iter().map(|t| t.inputs.clone()).collect()),
-    };
+    // The same campaign, each mutant explored depth-first and new-branches-first in two
+    // threads: the same mutants kept, all detected.
+    let (src, program, id, options) = label_scope_campaign();
     let one = match concolic::mutation::run_mutants(&program, id, &options) {
         Ok(r) => r,
         Err(err) => panic!("mutation run failed: {err}"),
