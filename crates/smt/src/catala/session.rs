@@ -326,11 +326,10 @@ impl CatalaSession {
         // A model found without Z3 is kept as it is (its money variables are round).
         let refine = matches!(self.model, Some(Answer::Z3(_))) && self.solver.is_some();
         // Z3 terms only when refining: a guessed model needs no Z3 context at all.
-        let ctx = thread_context;
         let vars: Vec<Int<'static>> = if refine {
             money_vars
                 .iter()
-                .map(|v| Int::new_const(ctx(), format!("v{}", v.0)))
+                .map(|v| Int::new_const(thread_context(), format!("v{}", v.0)))
                 .collect()
         } else {
             Vec::new()
@@ -353,7 +352,7 @@ impl CatalaSession {
                     .zip(&vars)
                     .map(|(c, v)| {
                         let value = i64::try_from(*c).ok()?;
-                        Some(v._eq(&Int::from_i64(ctx(), value)))
+                        Some(v._eq(&Int::from_i64(thread_context(), value)))
                     })
                     .collect::<Option<Vec<Bool<'static>>>>()
                 else {
