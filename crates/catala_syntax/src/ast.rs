@@ -45,10 +45,15 @@ pub struct LawHeading {
     pub span: Span,
 }
 
-/// The whole program: the items of the main file and of every included file, in reading order.
+/// The whole program: the items of the main file and of every included file, in reading order,
+/// and the modules it uses (transitively, each after the modules it uses).
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub items: Vec<Item>,
+    /// Every module loaded, dependencies first.
+    pub modules: Vec<crate::modules::Module>,
+    /// The module names visible in the main file (its `Using` lines and the standard library).
+    pub uses: Vec<crate::modules::ModuleBinding>,
 }
 
 /// An attribute such as `#[test]` or `#[error.message = "..."]`.

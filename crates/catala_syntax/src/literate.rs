@@ -382,7 +382,7 @@ impl Reader {
 
 /// The path with `.` components dropped and `dir/..` pairs folded, without touching the file
 /// system (for the names shown in messages: `a/./b/../c.catala_fr` is `a/c.catala_fr`).
-fn lexically_normal(path: &Path) -> String {
+pub(crate) fn lexically_normal(path: &Path) -> String {
     use std::path::Component;
     let mut parts: Vec<Component> = Vec::new();
     for c in path.components() {

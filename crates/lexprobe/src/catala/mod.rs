@@ -10,7 +10,17 @@ use catala_ir::dcalc::{Program, ScopeId};
 use catala_syntax::SourceMap;
 use report::print_errors;
 pub use report::ErrorReport;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `--include DIR` (repeatable): where used modules are looked up, after the directory of the
+/// using file; the `include_dirs` of the nearest `clerk.toml` are added after these.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct IncludeArgs {
+    /// Directory where used modules (`> Using M`) are looked up (repeatable); the nearest
+    /// clerk.toml's include_dirs are searched too.
+    #[arg(long = "include", short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+}
 
 /// A compiled program with the sources its positions refer to.
 pub struct Loaded {
@@ -20,7 +30,10 @@ pub struct Loaded {
 
 /// Parses and compiles `path`; on failure returns the sources read so far (to render the
 /// errors' source lines) and the errors.
-pub fn load(path: &Path) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
+pub fn load(
+    path: &Path,
+    include_dirs: &[PathBuf],
+) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
     if !path.is_file() {
         return Err((
             SourceMap::default(),
@@ -30,7 +43,11 @@ pub fn load(path: &Path) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
             )],
         ));
     }
-    let (sources, parsed) = catala_syntax::parse_file_with_sources(path);
+    let options = match catala_syntax::LoadOptions::for_file(path, include_dirs) {
+        Ok(o) => o,
+        Err(d) => return Err((SourceMap::default(), vec![ErrorReport::from_diagnostic(&d)])),
+    };
+    let (sources, parsed) = catala_syntax::parse_file_with_options(path, &options);
     let ast = match parsed {
         Ok(ast) => ast,
         Err(d) => return Err((sources, vec![ErrorReport::from_diagnostic(&d)])),
@@ -46,8 +63,13 @@ pub fn load(path: &Path) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
 
 /// Loads `path` and finds `scope` in it. On failure the errors are printed (boxes, or JSON when
 /// `json` is set) and the exit code to return is given back.
-pub fn load_scope(path: &Path, scope: &str, json: bool) -> Result<(Loaded, ScopeId), i32> {
-    let loaded = match load(path) {
+pub fn load_scope(
+    path: &Path,
+    include_dirs: &[PathBuf],
+    scope: &str,
+    json: bool,
+) -> Result<(Loaded, ScopeId), i32> {
+    let loaded = match load(path, include_dirs) {
         Ok(l) => l,
         Err((sources, errors)) => {
             print_errors(&sources, &errors, json);

@@ -32,6 +32,8 @@ watched, cut short, or piped; --format json prints one object at the end.
 Exit code: 0 when the exploration ran (whatever the tests found), 123 on a Catala error in the
 program or a failed replay check, 2 on bad usage.")]
 pub struct ConcolicArgs {
+    #[command(flatten)]
+    pub includes: crate::catala::IncludeArgs,
     /// The Catala source file.
     pub file: PathBuf,
     /// The scope to explore.
@@ -127,10 +129,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
             return USAGE;
         }
     };
-    let (loaded, scope) = match catala::load_scope(&args.file, &args.scope, json_out) {
-        Ok(found) => found,
-        Err(code) => return code,
-    };
+    let (loaded, scope) =
+        match catala::load_scope(&args.file, &args.includes.include, &args.scope, json_out) {
+            Ok(found) => found,
+            Err(code) => return code,
+        };
     let options = ExploreOptions {
         optimizations,
         strategy: args.strategy.into(),
@@ -193,11 +196,15 @@ pub fn run(args: ConcolicArgs) -> i32 {
     let result = if args.jobs > 1 {
         let out = Mutex::new(std::io::stdout());
         let file = args.file.clone();
+        let includes = args.includes.include.clone();
         concolic::parallel::explore_parallel(
             args.jobs,
             scope,
             &options,
-            || catala::load(&file).map_err(|_| format!("cannot load {}", file.display())),
+            || {
+                catala::load(&file, &includes)
+                    .map_err(|_| format!("cannot load {}", file.display()))
+            },
             |l: &Loaded| &l.program,
             |l: &Loaded, i: usize, t: &concolic::TestCase| {
                 findings

@@ -29,6 +29,8 @@ complete) confirm each drawn mutant first: mutants none of these inputs makes fa
 are set aside and counted, and others are drawn in their place. By default each mutant is
 explored in two orders at once (two threads, --strategy both); the first detection counts.")]
 pub struct MutateArgs {
+    #[command(flatten)]
+    pub includes: crate::catala::IncludeArgs,
     /// The Catala source file.
     pub file: PathBuf,
     /// The scope to explore.
@@ -76,10 +78,11 @@ pub fn run(args: MutateArgs) -> i32 {
             return USAGE;
         }
     };
-    let (loaded, scope) = match catala::load_scope(&args.file, &args.scope, json_out) {
-        Ok(found) => found,
-        Err(code) => return code,
-    };
+    let (loaded, scope) =
+        match catala::load_scope(&args.file, &args.includes.include, &args.scope, json_out) {
+            Ok(found) => found,
+            Err(code) => return code,
+        };
     let witnesses = match &args.witnesses {
         Some(path) => match read_witnesses(&loaded.program, scope, path) {
             Ok(w) => Some(w),
@@ -110,8 +113,9 @@ pub fn run(args: MutateArgs) -> i32 {
         witnesses,
     };
     let file = args.file.clone();
+    let includes = args.includes.include.clone();
     let setup = move || {
-        catala::load(&file)
+        catala::load(&file, &includes)
             .map(|l| l.program)
             .map_err(|_| format!("cannot load {}", file.display()))
     };

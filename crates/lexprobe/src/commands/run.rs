@@ -23,6 +23,8 @@ strings, dates as \"YYYY-MM-DD\", durations as {\"years\", \"months\", \"days\"}
 \"Case\" or {\"Case\": payload}, structures as objects. Exit code: 0 on success, 123 on a
 Catala error (parse, typing, conflict, no applicable rule, failed assertion...), 2 on bad usage.")]
 pub struct RunArgs {
+    #[command(flatten)]
+    pub includes: crate::catala::IncludeArgs,
     /// The Catala source file (.catala_en, .catala_fr, .catala_pl).
     pub file: PathBuf,
     /// The scope to evaluate.
@@ -42,10 +44,11 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> i32 {
     let json_out = args.format == OutputFormat::Json || args.jsonl;
-    let (loaded, scope) = match catala::load_scope(&args.file, &args.scope, json_out) {
-        Ok(found) => found,
-        Err(code) => return code,
-    };
+    let (loaded, scope) =
+        match catala::load_scope(&args.file, &args.includes.include, &args.scope, json_out) {
+            Ok(found) => found,
+            Err(code) => return code,
+        };
     if args.jsonl {
         return serve_jsonl(&loaded, scope);
     }

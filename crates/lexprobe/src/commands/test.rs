@@ -13,6 +13,8 @@ boxes of failures on stderr) and a closing `N passed, N failed` line. Exit code 
 test passes; 123 when a file does not compile or a test fails."
 )]
 pub struct TestArgs {
+    #[command(flatten)]
+    pub includes: crate::catala::IncludeArgs,
     /// Catala source files holding `#[test]` scopes.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -21,7 +23,7 @@ pub struct TestArgs {
 pub fn run(args: TestArgs) -> i32 {
     let (mut passed, mut failed) = (0usize, 0usize);
     for file in &args.files {
-        let loaded = match catala::load(file) {
+        let loaded = match catala::load(file, &args.includes.include) {
             Ok(l) => l,
             Err((sources, errors)) => {
                 print_errors(&sources, &errors, false);

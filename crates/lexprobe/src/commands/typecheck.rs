@@ -8,6 +8,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct TypecheckArgs {
+    #[command(flatten)]
+    pub includes: crate::catala::IncludeArgs,
     /// Catala source files.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -20,7 +22,7 @@ pub fn run(args: TypecheckArgs) -> i32 {
     let json = args.format == OutputFormat::Json;
     let mut code = SUCCESS;
     for file in &args.files {
-        match catala::load(file) {
+        match catala::load(file, &args.includes.include) {
             Ok(_) => {
                 if json {
                     println!("{}", serde_json::json!({"file": file, "ok": true}));
