@@ -13,6 +13,7 @@
 //! [`outputs_to_json`].
 
 pub mod eval;
+pub mod externals;
 pub mod runtime;
 
 pub use eval::{

@@ -37,7 +37,7 @@ use std::rc::Rc;
 pub struct StructId(pub u32);
 
 /// Index of an enumeration in [`Program::enums`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct EnumId(pub u32);
 
 /// Index of a scope in [`Program::scopes`].
@@ -66,8 +66,12 @@ pub struct Program {
     /// after the scope, its fields are the scope's output variables; see
     /// [`Scope::output_struct`]).
     pub structs: Vec<StructDef>,
-    /// Declared enumerations.
+    /// Declared enumerations, then the built-in `optional` enumeration (see
+    /// [`Program::option_enum`]).
     pub enums: Vec<EnumDef>,
+    /// The enumeration whose values are those of every `optional of t` type: case 0 `Absent`,
+    /// case 1 `Present` (with content). `None` only in programs built by hand.
+    pub option_enum: Option<EnumId>,
     /// Top-level definitions (`declaration x content T equals e`).
     pub topdefs: Vec<TopDef>,
     /// Order in which to evaluate the top-level definitions (each only references earlier ones).
@@ -104,18 +108,26 @@ impl Program {
         &self.topdefs[id.0 as usize]
     }
 
-    /// The scope with this name, if any.
+    /// The scope with this name in the main program, or else `Module.Scope` (a scope of a used
+    /// module), if any.
     pub fn scope_by_name(&self, name: &str) -> Option<ScopeId> {
-        self.scopes
+        let found = self
+            .scopes
             .iter()
-            .position(|s| s.name == name)
-            .map(|i| ScopeId(i as u32))
+            .position(|s| s.module.is_none() && s.name == name)
+            .or_else(|| {
+                let (module, scope) = name.rsplit_once('.')?;
+                self.scopes
+                    .iter()
+                    .position(|s| s.module.as_deref() == Some(module) && s.name == scope)
+            });
+        found.map(|i| ScopeId(i as u32))
     }
 
-    /// Ids of the `#[test]` scopes, in program order.
+    /// Ids of the `#[test]` scopes of the main program, in program order.
     pub fn test_scopes(&self) -> Vec<ScopeId> {
         (0..self.scopes.len())
-            .filter(|&i| self.scopes[i].is_test)
+            .filter(|&i| self.scopes[i].is_test && self.scopes[i].module.is_none())
             .map(|i| ScopeId(i as u32))
             .collect()
     }
@@ -277,6 +289,8 @@ pub enum DateRounding {
 #[derive(Clone, Debug)]
 pub struct Scope {
     pub name: String,
+    /// The module declaring the scope (`None` for the main program).
+    pub module: Option<String>,
     /// Language of the file declaring the scope (selects value printing).
     pub language: Language,
     /// The scope's input and context variables in declaration order. The arguments of a call
@@ -769,6 +783,14 @@ pub enum ExprKind {
     },
     /// `impossible`: the "impossible computation reached" error at this span.
     Impossible,
+    /// A value computed outside Catala: the implementation of declaration `name` of external
+    /// module `module`, registered with the interpreter, applied to the values of `args`
+    /// (empty for a constant).
+    External {
+        module: String,
+        name: String,
+        args: Vec<Expr>,
+    },
     /// An inline `assertion check in next`: `check` (a boolean value position) is evaluated;
     /// when false, a failed assertion is recorded (message and numbering as for the scope's
     /// assertions, position: the node's span, from `assertion` to the end of `check`) and the

@@ -67,6 +67,8 @@ pub(crate) struct SubScopeDecl {
 #[derive(Clone, Debug)]
 pub(crate) struct ScopeSig {
     pub name: String,
+    /// The namespace (module) declaring the scope.
+    pub module: ModuleId,
     pub language: Language,
     pub span: Span,
     pub headings: Rc<[LawHeading]>,
@@ -96,6 +98,8 @@ impl ScopeSig {
 #[derive(Clone, Debug)]
 pub(crate) struct TopDefSig {
     pub name: String,
+    /// True for a declaration without `equals` in an external module.
+    pub external: bool,
     pub ty: Ty,
     pub ty_span: Span,
     pub params: Vec<(String, Ty, Span)>,
@@ -115,28 +119,68 @@ impl TopDefSig {
     }
 }
 
+/// Index of a namespace in [`Env::namespaces`]: one per module, in loading order (dependencies
+/// first), the main program last.
+pub(crate) type ModuleId = usize;
+
+/// A type name as declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TypeRef {
+    Struct(StructId),
+    Enum(EnumId),
+    /// A scope's name used as a type: its output structure.
+    Scope(ScopeId),
+}
+
+/// The names declared in one module (or in the main program), each with its visibility: an item
+/// of a ```catala-metadata block (and a `#[test]` scope) is public, one of a ```catala block is
+/// private to its module.
+#[derive(Debug, Default)]
+pub(crate) struct Namespace {
+    /// The module's name (empty for the main program).
+    pub name: String,
+    pub external: bool,
+    pub stdlib: bool,
+    pub types: HashMap<String, (TypeRef, bool, Span)>,
+    pub scopes: HashMap<String, (ScopeId, bool)>,
+    pub topdefs: HashMap<String, (TopDefId, bool)>,
+    /// Constructor name → every (enum, case) of this module carrying it.
+    pub ctors: HashMap<String, Vec<(EnumId, u32)>>,
+    /// Module names and aliases visible here → namespace.
+    pub uses: HashMap<String, ModuleId>,
+    /// Types exposed under a used module's name (`> Using M` exposes M's public type `M`; the
+    /// standard library's `Period` its type `Period`).
+    pub root_types: HashMap<String, TypeRef>,
+}
+
 /// The resolved declarations of a program.
 #[derive(Debug, Default)]
 pub(crate) struct Env {
     pub structs: Vec<StructDef>,
     /// Span of each field's written type, per structure.
     pub field_type_spans: Vec<Vec<Span>>,
-    pub struct_by_name: HashMap<String, StructId>,
     pub enums: Vec<EnumDef>,
     /// Span of each case's written payload type, per enumeration.
     pub case_type_spans: Vec<Vec<Option<Span>>>,
-    pub enum_by_name: HashMap<String, EnumId>,
-    /// Constructor name → every (enum, case) carrying it.
-    pub ctors: HashMap<String, Vec<(EnumId, u32)>>,
     pub scopes: Vec<ScopeSig>,
-    pub scope_by_name: HashMap<String, ScopeId>,
     pub topdefs: Vec<TopDefSig>,
-    pub topdef_by_name: HashMap<String, TopDefId>,
+    pub namespaces: Vec<Namespace>,
+    /// The built-in enumeration of optional values (`Absent`, `Present content x`).
+    pub option_enum: EnumId,
 }
 
 impl Env {
     pub fn scope(&self, id: ScopeId) -> &ScopeSig {
         &self.scopes[id.0 as usize]
+    }
+
+    pub fn ns(&self, m: ModuleId) -> &Namespace {
+        &self.namespaces[m]
+    }
+
+    /// The main program's namespace.
+    pub fn main_module(&self) -> ModuleId {
+        self.namespaces.len().saturating_sub(1)
     }
 
     pub fn type_name(&self, ty: &Ty) -> String {
@@ -148,28 +192,209 @@ impl Env {
         .to_string()
     }
 
-    /// Resolves a (possibly qualified) enumeration constructor name.
-    pub fn resolve_ctor(&self, name: &QualName) -> Result<(EnumId, u32), Diagnostic> {
+    /// The namespace reached from `m` through the module qualifiers `path`.
+    pub fn module_path(&self, m: ModuleId, path: &[ast::Ident]) -> Result<ModuleId, Diagnostic> {
+        let mut current = m;
+        for q in path {
+            match self.namespaces[current].uses.get(&q.name) {
+                Some(&next) => current = next,
+                None => {
+                    return Err(name_error(
+                        format!("Module \"{}\" not found", q.name),
+                        q.span,
+                    ))
+                }
+            }
+        }
+        Ok(current)
+    }
+
+    /// True if `path` names a module visible from `m`.
+    pub fn is_module_path(&self, m: ModuleId, path: &[ast::Ident]) -> bool {
+        !path.is_empty() && self.module_path(m, path).is_ok()
+    }
+
+    /// Resolves a type name written in module `m`.
+    pub fn lookup_type(&self, m: ModuleId, q: &QualName) -> Result<TypeRef, Diagnostic> {
+        let n = &q.name.name;
+        let (target, qualified) = if q.path.is_empty() {
+            (m, false)
+        } else {
+            let Some(first) = q.path.first() else {
+                return Err(name_error("Empty qualified name", q.name.span));
+            };
+            if !self.namespaces[m].uses.contains_key(&first.name) {
+                return Err(name_error(
+                    format!("This refers to module {}, which was not found", first.name),
+                    first.span,
+                ));
+            }
+            (self.module_path(m, &q.path)?, true)
+        };
+        let ns = &self.namespaces[target];
+        if let Some(&(t, public, decl)) = ns.types.get(n) {
+            if qualified && !public {
+                return Err(private_type(&ns.name, n, q.span(), decl));
+            }
+            return Ok(t);
+        }
+        if !qualified {
+            if let Some(&t) = ns.root_types.get(n) {
+                return Ok(t);
+            }
+            if let Some(&used) = ns.uses.get(n) {
+                let uns = &self.namespaces[used];
+                if let Some(&(_, false, decl)) = uns.types.get(n) {
+                    return Err(private_type(&uns.name, n, q.span(), decl));
+                }
+            }
+        }
+        Err(name_error(
+            format!(
+                "Unknown type \"{n}\": no declaration for a structure, enumeration, scope or \
+                 external type by this name was found."
+            ),
+            q.name.span,
+        ))
+    }
+
+    /// Resolves a scope name written in module `m`.
+    pub fn lookup_scope(&self, m: ModuleId, q: &QualName) -> Result<ScopeId, Diagnostic> {
+        let target = self.module_path(m, &q.path)?;
+        match self.namespaces[target].scopes.get(&q.name.name) {
+            Some(&(id, public)) if public || target == m => Ok(id),
+            Some(_) => Err(name_error(
+                format!(
+                    "Scope {}.{} is private and cannot be used here.",
+                    self.namespaces[target].name, q.name.name
+                ),
+                q.span(),
+            )),
+            None => Err(name_error(
+                format!("No scope named {} found", q.name.name),
+                q.name.span,
+            )),
+        }
+    }
+
+    /// Resolves a top-level definition written in module `m` (`x` or `M.x`); `None` when no
+    /// definition has that name there.
+    pub fn lookup_topdef(
+        &self,
+        m: ModuleId,
+        path: &[ast::Ident],
+        name: &ast::Ident,
+    ) -> Result<Option<TopDefId>, Diagnostic> {
+        let target = self.module_path(m, path)?;
+        match self.namespaces[target].topdefs.get(&name.name) {
+            Some(&(id, public)) if public || target == m => Ok(Some(id)),
+            Some(_) => Err(name_error(
+                format!(
+                    "Definition {}.{} is private and cannot be used here.",
+                    self.namespaces[target].name, name.name
+                ),
+                name.span,
+            )),
+            None => Ok(None),
+        }
+    }
+
+    /// The structure named `q` in module `m` (a declared structure, or a scope's output
+    /// structure), if any.
+    pub fn lookup_struct(&self, m: ModuleId, q: &QualName) -> Result<StructId, Diagnostic> {
+        match self.lookup_type(m, q) {
+            Ok(TypeRef::Struct(s)) => Ok(s),
+            Ok(TypeRef::Scope(s)) => Ok(self.scopes[s.0 as usize].output_struct),
+            Ok(TypeRef::Enum(_)) | Err(_) => {
+                if !q.path.is_empty() && !self.is_module_path(m, &q.path) {
+                    return Err(name_error(
+                        format!(
+                            "This refers to module {}, which was not found",
+                            q.path[0].name
+                        ),
+                        q.path[0].span,
+                    ));
+                }
+                Err(name_error(
+                    format!("No struct named {} found", q.name.name),
+                    q.name.span,
+                ))
+            }
+        }
+    }
+
+    /// Resolves a (possibly qualified) enumeration constructor name written in module `m`:
+    /// `C`, `E.C`, `M.C`, `M.E.C`. An unqualified constructor is looked up in `m`, then in the
+    /// modules `m` uses directly.
+    pub fn resolve_ctor(&self, m: ModuleId, name: &QualName) -> Result<(EnumId, u32), Diagnostic> {
         let ctor = &name.name.name;
         if let Some(qual) = name.path.last() {
-            let Some(&eid) = self.enum_by_name.get(&qual.name) else {
-                return Err(name_error(
-                    format!("No enum named {} found", qual.name),
-                    qual.span,
-                ));
+            let modules = &name.path[..name.path.len() - 1];
+            let enum_name = QualName {
+                path: modules.to_vec(),
+                name: qual.clone(),
             };
-            let e = &self.enums[eid.0 as usize];
-            return match e.cases.iter().position(|c| &c.name == ctor) {
-                Some(i) => Ok((eid, i as u32)),
-                None => Err(name_error(
-                    format!("Enum {} does not contain case {}.", e.name, ctor),
-                    name.name.span,
-                )),
-            };
+            let as_enum = self.lookup_type(m, &enum_name);
+            if let Ok(TypeRef::Enum(eid)) = as_enum {
+                let e = &self.enums[eid.0 as usize];
+                return match e.cases.iter().position(|c| &c.name == ctor) {
+                    Some(i) => Ok((eid, i as u32)),
+                    None => Err(name_error(
+                        format!("Enum {} does not contain case {}.", e.name, ctor),
+                        name.name.span,
+                    )),
+                };
+            }
+            // `M.C`: the whole path names a module.
+            if self.is_module_path(m, &name.path) {
+                let target = self.module_path(m, &name.path)?;
+                return self.unqualified_ctor(&[target], name);
+            }
+            if !modules.is_empty() {
+                self.module_path(m, modules)?;
+            }
+            if let Err(e) = as_enum {
+                if e.message.contains("private") {
+                    return Err(e);
+                }
+            }
+            return Err(name_error(
+                format!("No enum named {} found", qual.name),
+                qual.span,
+            ));
         }
-        match self.ctors.get(ctor).map(Vec::as_slice) {
-            Some([one]) => Ok(*one),
-            Some(many) if many.len() > 1 => {
+        if self.namespaces[m].ctors.contains_key(ctor) {
+            return self.unqualified_ctor(&[m], name);
+        }
+        let mut used: Vec<ModuleId> = self.namespaces[m].uses.values().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        match self.unqualified_ctor(&used, name) {
+            Err(_) if matches!(ctor.as_str(), "Present" | "Présent" | "Obecny") => {
+                Ok((self.option_enum, 1))
+            }
+            Err(_) if matches!(ctor.as_str(), "Absent" | "Nieobecny") => Ok((self.option_enum, 0)),
+            r => r,
+        }
+    }
+
+    fn unqualified_ctor(
+        &self,
+        modules: &[ModuleId],
+        name: &QualName,
+    ) -> Result<(EnumId, u32), Diagnostic> {
+        let ctor = &name.name.name;
+        let mut found: Vec<(EnumId, u32)> = Vec::new();
+        for &m in modules {
+            if let Some(list) = self.namespaces[m].ctors.get(ctor) {
+                found.extend(list.iter().copied());
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        match found.as_slice() {
+            [one] => Ok(*one),
+            many if many.len() > 1 => {
                 let names: Vec<&str> = many
                     .iter()
                     .map(|(e, _)| self.enums[e.0 as usize].name.as_str())
@@ -191,8 +416,8 @@ impl Env {
         }
     }
 
-    /// Resolves a written type.
-    pub fn resolve_type(&self, t: &ast::Type) -> Result<Ty, Diagnostic> {
+    /// Resolves a type written in module `m`.
+    pub fn resolve_type(&self, m: ModuleId, t: &ast::Type) -> Result<Ty, Diagnostic> {
         Ok(match &t.kind {
             TypeKind::Boolean => Ty::Bool,
             TypeKind::Integer => Ty::Integer,
@@ -200,26 +425,16 @@ impl Env {
             TypeKind::Money => Ty::Money,
             TypeKind::Date => Ty::Date,
             TypeKind::Duration => Ty::Duration,
-            TypeKind::Named(q) => {
-                let n = &q.name.name;
-                if let Some(&s) = self.struct_by_name.get(n) {
-                    Ty::Struct(s)
-                } else if let Some(&e) = self.enum_by_name.get(n) {
-                    Ty::Enum(e)
-                } else if let Some(&s) = self.scope_by_name.get(n) {
-                    Ty::Struct(self.scopes[s.0 as usize].output_struct)
-                } else {
-                    return Err(name_error(
-                        format!("Unknown type \"{n}\", not a struct or enum previously declared"),
-                        q.name.span,
-                    ));
-                }
-            }
-            TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(inner)?)),
-            TypeKind::Optional(inner) => Ty::Option(Box::new(self.resolve_type(inner)?)),
+            TypeKind::Named(q) => match self.lookup_type(m, q)? {
+                TypeRef::Struct(s) => Ty::Struct(s),
+                TypeRef::Enum(e) => Ty::Enum(e),
+                TypeRef::Scope(s) => Ty::Struct(self.scopes[s.0 as usize].output_struct),
+            },
+            TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(m, inner)?)),
+            TypeKind::Optional(inner) => Ty::Option(Box::new(self.resolve_type(m, inner)?)),
             TypeKind::Tuple(ts) => Ty::Tuple(
                 ts.iter()
-                    .map(|t| self.resolve_type(t))
+                    .map(|t| self.resolve_type(m, t))
                     .collect::<Result<_, _>>()?,
             ),
             // `anything`, source positions: standard-library signatures only.
@@ -231,6 +446,21 @@ impl Env {
             }
         })
     }
+}
+
+fn private_type(module: &str, name: &str, at: Span, decl: Span) -> Diagnostic {
+    let mut d = name_error(
+        format!("Type {module}.{name} is private and cannot be used here."),
+        at,
+    );
+    let mut label = catala_syntax::Label::new(decl);
+    label.note = Some(
+        "The type definition is private because it is inside a ```catala block and not a \
+         ```catala-metadata block:"
+            .to_string(),
+    );
+    d.labels.push(label);
+    d
 }
 
 fn check_unique(
@@ -250,80 +480,210 @@ fn check_unique(
     Ok(())
 }
 
+/// One compilation unit: a module's items, or the main program's.
+pub(crate) struct Unit<'p> {
+    pub module: ModuleId,
+    pub items: &'p [ast::Item],
+}
+
+/// The compilation units of `program`: its modules in loading order (each after the modules it
+/// uses), then the main program.
+pub(crate) fn units(program: &ast::Program) -> Vec<Unit<'_>> {
+    let mut out: Vec<Unit<'_>> = program
+        .modules
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Unit {
+            module: i,
+            items: &m.items,
+        })
+        .collect();
+    out.push(Unit {
+        module: program.modules.len(),
+        items: &program.items,
+    });
+    out
+}
+
+fn is_public(item: &ast::Item) -> bool {
+    item.metadata
+        || item
+            .attributes
+            .iter()
+            .any(|a| a.path.len() == 1 && a.path[0] == "test")
+}
+
 /// Collects and resolves all declarations of `program`.
 pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
     let mut env = Env::default();
     let mut errors = Vec::new();
-    let mut type_names: HashMap<String, Span> = HashMap::new();
-    let mut scope_names: HashMap<String, Span> = HashMap::new();
-    let mut topdef_names: HashMap<String, Span> = HashMap::new();
+    for m in &program.modules {
+        env.namespaces.push(Namespace {
+            name: m.name.name.clone(),
+            external: m.external,
+            stdlib: m.stdlib,
+            uses: m.uses.iter().map(|b| (b.name.clone(), b.module)).collect(),
+            ..Namespace::default()
+        });
+    }
+    env.namespaces.push(Namespace {
+        uses: program
+            .uses
+            .iter()
+            .map(|b| (b.name.clone(), b.module))
+            .collect(),
+        ..Namespace::default()
+    });
+    let units = units(program);
 
     // Pass 1: names.
-    for item in &program.items {
-        let r = match &item.kind {
-            ItemKind::StructDecl(s) => check_unique(&mut type_names, &s.name, "struct").map(|()| {
-                let id = StructId(env.structs.len() as u32);
-                env.struct_by_name.insert(s.name.name.clone(), id);
-                env.structs.push(StructDef {
-                    name: s.name.name.clone(),
-                    fields: Vec::new(),
-                    span: s.name.span,
-                });
-                env.field_type_spans.push(Vec::new());
-            }),
-            ItemKind::EnumDecl(e) => check_unique(&mut type_names, &e.name, "Type").map(|()| {
-                let id = EnumId(env.enums.len() as u32);
-                env.enum_by_name.insert(e.name.name.clone(), id);
-                env.enums.push(EnumDef {
-                    name: e.name.name.clone(),
-                    cases: Vec::new(),
-                    span: e.name.span,
-                });
-                env.case_type_spans.push(Vec::new());
-            }),
-            ItemKind::ScopeDecl(s) => check_unique(&mut scope_names, &s.name, "Scope").map(|()| {
-                let id = ScopeId(env.scopes.len() as u32);
-                env.scope_by_name.insert(s.name.name.clone(), id);
-                env.scopes.push(ScopeSig {
-                    name: s.name.name.clone(),
-                    language: item.language,
-                    span: s.name.span,
-                    headings: item.headings.clone(),
-                    is_test: item
-                        .attributes
-                        .iter()
-                        .any(|a| a.path.len() == 1 && a.path[0] == "test"),
-                    decls: Vec::new(),
-                    decl_by_name: HashMap::new(),
-                    vars: Vec::new(),
-                    var_decl: Vec::new(),
-                    subscopes: Vec::new(),
-                    sub_by_name: HashMap::new(),
-                    inputs: Vec::new(),
-                    output_struct: StructId(0),
-                    first_local: 0,
-                });
-            }),
-            ItemKind::TopDef(t) => check_unique(&mut topdef_names, &t.name, "Variable").map(|()| {
-                let id = TopDefId(env.topdefs.len() as u32);
-                env.topdef_by_name.insert(t.name.name.clone(), id);
-                env.topdefs.push(TopDefSig {
-                    name: t.name.name.clone(),
-                    ty: Ty::Bool,
-                    ty_span: t.typ.span,
-                    params: Vec::new(),
-                    span: t.name.span,
-                });
-            }),
-            // Rules are lowered later; module directives have no meaning here yet.
-            _ => Ok(()),
-        };
-        if let Err(e) = r {
-            errors.push(e);
+    for unit in &units {
+        let mut type_names: HashMap<String, Span> = HashMap::new();
+        let mut scope_names: HashMap<String, Span> = HashMap::new();
+        let mut topdef_names: HashMap<String, Span> = HashMap::new();
+        let m = unit.module;
+        for item in unit.items {
+            let public = is_public(item);
+            let r = match &item.kind {
+                ItemKind::StructDecl(s) => {
+                    check_unique(&mut type_names, &s.name, "struct").map(|()| {
+                        let id = StructId(env.structs.len() as u32);
+                        env.namespaces[m].types.insert(
+                            s.name.name.clone(),
+                            (TypeRef::Struct(id), public, s.name.span),
+                        );
+                        env.structs.push(StructDef {
+                            name: s.name.name.clone(),
+                            fields: Vec::new(),
+                            span: s.name.span,
+                        });
+                        env.field_type_spans.push(Vec::new());
+                    })
+                }
+                ItemKind::EnumDecl(e) => check_unique(&mut type_names, &e.name, "Type").map(|()| {
+                    let id = EnumId(env.enums.len() as u32);
+                    env.namespaces[m].types.insert(
+                        e.name.name.clone(),
+                        (TypeRef::Enum(id), public, e.name.span),
+                    );
+                    env.enums.push(EnumDef {
+                        name: e.name.name.clone(),
+                        cases: Vec::new(),
+                        span: e.name.span,
+                    });
+                    env.case_type_spans.push(Vec::new());
+                }),
+                ItemKind::ScopeDecl(s) => {
+                    if env.namespaces[m].external {
+                        errors.push(name_error(
+                            "Scopes are forbidden in external modules.",
+                            s.name.span,
+                        ));
+                        continue;
+                    }
+                    check_unique(&mut scope_names, &s.name, "Scope").map(|()| {
+                        let id = ScopeId(env.scopes.len() as u32);
+                        env.namespaces[m]
+                            .scopes
+                            .insert(s.name.name.clone(), (id, public));
+                        if !env.namespaces[m].types.contains_key(&s.name.name) {
+                            env.namespaces[m].types.insert(
+                                s.name.name.clone(),
+                                (TypeRef::Scope(id), public, s.name.span),
+                            );
+                        }
+                        env.scopes.push(ScopeSig {
+                            name: s.name.name.clone(),
+                            module: m,
+                            language: item.language,
+                            span: s.name.span,
+                            headings: item.headings.clone(),
+                            is_test: item
+                                .attributes
+                                .iter()
+                                .any(|a| a.path.len() == 1 && a.path[0] == "test"),
+                            decls: Vec::new(),
+                            decl_by_name: HashMap::new(),
+                            vars: Vec::new(),
+                            var_decl: Vec::new(),
+                            subscopes: Vec::new(),
+                            sub_by_name: HashMap::new(),
+                            inputs: Vec::new(),
+                            output_struct: StructId(0),
+                            first_local: 0,
+                        });
+                    })
+                }
+                ItemKind::TopDef(t) => {
+                    // A declaration without `equals` (in a ```catala-metadata block, say) and
+                    // one definition with it are the same top-level definition.
+                    if let Some(&(id, was_public)) = env.namespaces[m].topdefs.get(&t.name.name) {
+                        let sig = &mut env.topdefs[id.0 as usize];
+                        if sig.external != t.external {
+                            env.namespaces[m]
+                                .topdefs
+                                .insert(t.name.name.clone(), (id, was_public || public));
+                            if sig.external {
+                                sig.external = false;
+                            }
+                            continue;
+                        }
+                    }
+                    check_unique(&mut topdef_names, &t.name, "Variable").map(|()| {
+                        let id = TopDefId(env.topdefs.len() as u32);
+                        env.namespaces[m]
+                            .topdefs
+                            .insert(t.name.name.clone(), (id, public));
+                        env.topdefs.push(TopDefSig {
+                            name: t.name.name.clone(),
+                            external: t.external,
+                            ty: Ty::Bool,
+                            ty_span: t.typ.span,
+                            params: Vec::new(),
+                            span: t.name.span,
+                        });
+                    })
+                }
+                // Rules are lowered later; module directives were followed by the loader.
+                _ => Ok(()),
+            };
+            if let Err(e) = r {
+                errors.push(e);
+            }
         }
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    env.option_enum = EnumId(env.enums.len() as u32);
+    env.enums.push(EnumDef {
+        name: "Optional".to_string(),
+        cases: vec![
+            EnumCaseDef {
+                name: "Absent".to_string(),
+                payload: None,
+            },
+            EnumCaseDef {
+                name: "Present".to_string(),
+                // The content's type is the one of each `optional of t`.
+                payload: Some(Ty::Bool),
+            },
+        ],
+        span: Span::default(),
+    });
+    env.case_type_spans.push(vec![None, None]);
+    // Types exposed under a used module's name.
+    for m in 0..env.namespaces.len() {
+        let mut roots = HashMap::new();
+        for (alias, &target) in &env.namespaces[m].uses {
+            let tns = &env.namespaces[target];
+            if let Some(&(t, true, _)) = tns.types.get(alias) {
+                if !matches!(t, TypeRef::Scope(_)) && (alias == &tns.name || tns.stdlib) {
+                    roots.insert(alias.clone(), t);
+                }
+            }
+        }
+        env.namespaces[m].root_types = roots;
     }
     // Each scope's output structure (named after the scope, usable as a type), after the
     // declared structures; its fields are filled once variable types are known.
@@ -339,9 +699,11 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
     }
 
     // Pass 2: types of fields, cases, variables and top-level definitions.
-    for item in &program.items {
-        if let Err(e) = resolve_item(&mut env, item) {
-            errors.push(e);
+    for unit in &units {
+        for item in unit.items {
+            if let Err(e) = resolve_item(&mut env, unit.module, item) {
+                errors.push(e);
+            }
         }
     }
     if !errors.is_empty() {
@@ -387,10 +749,11 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
     Ok(env)
 }
 
-fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
+fn resolve_item(env: &mut Env, m: ModuleId, item: &ast::Item) -> Result<(), Diagnostic> {
     match &item.kind {
         ItemKind::StructDecl(s) => {
-            let Some(&id) = env.struct_by_name.get(&s.name.name) else {
+            let Some(&(TypeRef::Struct(id), _, _)) = env.namespaces[m].types.get(&s.name.name)
+            else {
                 return Ok(());
             };
             if s.fields.is_empty() {
@@ -415,9 +778,9 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
                         f.name.span,
                     ));
                 }
-                let mut ty = env.resolve_type(&f.typ)?;
+                let mut ty = env.resolve_type(m, &f.typ)?;
                 if !f.params.is_empty() {
-                    let params = resolve_params(env, &f.params)?;
+                    let params = resolve_params(env, m, &f.params)?;
                     ty = Ty::Arrow(
                         params.into_iter().map(|(_, t, _)| t).collect(),
                         Box::new(ty),
@@ -433,7 +796,7 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
             env.field_type_spans[id.0 as usize] = spans;
         }
         ItemKind::EnumDecl(e) => {
-            let Some(&id) = env.enum_by_name.get(&e.name.name) else {
+            let Some(&(TypeRef::Enum(id), _, _)) = env.namespaces[m].types.get(&e.name.name) else {
                 return Ok(());
             };
             if e.cases.is_empty() {
@@ -457,10 +820,11 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
                     ));
                 }
                 let payload = match &c.payload {
-                    Some(t) => Some(env.resolve_type(t)?),
+                    Some(t) => Some(env.resolve_type(m, t)?),
                     None => None,
                 };
-                env.ctors
+                env.namespaces[m]
+                    .ctors
                     .entry(c.name.name.clone())
                     .or_default()
                     .push((id, cases.len() as u32));
@@ -476,13 +840,13 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
                 .map(|c| c.payload.as_ref().map(|t| t.span))
                 .collect();
         }
-        ItemKind::ScopeDecl(s) => resolve_scope_decl(env, s)?,
+        ItemKind::ScopeDecl(s) => resolve_scope_decl(env, m, s)?,
         ItemKind::TopDef(t) => {
-            let Some(&id) = env.topdef_by_name.get(&t.name.name) else {
+            let Some(&(id, _)) = env.namespaces[m].topdefs.get(&t.name.name) else {
                 return Ok(());
             };
-            let ty = env.resolve_type(&t.typ)?;
-            let params = resolve_params(env, &t.params)?;
+            let ty = env.resolve_type(m, &t.typ)?;
+            let params = resolve_params(env, m, &t.params)?;
             let sig = &mut env.topdefs[id.0 as usize];
             sig.ty = ty;
             sig.params = params;
@@ -492,15 +856,25 @@ fn resolve_item(env: &mut Env, item: &ast::Item) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn resolve_params(env: &Env, params: &[ast::Param]) -> Result<Vec<(String, Ty, Span)>, Diagnostic> {
+fn resolve_params(
+    env: &Env,
+    m: ModuleId,
+    params: &[ast::Param],
+) -> Result<Vec<(String, Ty, Span)>, Diagnostic> {
     params
         .iter()
-        .map(|p| Ok((p.name.name.clone(), env.resolve_type(&p.typ)?, p.name.span)))
+        .map(|p| {
+            Ok((
+                p.name.name.clone(),
+                env.resolve_type(m, &p.typ)?,
+                p.name.span,
+            ))
+        })
         .collect()
 }
 
-fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnostic> {
-    let Some(&id) = env.scope_by_name.get(&s.name.name) else {
+fn resolve_scope_decl(env: &mut Env, m: ModuleId, s: &ast::ScopeDecl) -> Result<(), Diagnostic> {
+    let Some(&(id, _)) = env.namespaces[m].scopes.get(&s.name.name) else {
         return Ok(());
     };
     let mut decls: Vec<VarDecl> = Vec::new();
@@ -517,12 +891,12 @@ fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnosti
                 let ty = if v.is_condition {
                     Ty::Bool
                 } else {
-                    env.resolve_type(&v.typ)?
+                    env.resolve_type(m, &v.typ)?
                 };
                 let params = if v.params.is_empty() {
                     None
                 } else {
-                    Some(resolve_params(env, &v.params)?)
+                    Some(resolve_params(env, m, &v.params)?)
                 };
                 let mut states: Vec<String> = Vec::new();
                 for st in &v.states {
@@ -581,12 +955,7 @@ fn resolve_scope_decl(env: &mut Env, s: &ast::ScopeDecl) -> Result<(), Diagnosti
             }
             ast::ScopeDeclItem::SubScope(sub) => {
                 check_unique(&mut names, &sub.name, "Subscope")?;
-                let Some(&callee) = env.scope_by_name.get(&sub.scope.name.name) else {
-                    return Err(name_error(
-                        format!("No scope named {} found", sub.scope.name.name),
-                        sub.scope.name.span,
-                    ));
-                };
+                let callee = env.lookup_scope(m, &sub.scope)?;
                 sub_by_name.insert(sub.name.name.clone(), subscopes.len());
                 subscopes.push(SubScopeDecl {
                     name: sub.name.name.clone(),

@@ -6,7 +6,7 @@
 
 use crate::dcalc::{DateRounding, Expr, ExprKind, Literal, ScopeId, Slot, TopDefId, Ty};
 use crate::diag::{incompatible_types, name_error, name_error_at, type_error};
-use crate::env::{Env, ScopeSig};
+use crate::env::{Env, ModuleId, ScopeSig};
 use crate::frame::Frames;
 use crate::literals::translate_literal;
 use crate::ops;
@@ -39,6 +39,8 @@ pub(crate) type R<T> = Result<T, Diagnostic>;
 /// The translation context of one scope or one top-level definition.
 pub(crate) struct ExprCtx<'a> {
     pub env: &'a Env,
+    /// The module whose names are in scope.
+    pub module: ModuleId,
     /// The enclosing scope, if any.
     pub scope: Option<(ScopeId, &'a ScopeSig)>,
     pub rounding: DateRounding,
@@ -53,6 +55,18 @@ pub(crate) struct ExprCtx<'a> {
     depth: u32,
 }
 
+/// True for expressions whose type comes only from their context (`Absent`, `[]`).
+fn needs_type_hint(e: &ast::Expr) -> bool {
+    match &e.kind {
+        S::Constructor {
+            name,
+            payload: None,
+        } => name.path.is_empty() && name.name.name == "Absent",
+        S::List(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
 /// Deepest expression nesting accepted.
 const MAX_DEPTH: u32 = 500;
 
@@ -61,6 +75,7 @@ impl<'a> ExprCtx<'a> {
         let sig = env.scope(id);
         ExprCtx {
             env,
+            module: sig.module,
             scope: Some((id, sig)),
             rounding,
             defining: None,
@@ -72,9 +87,10 @@ impl<'a> ExprCtx<'a> {
         }
     }
 
-    pub fn for_topdef(env: &'a Env) -> ExprCtx<'a> {
+    pub fn for_topdef(env: &'a Env, module: ModuleId) -> ExprCtx<'a> {
         ExprCtx {
             env,
+            module,
             scope: None,
             rounding: DateRounding::Abort,
             defining: None,
@@ -165,50 +181,10 @@ impl<'a> ExprCtx<'a> {
                 Ok((mk(ExprKind::Literal(lit)), ty))
             }
             S::Var(id) => self.variable(id),
-            S::QualVar(q) => Err(name_error(
-                format!(
-                    "\"{}\": unknown identifier for a local, scope-wide or global variable",
-                    q.name.name
-                ),
-                q.span(),
-            )),
+            S::QualVar(q) => self.qualified_variable(q),
             S::StateAccess(id, state) => self.state_access(id, state, span),
             S::Constructor { name, payload } => {
-                let (eid, case) = self.env.resolve_ctor(name)?;
-                let payload_ty = self.env.enums[eid.0 as usize].cases[case as usize]
-                    .payload
-                    .clone();
-                let payload = match (payload, payload_ty) {
-                    (Some(p), Some(t)) => {
-                        let origin = self.env.enums[eid.0 as usize].span;
-                        Some(Box::new(self.check(p, &t, origin)?))
-                    }
-                    (None, None) => None,
-                    (Some(p), None) => {
-                        return Err(type_error(
-                            format!("The constructor {} has no content", name.name.name),
-                            p.span,
-                        ))
-                    }
-                    (None, Some(t)) => {
-                        return Err(type_error(
-                            format!(
-                                "The constructor {} expects a content of type {}",
-                                name.name.name,
-                                self.tyname(&t)
-                            ),
-                            name.span(),
-                        ))
-                    }
-                };
-                Ok((
-                    mk(ExprKind::EnumInject {
-                        id: eid,
-                        case,
-                        payload,
-                    }),
-                    Ty::Enum(eid),
-                ))
+                self.constructor(name, payload.as_deref(), expect, span)
             }
             S::Field(inner, qualifier, field) => self.field(inner, qualifier.as_ref(), field, span),
             S::TupleIndex(inner, n) => {
@@ -261,8 +237,22 @@ impl<'a> ExprCtx<'a> {
             }
             S::If(c, t, f) => {
                 let c = self.check(c, &Ty::Bool, c.span)?;
-                let (tx, tt) = self.translate(t, expect)?;
-                let fx = self.check(f, &tt, t.span)?;
+                // `if c then Absent else Present content 1`: the else branch gives the type
+                // when the then branch alone cannot.
+                let (tx, tt, fx) = match self.translate(t, expect) {
+                    Ok((tx, tt)) => {
+                        let fx = self.check(f, &tt, t.span)?;
+                        (tx, tt, fx)
+                    }
+                    Err(first) if expect.is_none() && needs_type_hint(t) => {
+                        let Ok((fx, ft)) = self.translate(f, None) else {
+                            return Err(first);
+                        };
+                        let tx = self.check(t, &ft, f.span)?;
+                        (tx, ft, fx)
+                    }
+                    Err(e) => return Err(e),
+                };
                 Ok((
                     mk(ExprKind::If {
                         cond: Box::new(c),
@@ -442,7 +432,7 @@ impl<'a> ExprCtx<'a> {
                 ));
             }
         }
-        if let Some(&tid) = self.env.topdef_by_name.get(&id.name) {
+        if let Some(tid) = self.env.lookup_topdef(self.module, &[], id)? {
             self.dep(Dep::TopDef(tid), span);
             let ty = self.env.topdefs[tid.0 as usize].value_ty();
             return Ok((Expr::new(ExprKind::TopDef(tid), span), ty));
@@ -454,6 +444,111 @@ impl<'a> ExprCtx<'a> {
             ),
             span,
         ))
+    }
+
+    /// An enumeration constructor, or `Present`/`Absent` of an optional.
+    fn constructor(
+        &mut self,
+        name: &ast::QualName,
+        payload: Option<&ast::Expr>,
+        expect: Option<&Ty>,
+        span: Span,
+    ) -> R<(Expr, Ty)> {
+        let mk = |kind| Expr::new(kind, span);
+        let (eid, case) = self.env.resolve_ctor(self.module, name)?;
+        if eid == self.env.option_enum {
+            return match (case, payload) {
+                (1, Some(p)) => {
+                    let hint = match expect {
+                        Some(Ty::Option(t)) => Some((**t).clone()),
+                        _ => None,
+                    };
+                    let (px, pt) = self.translate(p, hint.as_ref())?;
+                    Ok((
+                        mk(ExprKind::EnumInject {
+                            id: eid,
+                            case,
+                            payload: Some(Box::new(px)),
+                        }),
+                        Ty::Option(Box::new(pt)),
+                    ))
+                }
+                (0, None) => match expect {
+                    Some(t @ Ty::Option(_)) => Ok((
+                        mk(ExprKind::EnumInject {
+                            id: eid,
+                            case,
+                            payload: None,
+                        }),
+                        t.clone(),
+                    )),
+                    _ => Err(type_error(
+                        "The type of this optional value cannot be inferred here",
+                        span,
+                    )),
+                },
+                (1, None) => Err(type_error(
+                    format!("The constructor {} expects a content", name.name.name),
+                    name.span(),
+                )),
+                _ => Err(type_error(
+                    format!("The constructor {} has no content", name.name.name),
+                    span,
+                )),
+            };
+        }
+        let payload_ty = self.env.enums[eid.0 as usize].cases[case as usize]
+            .payload
+            .clone();
+        let payload = match (payload, payload_ty) {
+            (Some(p), Some(t)) => {
+                let origin = self.env.enums[eid.0 as usize].span;
+                Some(Box::new(self.check(p, &t, origin)?))
+            }
+            (None, None) => None,
+            (Some(p), None) => {
+                return Err(type_error(
+                    format!("The constructor {} has no content", name.name.name),
+                    p.span,
+                ))
+            }
+            (None, Some(t)) => {
+                return Err(type_error(
+                    format!(
+                        "The constructor {} expects a content of type {}",
+                        name.name.name,
+                        self.tyname(&t)
+                    ),
+                    name.span(),
+                ))
+            }
+        };
+        Ok((
+            mk(ExprKind::EnumInject {
+                id: eid,
+                case,
+                payload,
+            }),
+            Ty::Enum(eid),
+        ))
+    }
+
+    /// `M.x`: a top-level definition of a used module.
+    fn qualified_variable(&mut self, q: &ast::QualName) -> R<(Expr, Ty)> {
+        match self.env.lookup_topdef(self.module, &q.path, &q.name)? {
+            Some(tid) => {
+                self.dep(Dep::TopDef(tid), q.span());
+                let ty = self.env.topdefs[tid.0 as usize].value_ty();
+                Ok((Expr::new(ExprKind::TopDef(tid), q.span()), ty))
+            }
+            None => Err(name_error(
+                format!(
+                    "\"{}\": unknown identifier for a local, scope-wide or global variable",
+                    q.name.name
+                ),
+                q.name.span,
+            )),
+        }
     }
 
     fn scope_var(&mut self, sig: &ScopeSig, decl: usize, state: usize, span: Span) -> (Expr, Ty) {

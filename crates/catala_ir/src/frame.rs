@@ -178,9 +178,10 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
                 renumber_slots(&mut arm.body, map);
             }
         }
-        ExprKind::Tuple(es) | ExprKind::List(es) | ExprKind::ListZip(es) => {
-            es.iter_mut().for_each(|a| renumber_slots(a, map))
-        }
+        ExprKind::Tuple(es)
+        | ExprKind::List(es)
+        | ExprKind::ListZip(es)
+        | ExprKind::External { args: es, .. } => es.iter_mut().for_each(|a| renumber_slots(a, map)),
         ExprKind::ListMap {
             binder,
             list,

@@ -159,7 +159,7 @@ impl ExprCtx<'_> {
                 }
                 let agg = match op {
                     Aggregate::Sum(t) => {
-                        let st = self.env.resolve_type(t)?;
+                        let st = self.env.resolve_type(self.module, t)?;
                         if st != elem {
                             return Err(crate::diag::incompatible_types(
                                 &self.env.type_name(&elem),

@@ -17,7 +17,7 @@ impl ExprCtx<'_> {
         span: Span,
     ) -> R<(Expr, Ty)> {
         let (sx, st) = self.translate(scrutinee, None)?;
-        let Ty::Enum(eid) = st else {
+        let Some((eid, content)) = self.enum_view(&st) else {
             return Err(type_error(
                 format!(
                     "This expression has type {}, it cannot be matched on",
@@ -46,7 +46,7 @@ impl ExprCtx<'_> {
         for (i, arm) in arms.iter().enumerate() {
             match &arm.pattern {
                 Pattern::Ctor { ctor, binding } => {
-                    let (aeid, case) = self.env.resolve_ctor(ctor)?;
+                    let (aeid, case) = self.env.resolve_ctor(self.module, ctor)?;
                     if aeid != eid {
                         return Err(name_error(
                             format!(
@@ -65,9 +65,7 @@ impl ExprCtx<'_> {
                         ));
                     }
                     body_spans[case as usize] = Some(arm.body.span);
-                    let payload = self.env.enums[eid.0 as usize].cases[case as usize]
-                        .payload
-                        .clone();
+                    let payload = self.case_payload(eid, case, content.as_ref());
                     let binder = match (binding, payload) {
                         (Some(b), Some(t)) => Some((b, t)),
                         (Some(b), None) => {
@@ -137,6 +135,26 @@ impl ExprCtx<'_> {
         ))
     }
 
+    /// The enumeration behind a type: itself, or the optional enumeration with the content type
+    /// of an `optional of t`.
+    pub(crate) fn enum_view(&self, t: &Ty) -> Option<(EnumId, Option<Ty>)> {
+        match t {
+            Ty::Enum(e) => Some((*e, None)),
+            Ty::Option(inner) => Some((self.env.option_enum, Some((**inner).clone()))),
+            _ => None,
+        }
+    }
+
+    /// The payload type of `case` of `eid` (`content` for `Present` of an optional).
+    pub(crate) fn case_payload(&self, eid: EnumId, case: u32, content: Option<&Ty>) -> Option<Ty> {
+        match content {
+            Some(t) if eid == self.env.option_enum => (case == 1).then(|| t.clone()),
+            _ => self.env.enums[eid.0 as usize].cases[case as usize]
+                .payload
+                .clone(),
+        }
+    }
+
     fn arm_body(
         &mut self,
         body: &ast::Expr,
@@ -162,8 +180,10 @@ impl ExprCtx<'_> {
         span: Span,
     ) -> R<(Expr, Ty)> {
         let (x, t) = self.translate(e, None)?;
-        let (eid, case): (EnumId, u32) = self.env.resolve_ctor(ctor)?;
-        if t != Ty::Enum(eid) {
+        let (eid, case): (EnumId, u32) = self.env.resolve_ctor(self.module, ctor)?;
+        let view = self.enum_view(&t);
+        let content = view.as_ref().and_then(|(_, c)| c.clone());
+        if view.map(|(e, _)| e) != Some(eid) {
             return Err(crate::diag::incompatible_types(
                 &self.env.type_name(&t),
                 e.span,
@@ -184,9 +204,7 @@ impl ExprCtx<'_> {
                 Ty::Bool,
             ));
         }
-        let payload = self.env.enums[eid.0 as usize].cases[case as usize]
-            .payload
-            .clone();
+        let payload = self.case_payload(eid, case, content.as_ref());
         let slot = match (binding, payload) {
             (Some(b), Some(pt)) => Some(self.bind(&b.name, pt)),
             (Some(b), None) => {

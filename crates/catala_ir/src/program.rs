@@ -3,7 +3,7 @@
 
 use crate::dcalc::{self, HeadingRange, ScopeId, TopDefId};
 use crate::diag::{attach_headings, name_error, name_error_at};
-use crate::env::{self, Env};
+use crate::env::{self, Env, ModuleId};
 use crate::expr::{Dep, ExprCtx, R};
 use crate::order::DepGraph;
 use crate::scopes::{lower_scope, ScopeBlock};
@@ -17,9 +17,9 @@ pub fn compile(
     _sources: &SourceMap,
     program: &ast::Program,
 ) -> Result<dcalc::Program, Vec<Diagnostic>> {
-    let heading_ranges: Vec<HeadingRange> = program
-        .items
+    let heading_ranges: Vec<HeadingRange> = env::units(program)
         .iter()
+        .flat_map(|u| u.items.iter())
         .map(|it| HeadingRange {
             span: it.span,
             headings: it.headings.clone(),
@@ -42,20 +42,43 @@ fn compile_inner(
     let env = env::collect(program)?;
     let mut errors = Vec::new();
 
-    // Top-level definitions.
-    let mut topdefs = Vec::new();
-    let mut topdef_deps = Vec::new();
-    for item in &program.items {
-        if let ItemKind::TopDef(t) = &item.kind {
-            match lower_topdef(&env, t) {
-                Ok((d, deps)) => {
-                    topdefs.push(d);
-                    topdef_deps.push(deps);
+    // Top-level definitions (indexed by id: a declaration and its definition share one).
+    let mut topdefs: Vec<Option<dcalc::TopDef>> = vec![None; env.topdefs.len()];
+    let mut topdef_deps: Vec<Vec<usize>> = vec![Vec::new(); env.topdefs.len()];
+    let units = env::units(program);
+    for unit in &units {
+        for item in unit.items {
+            if let ItemKind::TopDef(t) = &item.kind {
+                let Some(&(id, _)) = env.ns(unit.module).topdefs.get(&t.name.name) else {
+                    continue;
+                };
+                let sig = &env.topdefs[id.0 as usize];
+                if t.external && !sig.external {
+                    // The declaration of a definition given elsewhere in the module.
+                    continue;
                 }
-                Err(e) => errors.push(e),
+                if t.external && !env.ns(unit.module).external {
+                    errors.push(name_error(
+                        format!(
+                            "The top-level definition {} is declared but never defined (only \
+                             the declarations of an external module may have no definition).",
+                            t.name.name
+                        ),
+                        t.name.span,
+                    ));
+                    continue;
+                }
+                match lower_topdef(&env, unit.module, t) {
+                    Ok((d, deps)) => {
+                        topdefs[id.0 as usize] = Some(d);
+                        topdef_deps[id.0 as usize] = deps;
+                    }
+                    Err(e) => errors.push(e),
+                }
             }
         }
     }
+    let topdefs: Vec<dcalc::TopDef> = topdefs.into_iter().flatten().collect();
     let mut topdef_order = Vec::new();
     if errors.is_empty() {
         let graph = DepGraph {
@@ -85,17 +108,20 @@ fn compile_inner(
 
     // Scopes.
     let mut blocks: Vec<Vec<ScopeBlock<'_>>> = vec![Vec::new(); env.scopes.len()];
-    for item in &program.items {
-        if let ItemKind::ScopeUse(u) = &item.kind {
-            match env.scope_by_name.get(&u.scope.name.name) {
-                Some(id) => blocks[id.0 as usize].push((u, item)),
-                None => errors.push(name_error(
-                    format!(
-                        "\"{}\": this scope has not been declared anywhere, is it a typo?",
-                        u.scope.name.name
-                    ),
-                    u.scope.name.span,
-                )),
+    for unit in &units {
+        for item in unit.items {
+            if let ItemKind::ScopeUse(u) = &item.kind {
+                let local = u.scope.path.is_empty();
+                match env.ns(unit.module).scopes.get(&u.scope.name.name) {
+                    Some((id, _)) if local => blocks[id.0 as usize].push((u, item)),
+                    _ => errors.push(name_error(
+                        format!(
+                            "\"{}\": this scope has not been declared anywhere, is it a typo?",
+                            u.scope.name.name
+                        ),
+                        u.scope.name.span,
+                    )),
+                }
             }
         }
     }
@@ -118,6 +144,7 @@ fn compile_inner(
     Ok(dcalc::Program {
         structs: env.structs.clone(),
         enums: env.enums.clone(),
+        option_enum: Some(env.option_enum),
         topdefs,
         topdef_order,
         scopes,
@@ -125,12 +152,15 @@ fn compile_inner(
     })
 }
 
-fn lower_topdef(env: &Env, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
-    let Some(&id) = env.topdef_by_name.get(&t.name.name) else {
+fn lower_topdef(env: &Env, module: ModuleId, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
+    let Some(&(id, _)) = env.ns(module).topdefs.get(&t.name.name) else {
         return Err(name_error("Unknown top-level definition", t.name.span));
     };
     let sig = &env.topdefs[id.0 as usize];
-    let mut ctx = ExprCtx::for_topdef(env);
+    let mut ctx = ExprCtx::for_topdef(env, module);
+    if t.external {
+        return Ok((external_topdef(env, module, sig, &mut ctx), Vec::new()));
+    }
     let body = if sig.params.is_empty() {
         ctx.check(&t.body, &sig.ty, sig.ty_span)?
     } else {
@@ -175,6 +205,56 @@ fn lower_topdef(env: &Env, t: &ast::TopDef) -> R<(dcalc::TopDef, Vec<usize>)> {
         },
         deps,
     ))
+}
+
+/// A declaration of an external module: its value comes from the implementation registered
+/// for `module.name` with the interpreter (a function of the parameters, or a constant).
+fn external_topdef(
+    env: &Env,
+    module: ModuleId,
+    sig: &env::TopDefSig,
+    ctx: &mut ExprCtx<'_>,
+) -> dcalc::TopDef {
+    let span = sig.span;
+    let module_name = env.ns(module).name.clone();
+    let body = if sig.params.is_empty() {
+        dcalc::Expr::new(
+            dcalc::ExprKind::External {
+                module: module_name,
+                name: sig.name.clone(),
+                args: Vec::new(),
+            },
+            span,
+        )
+    } else {
+        let slots = ctx.frames.open_closure(sig.params.len());
+        let args = slots
+            .iter()
+            .map(|s| dcalc::Expr::new(dcalc::ExprKind::Local(*s), span))
+            .collect();
+        let call = dcalc::Expr::new(
+            dcalc::ExprKind::External {
+                module: module_name,
+                name: sig.name.clone(),
+                args,
+            },
+            span,
+        );
+        let params = sig
+            .params
+            .iter()
+            .map(|(n, t, _)| (n.clone(), t.clone()))
+            .collect();
+        let lambda = ctx.frames.close_closure(params, call);
+        ExprCtx::lambda_expr(lambda, span)
+    };
+    dcalc::TopDef {
+        name: sig.name.clone(),
+        ty: sig.value_ty(),
+        body,
+        frame_size: ctx.frames.base_size(),
+        span,
+    }
 }
 
 fn check_scope_cycles(env: &Env, calls: &[Vec<(ScopeId, Span)>]) -> R<()> {

@@ -62,15 +62,7 @@ impl ExprCtx<'_> {
         let def = &self.env.structs[sid.0 as usize];
         // `e.S.f`: the structure qualifier must name a structure.
         if let Some(q) = qualifier {
-            let name = &q.name.name;
-            let known = self.env.struct_by_name.contains_key(name)
-                || self.env.scope_by_name.contains_key(name);
-            if !known {
-                return Err(name_error(
-                    format!("No struct named {name} found"),
-                    q.name.span,
-                ));
-            }
+            self.env.lookup_struct(self.module, q)?;
         }
         let Some(fi) = def.fields.iter().position(|f| f.name == field.name) else {
             let elsewhere: Vec<&str> = self
@@ -115,18 +107,7 @@ impl ExprCtx<'_> {
         fields: &[(ast::Ident, ast::Expr)],
         span: Span,
     ) -> R<(Expr, Ty)> {
-        let by_scope = self
-            .env
-            .scope_by_name
-            .get(&name.name.name)
-            .map(|s| self.env.scope(*s).output_struct);
-        let by_struct = self.env.struct_by_name.get(&name.name.name).copied();
-        let Some(sid) = by_struct.or(by_scope) else {
-            return Err(name_error(
-                format!("No struct named {} found", name.name.name),
-                name.name.span,
-            ));
-        };
+        let sid = self.env.lookup_struct(self.module, name)?;
         let def = &self.env.structs[sid.0 as usize];
         let mut slots: Vec<Option<Expr>> = vec![None; def.fields.len()];
         for (f, e) in fields {
@@ -248,12 +229,7 @@ impl ExprCtx<'_> {
                 span,
             ));
         }
-        let Some(&callee_id) = self.env.scope_by_name.get(&name.name.name) else {
-            return Err(name_error(
-                format!("No scope named {} found", name.name.name),
-                name.name.span,
-            ));
-        };
+        let callee_id = self.env.lookup_scope(self.module, name)?;
         let callee = self.env.scope(callee_id);
         let no_input = |arg: &ast::Ident| {
             name_error_at(

@@ -612,8 +612,10 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
     }));
     outputs.sort_by_key(|(p, _)| *p);
     let outputs: Vec<ScopeOutput> = outputs.into_iter().map(|(_, o)| o).collect();
+    let main = env.main_module();
     let scope = dcalc::Scope {
         name: sig.name.clone(),
+        module: (sig.module != main).then(|| env.ns(sig.module).name.clone()),
         language: sig.language,
         inputs,
         vars: sig

@@ -123,6 +123,11 @@ pub trait Companion: Clone + 'static {
     /// Called at every branch point with the decision the concrete values imply.
     fn branch(session: &mut Self::Session, event: BranchEvent<'_, Self>);
 
+    /// Called when arguments go into code the companion cannot follow (an external module's
+    /// implementation): its result is then a constant. A symbolic companion notes that what
+    /// depends on the result is no longer explored completely.
+    fn opaque_call(_session: &mut Self::Session, _args: &[&Self]) {}
+
     /// Whether a default term stops evaluating its exceptions as soon as two of them are
     /// non-empty (the conflict is then certain: the lazy rules of Fig. 9 of the CUTECat paper).
     /// The default is Catala's eager evaluation of every exception, which concrete runs keep;

@@ -31,6 +31,8 @@ pub enum RuntimeErrorKind {
     Impossible,
     /// Lists traversed together (`map each (x, y) among (l1, l2)`) have different lengths.
     NotSameLength,
+    /// An external module's implementation reported an error (its own message).
+    External,
     /// An ill-typed operation or an ill-formed program (a bug in an earlier stage).
     Internal,
 }
@@ -49,6 +51,7 @@ impl RuntimeErrorKind {
             RuntimeErrorKind::Uncomparable => "uncomparable",
             RuntimeErrorKind::Impossible => "impossible",
             RuntimeErrorKind::NotSameLength => "not_same_length",
+            RuntimeErrorKind::External => "external",
             RuntimeErrorKind::Internal => "internal",
         }
     }
@@ -78,6 +81,7 @@ impl RuntimeErrorKind {
             }
             RuntimeErrorKind::Impossible => "\"impossible\" computation reached.",
             RuntimeErrorKind::NotSameLength => "traversing multiple lists of different lengths.",
+            RuntimeErrorKind::External => "an external function failed.",
             RuntimeErrorKind::Internal => "internal error: ill-formed program or operation.",
         }
     }

@@ -11,11 +11,13 @@
 use super::companion::{BranchEvent, Companion, Composite, Projection};
 use super::error::{AssertionFailure, RuntimeError, RuntimeErrorKind};
 use super::ops;
+use crate::externals::{ExternalContext, ExternalError, Externals};
 use crate::runtime::{Value, ValueError};
 use catala_ir::dcalc::{BinaryOp, Expr, ExprKind, Lambda, Program, ScopeId, Stmt};
 use catala_syntax::ast::Language;
 use catala_syntax::Span;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// A value with its companion.
 pub type Tracked<C> = (Value, C);
@@ -49,11 +51,23 @@ pub struct Interpreter<'p, C: Companion = ()> {
     pub(crate) failures: Vec<AssertionFailure>,
     /// Language of the scope being run (for assertion messages).
     language: Language,
+    /// Implementations of the external modules' declarations.
+    externals: Arc<Externals>,
 }
 
 impl<'p, C: Companion> Interpreter<'p, C> {
     /// Prepares an interpreter: evaluates the top-level definitions (in their dependency order).
     pub fn new(program: &'p Program, session: C::Session) -> Result<Self, RuntimeError> {
+        Self::with_externals(program, session, Externals::standard())
+    }
+
+    /// Like [`Interpreter::new`], with the given implementations of external modules instead of
+    /// [`Externals::standard`].
+    pub fn with_externals(
+        program: &'p Program,
+        session: C::Session,
+        externals: Arc<Externals>,
+    ) -> Result<Self, RuntimeError> {
         let mut interp = Interpreter {
             program,
             session,
@@ -61,6 +75,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             topdefs: vec![None; program.topdefs.len()],
             failures: Vec::new(),
             language: Language::En,
+            externals,
         };
         for &id in &program.topdef_order {
             let def = program.topdef(id);
@@ -73,6 +88,41 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             }
         }
         Ok(interp)
+    }
+
+    /// Calls the implementation of an external declaration on the values of `args`.
+    fn external(
+        &mut self,
+        module: &str,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+        fr: &Frame<C>,
+    ) -> EvalResult<Tracked<C>> {
+        let mut values = Vec::with_capacity(args.len());
+        let mut companions = Vec::with_capacity(args.len());
+        for a in args {
+            let (v, c) = self.eval(a, fr)?;
+            values.push(v);
+            companions.push(c);
+        }
+        let refs: Vec<&C> = companions.iter().collect();
+        C::opaque_call(&mut self.session, &refs);
+        let Some(f) = self.externals.get(module, name).cloned() else {
+            let mut err = self.error(RuntimeErrorKind::Internal, &[span]);
+            err.message = format!("no implementation of external {module}.{name} is registered.");
+            return Err(err);
+        };
+        let ctx = ExternalContext::new(self.program);
+        match f(&values, &ctx) {
+            Ok(v) => Ok(self.constant(v)),
+            Err(ExternalError::Runtime(kind)) => Err(self.error(kind, &[span])),
+            Err(ExternalError::Message(m)) => {
+                let mut err = self.error(RuntimeErrorKind::External, &[span]);
+                err.message = m;
+                Err(err)
+            }
+        }
     }
 
     /// The program this interpreter runs.
@@ -463,6 +513,9 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 self.binary(*op, (lv, lc), (rv, rc), e.span, rhs.span)
             }
             ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
+            ExprKind::External { module, name, args } => {
+                self.external(module, name, args, e.span, fr)
+            }
             ExprKind::Assert {
                 check,
                 next,

@@ -88,6 +88,7 @@ fn program(body: Vec<Stmt>, outputs: Vec<(&str, u32)>, frame_size: u32) -> Progr
     };
     let scope = Scope {
         name: "S".into(),
+        module: None,
         language: Language::En,
         inputs: vec![ScopeInput {
             name: "x".into(),
@@ -115,6 +116,7 @@ fn program(body: Vec<Stmt>, outputs: Vec<(&str, u32)>, frame_size: u32) -> Progr
         body,
     };
     Program {
+        option_enum: None,
         structs: vec![
             StructDef {
                 name: "Unused".into(),
