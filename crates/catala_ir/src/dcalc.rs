@@ -195,6 +195,9 @@ pub enum Ty {
     Option(Box<Ty>),
     /// A function: parameter types and result type.
     Arrow(Vec<Ty>, Box<Ty>),
+    /// A type variable of a polymorphic top-level declaration (`anything of type t`): opaque in
+    /// the declaration's body, instantiated at each call.
+    Var(u32),
 }
 
 impl Ty {
@@ -249,6 +252,7 @@ impl fmt::Display for TyDisplay<'_> {
                 }
                 write!(f, ")")
             }
+            Ty::Var(n) => write!(f, "anything of type '{n}"),
             Ty::Arrow(args, ret) => {
                 for (i, t) in args.iter().enumerate() {
                     if i > 0 {
@@ -757,6 +761,16 @@ pub enum ExprKind {
     /// same index; lists of different lengths are the "traversing multiple lists of different
     /// lengths" runtime error at the node's span.
     ListZip(Vec<Expr>),
+    /// `sort list in increasing order` (`binder` `None`, `keys` empty: the elements compared
+    /// with each other), or `sort all binder among list in decreasing order of k1 and then k2`
+    /// (compared by the keys, lexicographically). Stable; comparison as Catala's polymorphic
+    /// `<` (an uncomparable pair is the runtime error at the node's span).
+    ListSort {
+        binder: Option<Slot>,
+        list: Box<Expr>,
+        keys: Vec<Expr>,
+        descending: bool,
+    },
     /// `list contains elem` (structural equality).
     ListContains {
         list: Box<Expr>,

@@ -55,6 +55,65 @@ pub(crate) struct ExprCtx<'a> {
     depth: u32,
 }
 
+/// True if the type mentions a type variable.
+pub(crate) fn has_type_var(t: &Ty) -> bool {
+    match t {
+        Ty::Var(_) => true,
+        Ty::List(t) | Ty::Option(t) => has_type_var(t),
+        Ty::Tuple(ts) => ts.iter().any(has_type_var),
+        Ty::Arrow(ps, r) => ps.iter().any(has_type_var) || has_type_var(r),
+        _ => false,
+    }
+}
+
+/// Matches a signature type against an argument's type, extending the substitution of type
+/// variables; false if they do not fit.
+pub(crate) fn match_type(pattern: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> bool {
+    match (pattern, t) {
+        (Ty::Var(v), _) => {
+            let v = *v as usize;
+            if subst.len() <= v {
+                subst.resize(v + 1, None);
+            }
+            match &subst[v] {
+                Some(bound) => bound == t,
+                None => {
+                    subst[v] = Some(t.clone());
+                    true
+                }
+            }
+        }
+        (Ty::List(p), Ty::List(a)) | (Ty::Option(p), Ty::Option(a)) => match_type(p, a, subst),
+        (Ty::Tuple(ps), Ty::Tuple(ts)) => {
+            ps.len() == ts.len() && ps.iter().zip(ts).all(|(p, a)| match_type(p, a, subst))
+        }
+        (Ty::Arrow(ps, pr), Ty::Arrow(ts, tr)) => {
+            ps.len() == ts.len()
+                && ps.iter().zip(ts).all(|(p, a)| match_type(p, a, subst))
+                && match_type(pr, tr, subst)
+        }
+        _ => pattern == t,
+    }
+}
+
+/// The type with the bound variables replaced.
+pub(crate) fn instantiate(t: &Ty, subst: &[Option<Ty>]) -> Ty {
+    match t {
+        Ty::Var(v) => match subst.get(*v as usize) {
+            Some(Some(b)) => b.clone(),
+            _ => t.clone(),
+        },
+        Ty::List(i) => Ty::List(Box::new(instantiate(i, subst))),
+        Ty::Option(i) => Ty::Option(Box::new(instantiate(i, subst))),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|x| instantiate(x, subst)).collect()),
+        Ty::Arrow(ps, r) => Ty::Arrow(
+            ps.iter().map(|x| instantiate(x, subst)).collect(),
+            Box::new(instantiate(r, subst)),
+        ),
+        _ => t.clone(),
+    }
+}
+
 /// True for expressions whose type comes only from their context (`Absent`, `[]`).
 fn needs_type_hint(e: &ast::Expr) -> bool {
     match &e.kind {
@@ -329,16 +388,45 @@ impl<'a> ExprCtx<'a> {
                         span,
                     ));
                 }
+                if !params.iter().any(has_type_var) && !has_type_var(&ret) {
+                    let mut xs = Vec::new();
+                    for (a, p) in args.iter().zip(params.iter()) {
+                        xs.push(self.check(a, p, f.span)?);
+                    }
+                    return Ok((
+                        mk(ExprKind::Apply {
+                            func: Box::new(fx),
+                            args: xs,
+                        }),
+                        *ret,
+                    ));
+                }
+                // A polymorphic declaration: its type variables are instantiated by the
+                // arguments' types.
+                let mut subst: Vec<Option<Ty>> = Vec::new();
                 let mut xs = Vec::new();
                 for (a, p) in args.iter().zip(params.iter()) {
-                    xs.push(self.check(a, p, f.span)?);
+                    let hint = instantiate(p, &subst);
+                    let hint = (!has_type_var(&hint)).then_some(hint);
+                    let (x, t) = self.translate(a, hint.as_ref())?;
+                    if !match_type(p, &t, &mut subst) {
+                        let expected = self.tyname(&instantiate(p, &subst));
+                        return Err(crate::diag::incompatible_types(
+                            &self.tyname(&t),
+                            a.span,
+                            &expected,
+                            f.span,
+                        ));
+                    }
+                    xs.push(x);
                 }
+                let ret = instantiate(&ret, &subst);
                 Ok((
                     mk(ExprKind::Apply {
                         func: Box::new(fx),
                         args: xs,
                     }),
-                    *ret,
+                    ret,
                 ))
             }
             S::Builtin(b, a) => {

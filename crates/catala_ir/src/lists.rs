@@ -263,6 +263,53 @@ impl ExprCtx<'_> {
                     Ty::Bool,
                 ))
             }
+            S::ListSort {
+                var,
+                list,
+                keys,
+                descending,
+            } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (binder, kxs) = match var {
+                    None => (None, Vec::new()),
+                    Some(v) => {
+                        let slot = self.bind(&v.name, elem.clone());
+                        let mut kxs = Vec::new();
+                        let mut failed = None;
+                        for k in keys {
+                            match self.translate(k, None) {
+                                Ok((kx, kt)) if matches!(kt, Ty::Arrow(..)) => {
+                                    failed = Some(type_error(
+                                        "Functions cannot be compared to sort a list",
+                                        k.span,
+                                    ));
+                                    let _ = kx;
+                                    break;
+                                }
+                                Ok((kx, _)) => kxs.push(kx),
+                                Err(e) => {
+                                    failed = Some(e);
+                                    break;
+                                }
+                            }
+                        }
+                        self.unbind(1);
+                        if let Some(e) = failed {
+                            return Err(e);
+                        }
+                        (Some(slot), kxs)
+                    }
+                };
+                Ok((
+                    mk(ExprKind::ListSort {
+                        binder,
+                        list: Box::new(lx),
+                        keys: kxs,
+                        descending: *descending,
+                    }),
+                    Ty::List(Box::new(elem)),
+                ))
+            }
             _ => Err(type_error("Unsupported expression", span)),
         }
     }
