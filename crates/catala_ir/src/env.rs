@@ -268,7 +268,10 @@ impl Env {
             if let Some(&used) = ns.uses.get(n) {
                 let uns = &self.namespaces[used];
                 if let Some(&(_, false, decl)) = uns.types.get(n) {
-                    return Err(private_type(&uns.name, n, q.span(), decl));
+                    // Catala names the module alone when its root type is private.
+                    let mut d = private_type(&uns.name, n, q.span(), decl);
+                    d.message = format!("Type {n} is private and cannot be used here.");
+                    return Err(d);
                 }
             }
         }
