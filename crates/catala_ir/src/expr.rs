@@ -121,7 +121,8 @@ fn needs_type_hint(e: &ast::Expr) -> bool {
             name,
             payload: None,
         } => name.path.is_empty() && name.name.name == "Absent",
-        S::List(items) => items.is_empty(),
+        S::List(items) => items.is_empty() || items.iter().all(needs_type_hint),
+        S::Tuple(items) => items.iter().any(needs_type_hint),
         _ => false,
     }
 }
@@ -202,7 +203,7 @@ impl<'a> ExprCtx<'a> {
     }
 
     fn unify(&self, got: &Ty, got_span: Span, expected: &Ty, origin: Span) -> R<()> {
-        if got == expected {
+        if got.compatible(expected) {
             Ok(())
         } else {
             Err(incompatible_types(
@@ -300,8 +301,10 @@ impl<'a> ExprCtx<'a> {
                 // when the then branch alone cannot.
                 let (tx, tt, fx) = match self.translate(t, expect) {
                     Ok((tx, tt)) => {
-                        let fx = self.check(f, &tt, t.span)?;
-                        (tx, tt, fx)
+                        let hint = expect.map_or(tt.clone(), |e| e.meet(&tt));
+                        let (fx, ft) = self.translate(f, Some(&hint))?;
+                        self.unify(&ft, f.span, &tt, t.span)?;
+                        (tx, tt.meet(&ft), fx)
                     }
                     Err(first) if expect.is_none() && needs_type_hint(t) => {
                         let Ok((fx, ft)) = self.translate(f, None) else {
@@ -377,6 +380,18 @@ impl<'a> ExprCtx<'a> {
                         ),
                         f.span,
                     ));
+                };
+                // `f of (a, b)` calls a function of two parameters.
+                let spread;
+                let args: &[ast::Expr] = match args.as_slice() {
+                    [ast::Expr {
+                        kind: S::Tuple(items),
+                        ..
+                    }] if params.len() > 1 && items.len() == params.len() => {
+                        spread = items.clone();
+                        &spread
+                    }
+                    _ => args,
                 };
                 if params.len() != args.len() {
                     return Err(type_error(
@@ -570,9 +585,13 @@ impl<'a> ExprCtx<'a> {
                         }),
                         t.clone(),
                     )),
-                    _ => Err(type_error(
-                        "The type of this optional value cannot be inferred here",
-                        span,
+                    _ => Ok((
+                        mk(ExprKind::EnumInject {
+                            id: eid,
+                            case,
+                            payload: None,
+                        }),
+                        Ty::Option(Box::new(Ty::Unknown)),
                     )),
                 },
                 (1, None) => Err(type_error(
@@ -730,9 +749,17 @@ impl<'a> ExprCtx<'a> {
         b: &ast::Expr,
         span: Span,
     ) -> R<(Expr, Ty)> {
-        let (ax, at) = self.translate(a, None)?;
-        // The left operand's type types an empty list on the right (`l = []`).
-        let (bx, bt) = self.translate(b, Some(&at))?;
+        // Each operand's type types an empty list or `Absent` on the other side (`l = []`,
+        // `Absent = x`).
+        let (ax, at, bx, bt) = if needs_type_hint(a) && !needs_type_hint(b) {
+            let (bx, bt) = self.translate(b, None)?;
+            let (ax, at) = self.translate(a, Some(&bt))?;
+            (ax, at, bx, bt)
+        } else {
+            let (ax, at) = self.translate(a, None)?;
+            let (bx, bt) = self.translate(b, Some(&at))?;
+            (ax, at, bx, bt)
+        };
         let Some(r) = ops::resolve_binary(op, &at, &bt, self.rounding) else {
             let logical = matches!(op, ast::BinOp::And | ast::BinOp::Or | ast::BinOp::Xor);
             if logical {

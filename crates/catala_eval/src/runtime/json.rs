@@ -338,7 +338,9 @@ pub fn value_from_json(
                 Value::new_enum(option.0, 1, v)
             }
         }
-        Ty::Var(_) => return Err(err(path, "cannot read a value of unknown type from JSON")),
+        Ty::Var(_) | Ty::Unknown => {
+            return Err(err(path, "cannot read a value of unknown type from JSON"))
+        }
         Ty::Arrow(..) => return Err(err(path, "cannot convert functional values from JSON")),
     })
 }
