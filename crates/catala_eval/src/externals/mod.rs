@@ -23,10 +23,11 @@
 //! ```
 //!
 //! [`Externals::standard`] holds the implementations lexprobe ships: the standard library's
-//! `*_internal` modules and the external modules of the catala-examples programs
-//! (`Oracles`, `Eligibilite_commune`).
+//! `*_internal` modules, the external modules of the catala-examples programs (`Oracles`,
+//! `Eligibilite_commune`) and the example module of Catala's test suite (`Prorata_external`).
 
 mod corpus;
+mod examples;
 mod stdlib;
 
 use crate::eval::RuntimeErrorKind;
@@ -116,6 +117,7 @@ impl Externals {
                 let mut e = Externals::empty();
                 stdlib::register(&mut e);
                 corpus::register(&mut e);
+                examples::register(&mut e);
                 Arc::new(e)
             })
             .clone()
