@@ -49,7 +49,13 @@ fn division_by_zero() -> ExternalError {
 }
 
 fn money_list(shares: Vec<Integer>) -> Value {
-    Value::List(shares.into_iter().map(Value::Money).collect::<Vec<_>>().into())
+    Value::List(
+        shares
+            .into_iter()
+            .map(Value::Money)
+            .collect::<Vec<_>>()
+            .into(),
+    )
 }
 
 fn amount_and_weights(args: &[Value]) -> Result<(Integer, Vec<Integer>), ExternalError> {

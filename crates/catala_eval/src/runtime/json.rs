@@ -82,13 +82,6 @@ pub fn value_to_json(program: &Program, v: &Value) -> Json {
             m.insert("days".into(), d.days.into());
             Json::Object(m)
         }
-        Value::Enum(e) if program.option_enum.map(|o| o.0) == Some(e.enum_id) => {
-            if e.case == 1 {
-                value_to_json(program, &e.payload)
-            } else {
-                Json::Null
-            }
-        }
         Value::Enum(e) => {
             let def = program.enumeration(catala_ir::dcalc::EnumId(e.enum_id));
             let case = def.cases.get(e.case as usize);
@@ -331,11 +324,19 @@ pub fn value_from_json(
             let Some(option) = program.option_enum else {
                 return Err(err(path, "this program has no optional type"));
             };
-            if j.is_null() {
-                Value::new_enum(option.0, 0, Value::Unit)
-            } else {
-                let v = value_from_json(program, inner, j, path)?;
-                Value::new_enum(option.0, 1, v)
+            // `null` or "Absent"; {"Present": v} or the content itself.
+            match j {
+                Json::Null => Value::new_enum(option.0, 0, Value::Unit),
+                Json::String(s) if s == "Absent" => Value::new_enum(option.0, 0, Value::Unit),
+                Json::Object(m) if m.len() == 1 && m.contains_key("Present") => {
+                    let p = format!("{path}/Present");
+                    let v = value_from_json(program, inner, &m["Present"], &p)?;
+                    Value::new_enum(option.0, 1, v)
+                }
+                _ => {
+                    let v = value_from_json(program, inner, j, path)?;
+                    Value::new_enum(option.0, 1, v)
+                }
             }
         }
         Ty::Var(_) | Ty::Unknown => {
