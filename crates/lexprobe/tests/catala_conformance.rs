@@ -25,9 +25,11 @@ use std::path::{Path, PathBuf};
 
 /// Blocks of the Catala test suite that match, at the last measurement; raise it as
 /// conformance improves.
-const MATCHED_FLOOR: usize = 273;
+const MATCHED_FLOOR: usize = 312;
 /// Blocks of catala-examples that match (the expected outputs written in the programs).
 const EXAMPLES_MATCHED_FLOOR: usize = 33;
+/// `#[test]` scopes of catala-examples that pass.
+const EXAMPLES_PASSED_FLOOR: usize = 33;
 /// `#[test]` scopes of catala-examples/NSW_community_gaming that pass.
 const NSW_PASSED_FLOOR: usize = 25;
 
@@ -38,8 +40,14 @@ fn corpus_dir(name: &str) -> Option<PathBuf> {
     dir.canonicalize().ok().filter(|d| d.is_dir())
 }
 
+/// Runs the tests under `dir`, on a thread with the main thread's room for deep programs.
 fn run(dir: &Path) -> RunReport {
-    match testing::run(&[dir.to_path_buf()], &RunOptions::default(), |_| {}) {
+    let paths = vec![dir.to_path_buf()];
+    let worker = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || testing::run(&paths, &RunOptions::default(), |_| {}))
+        .expect("a test thread starts");
+    match worker.join().expect("the runner does not panic") {
         Ok(report) => report,
         Err(e) => panic!("{}: {e}", dir.display()),
     }
@@ -65,17 +73,30 @@ fn is_block(case: &Case) -> bool {
     matches!(case.kind, CaseKind::CliBlock { .. })
 }
 
-/// Per directory: blocks (matched, failed, skipped) and `#[test]` scopes (passed, failed).
+/// Per directory: blocks (matched, failed, skipped), `#[test]` scopes (passed, failed; a file
+/// that does not compile counts as one failure) and the `#[test]` scopes declared (those of
+/// files that do not compile included).
 #[derive(Default)]
 struct DirectoryCounts {
     blocks: Counts,
     test_scopes: Counts,
+    declared: usize,
+}
+
+/// The `#[test]` attributes written in a file.
+fn declared_test_scopes(file: &Path) -> usize {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.trim_start().starts_with("#[test]"))
+        .count()
 }
 
 fn per_directory(dir: &Path, report: &RunReport) -> BTreeMap<String, DirectoryCounts> {
     let mut table: BTreeMap<String, DirectoryCounts> = BTreeMap::new();
     for file in &report.files {
         let row = table.entry(top_directory(dir, &file.path)).or_default();
+        row.declared += declared_test_scopes(&file.path);
         for case in &file.cases {
             if is_block(case) {
                 row.blocks.add(case.status);
@@ -92,8 +113,8 @@ fn print_tables(name: &str, dir: &Path, report: &RunReport) -> DirectoryCounts {
     let table = per_directory(dir, report);
     println!("{name}: test blocks and #[test] scopes per directory");
     println!(
-        "  {:<32} {:>18} {:>8} {:>11} {:>18}",
-        "directory", "matched/attempted", "skipped", "mismatched", "#[test] passed/run"
+        "  {:<32} {:>18} {:>8} {:>11} {:>24}",
+        "directory", "matched/attempted", "skipped", "mismatched", "#[test] passed/declared"
     );
     let mut total = DirectoryCounts::default();
     for (directory, row) in &table {
@@ -106,6 +127,7 @@ fn print_tables(name: &str, dir: &Path, report: &RunReport) -> DirectoryCounts {
             t.failed += r.failed;
             t.skipped += r.skipped;
         }
+        total.declared += row.declared;
     }
     print_row("total", &total);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
@@ -140,12 +162,12 @@ fn print_row(directory: &str, row: &DirectoryCounts) {
     let b = row.blocks;
     let t = row.test_scopes;
     println!(
-        "  {:<32} {:>18} {:>8} {:>11} {:>18}",
+        "  {:<32} {:>18} {:>8} {:>11} {:>24}",
         directory,
         format!("{}/{}", b.passed, b.passed + b.failed),
         b.skipped,
         b.failed,
-        format!("{}/{}", t.passed, t.passed + t.failed)
+        format!("{}/{}", t.passed, row.declared)
     );
 }
 
@@ -160,13 +182,13 @@ fn catala_test_suite_blocks() {
     let total = print_tables("catala-tests", &dir, &report);
     println!(
         "catala-tests: {} blocks matched / {} attempted, {} skipped, {} mismatched; {} #[test] \
-         scopes passed / {} run ({:.1} s)",
+         scopes passed / {} declared ({:.1} s)",
         total.blocks.passed,
         total.blocks.passed + total.blocks.failed,
         total.blocks.skipped,
         total.blocks.failed,
         total.test_scopes.passed,
-        total.test_scopes.passed + total.test_scopes.failed,
+        total.declared,
         started.elapsed().as_secs_f64()
     );
     assert!(
@@ -283,18 +305,23 @@ fn catala_examples() {
     let total = print_tables("catala-examples", &dir, &report);
     println!(
         "catala-examples: {} blocks matched / {} attempted, {} skipped; {} #[test] scopes \
-         passed / {} run ({:.1} s)",
+         passed / {} declared ({:.1} s)",
         total.blocks.passed,
         total.blocks.passed + total.blocks.failed,
         total.blocks.skipped,
         total.test_scopes.passed,
-        total.test_scopes.passed + total.test_scopes.failed,
+        total.declared,
         started.elapsed().as_secs_f64()
     );
     assert!(
         total.blocks.passed >= EXAMPLES_MATCHED_FLOOR,
         "expected outputs regressed: {} < {EXAMPLES_MATCHED_FLOOR}",
         total.blocks.passed
+    );
+    assert!(
+        total.test_scopes.passed >= EXAMPLES_PASSED_FLOOR,
+        "#[test] scopes regressed: {} < {EXAMPLES_PASSED_FLOOR}",
+        total.test_scopes.passed
     );
     let nsw = per_directory(&dir, &report)
         .remove("NSW_community_gaming")

@@ -222,9 +222,7 @@ fn the_junit_report_has_a_suite_per_file_and_a_case_per_test() {
     let xml = std::fs::read_to_string(&junit).expect("JUnit file written");
     let _ = std::fs::remove_file(&junit);
     let elements = xml_elements(&xml);
-    let named = |name: &str| -> Vec<&Element> {
-        elements.iter().filter(|e| e.0 == name).collect()
-    };
+    let named = |name: &str| -> Vec<&Element> { elements.iter().filter(|e| e.0 == name).collect() };
     let root = &elements[0];
     assert_eq!(root.0, "testsuites");
     assert_eq!(attribute(&root.1, "tests"), "14");

@@ -22,8 +22,10 @@ directories given:
   (test-scope S, interpret -s S, typecheck, with --input, -F json, --message-format=gnu, ...)
   is run and its output compared with the block's expected output: RESULT boxes identical,
   errors of the same kind at the same position with the same message, the same exit code
-  (`#return code N#`). Commands of Catala's backends (ocaml, python, lcalc, ...) and tracing
-  flags (--trace) are skipped, with the reason.
+  (`#return code N#`); one line `FILE:LINE: catala COMMAND: passed`, `failed (why)` (with
+  the expected and actual outputs on stderr) or `skipped (why)`: commands of Catala's
+  backends (ocaml, python, lcalc, ...) and tracing flags (--trace, --debug) are skipped.
+Files found in directories are tested only when they hold #[test] scopes or test blocks.
 Used modules are looked up in --include directories and in the include_dirs of the nearest
 clerk.toml. Prints a closing `N passed, N failed[, N skipped]` line. Exit code 0 iff no test
 fails; 123 when a test fails or a file holding #[test] scopes does not compile; 2 on bad usage.")]
