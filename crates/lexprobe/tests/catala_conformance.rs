@@ -149,6 +149,9 @@ fn print_tables(name: &str, dir: &Path, report: &RunReport) -> DirectoryCounts {
                 relative(dir, &file.path),
                 match &case.kind {
                     CaseKind::CliBlock { line, command } => format!("{line}: `{command}`"),
+                    CaseKind::TestScope if Path::new(&case.name) == file.path => {
+                        "#[test] scopes".to_string()
+                    }
                     CaseKind::TestScope => format!("#[test] {}", case.name),
                 },
                 case.reason.as_deref().unwrap_or("")

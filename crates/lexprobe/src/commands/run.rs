@@ -64,14 +64,15 @@ pub fn run(args: RunArgs) -> i32 {
             return CATALA_ERROR;
         }
     };
+    let scope = match catala::find_scope(&loaded, &args.scope) {
+        Ok(scope) => scope,
+        Err(e) => {
+            write_errors(&loaded.sources, &[e], style, &mut out, &mut err);
+            return CATALA_ERROR;
+        }
+    };
     if args.jsonl {
-        return match catala::find_scope(&loaded, &args.scope) {
-            Ok(scope) => serve_jsonl(&loaded, scope),
-            Err(e) => {
-                write_errors(&loaded.sources, &[e], style, &mut out, &mut err);
-                CATALA_ERROR
-            }
-        };
+        return serve_jsonl(&loaded, scope);
     }
     let input = match read_input(args.input.as_deref()) {
         Ok(j) => j,

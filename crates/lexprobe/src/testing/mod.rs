@@ -198,7 +198,10 @@ fn test_scope_cases(path: &Path, loaded: &LoadResult, cases: &mut Vec<Case>) {
                 name: path.display().to_string(),
                 kind: CaseKind::TestScope,
                 status: Status::Failed,
-                reason: Some("does not compile".to_string()),
+                reason: Some(match errors.first() {
+                    Some(e) => format!("does not compile: {}", output::normalise(&e.message)),
+                    None => "does not compile".to_string(),
+                }),
                 expected: None,
                 actual: Some(String::from_utf8_lossy(&text).into_owned()),
                 exit_code: None,

@@ -28,7 +28,7 @@ fn write_file_lines_inner(
                     write!(err, "{}", with_newline(boxes))?;
                 }
                 match case.reason.as_deref() {
-                    Some("does not compile") => {
+                    Some(r) if r.starts_with("does not compile") => {
                         writeln!(out, "{}: failed (does not compile)", file.path.display())?
                     }
                     _ => writeln!(out, "{}: {}", case.name, case.status.as_str())?,
