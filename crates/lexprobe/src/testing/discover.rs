@@ -110,3 +110,55 @@ fn target_tests(project: &Path, targets: &[String]) -> Result<Vec<PathBuf>, Stri
     }
     Ok(roots)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixtures() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/runner")
+    }
+
+    fn names(found: &[FoundFile]) -> Vec<String> {
+        found
+            .iter()
+            .map(|f| {
+                let rel = f.path.strip_prefix(fixtures()).unwrap_or(&f.path);
+                format!(
+                    "{}{}",
+                    rel.display(),
+                    if f.explicit { " (given)" } else { "" }
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn walks_in_name_order_and_lists_each_file_once() {
+        let good = fixtures().join("good");
+        let shares = good.join("shares.catala_en");
+        let found = find_files(&[good, shares], &[]).expect("files");
+        assert_eq!(
+            names(&found),
+            vec![
+                "good/nested/library.catala_en",
+                "good/nested/partage.catala_fr",
+                "good/shares.catala_en",
+            ]
+        );
+    }
+
+    #[test]
+    fn targets_stand_for_their_test_folders() {
+        let project = fixtures().join("project");
+        let found = find_files(&[project.clone()], &["checked".to_string()]).expect("files");
+        assert_eq!(names(&found), vec!["project/tests/checked.catala_en"]);
+        let missing = find_files(&[project], &["other".to_string()]).unwrap_err();
+        assert!(missing.contains("no [[target]] named other"), "{missing}");
+        let file = fixtures().join("absent.catala_en");
+        assert_eq!(
+            names(&find_files(&[file], &[]).expect("files")),
+            vec!["absent.catala_en (given)"]
+        );
+    }
+}
