@@ -151,7 +151,8 @@ mod tests {
     #[test]
     fn targets_stand_for_their_test_folders() {
         let project = fixtures().join("project");
-        let found = find_files(&[project.clone()], &["checked".to_string()]).expect("files");
+        let found =
+            find_files(std::slice::from_ref(&project), &["checked".to_string()]).expect("files");
         assert_eq!(names(&found), vec!["project/tests/checked.catala_en"]);
         let missing = find_files(&[project], &["other".to_string()]).unwrap_err();
         assert!(missing.contains("no [[target]] named other"), "{missing}");
