@@ -1,12 +1,8 @@
 //! The `lexprobe` command-line tool: runs, tests and explores Catala programs, falsifies
 //! temporal properties of effectful ADT code, and checks metamorphic relations on legal software.
 
-mod catala;
-mod commands;
-mod exit;
-mod format;
-
 use clap::{Parser, Subcommand};
+use lexprobe::commands;
 
 #[derive(Parser)]
 #[command(name = "lexprobe", version, about = "Finds bugs in computational law", long_about = None)]
@@ -19,7 +15,7 @@ struct Cli {
 enum Command {
     /// Evaluate a scope of a Catala program and print its outputs.
     Run(commands::run::RunArgs),
-    /// Run every `#[test]` scope of Catala programs.
+    /// Run the `#[test]` scopes and the test blocks of Catala programs and directories.
     Test(commands::test::TestArgs),
     /// Parse, resolve names and type-check Catala programs.
     Typecheck(commands::typecheck::TypecheckArgs),

@@ -28,12 +28,12 @@ pub struct Loaded {
     pub program: Program,
 }
 
+/// A compiled program, or the sources read so far and the errors that stopped compilation.
+pub type LoadResult = Result<Loaded, (SourceMap, Vec<ErrorReport>)>;
+
 /// Parses and compiles `path`; on failure returns the sources read so far (to render the
 /// errors' source lines) and the errors.
-pub fn load(
-    path: &Path,
-    include_dirs: &[PathBuf],
-) -> Result<Loaded, (SourceMap, Vec<ErrorReport>)> {
+pub fn load(path: &Path, include_dirs: &[PathBuf]) -> LoadResult {
     if !path.is_file() {
         return Err((
             SourceMap::default(),
@@ -89,24 +89,30 @@ pub fn load_scope(
             return Err(CATALA_ERROR);
         }
     };
-    match loaded.program.scope_by_name(scope) {
-        Some(id) => Ok((loaded, id)),
-        None => {
-            let known: Vec<&str> = loaded
-                .program
-                .scopes
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect();
-            let err = ErrorReport::plain(
-                "name_resolution",
-                format!(
-                    "There is no scope \"{scope}\" inside the program (scopes: {}).",
-                    known.join(", ")
-                ),
-            );
+    match find_scope(&loaded, scope) {
+        Ok(id) => Ok((loaded, id)),
+        Err(err) => {
             print_errors(&loaded.sources, &[err], json);
             Err(CATALA_ERROR)
         }
     }
+}
+
+/// The scope named `scope`, or Catala's error naming the scopes there are.
+pub fn find_scope(loaded: &Loaded, scope: &str) -> Result<ScopeId, ErrorReport> {
+    loaded.program.scope_by_name(scope).ok_or_else(|| {
+        let known: Vec<&str> = loaded
+            .program
+            .scopes
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        ErrorReport::plain(
+            "name_resolution",
+            format!(
+                "There is no scope \"{scope}\" inside the program (scopes: {}).",
+                known.join(", ")
+            ),
+        )
+    })
 }

@@ -4,6 +4,7 @@
 use catala_eval::{AssertionFailure, RuntimeError};
 use catala_syntax::{Diagnostic, Label, SourceMap};
 use serde_json::{json, Value as Json};
+use std::io::Write;
 
 /// One error: a machine-readable kind, Catala's English message and the places it points at.
 #[derive(Clone, Debug)]
@@ -78,25 +79,72 @@ impl ErrorReport {
     }
 }
 
+/// How errors are written: Catala's boxes, its one-line GNU layout, or JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorStyle {
+    /// `┌─[ERROR]─` boxes, on the error stream.
+    Boxes,
+    /// `file:line.col-col: [ERROR] message` lines (`--message-format=gnu`), on the error stream.
+    Gnu,
+    /// One `{"error": ...}` object, on the output stream.
+    Json,
+}
+
+impl ErrorStyle {
+    /// Boxes, or JSON when `json` is set.
+    pub fn boxes_or_json(json: bool) -> ErrorStyle {
+        if json {
+            ErrorStyle::Json
+        } else {
+            ErrorStyle::Boxes
+        }
+    }
+}
+
 /// Prints errors in the chosen format (boxes on stderr, or one JSON object on stdout).
 pub fn print_errors(sources: &SourceMap, errors: &[ErrorReport], json: bool) {
-    if json {
-        let first = errors
-            .first()
-            .map(|e| e.to_json(sources))
-            .unwrap_or(Json::Null);
-        let mut obj = json!({ "error": first });
-        if errors.len() > 1 {
-            obj["errors"] = Json::Array(errors.iter().map(|e| e.to_json(sources)).collect());
-        }
-        println!("{obj}");
-        return;
-    }
+    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+    write_errors(
+        sources,
+        errors,
+        ErrorStyle::boxes_or_json(json),
+        &mut out,
+        &mut err,
+    );
+}
+
+/// Writes errors in `style`: JSON to `out`, boxes and GNU lines to `err`. Write failures (a
+/// closed pipe) are ignored, as `print!` would not ignore them but the process ends anyway.
+pub fn write_errors(
+    sources: &SourceMap,
+    errors: &[ErrorReport],
+    style: ErrorStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) {
     let n = errors.len();
-    for (i, e) in errors.iter().enumerate() {
-        let numbering = (n > 1).then_some((i + 1, n));
-        eprint!("{}", ensure_newline(e.render(sources, numbering)));
-    }
+    let numbering = |i: usize| (n > 1).then_some((i + 1, n));
+    let _ = match style {
+        ErrorStyle::Json => {
+            let first = errors
+                .first()
+                .map(|e| e.to_json(sources))
+                .unwrap_or(Json::Null);
+            let mut obj = json!({ "error": first });
+            if n > 1 {
+                obj["errors"] = Json::Array(errors.iter().map(|e| e.to_json(sources)).collect());
+            }
+            writeln!(out, "{obj}")
+        }
+        ErrorStyle::Boxes => errors.iter().enumerate().try_for_each(|(i, e)| {
+            write!(err, "{}", ensure_newline(e.render(sources, numbering(i))))
+        }),
+        ErrorStyle::Gnu => errors.iter().enumerate().try_for_each(|(i, e)| {
+            let suffix = numbering(i).map(|(i, n)| format!("{i}/{n}"));
+            let line = catala_syntax::render_gnu(sources, suffix.as_deref(), &e.message, &e.labels);
+            write!(err, "{}", ensure_newline(line))
+        }),
+    };
 }
 
 fn ensure_newline(mut s: String) -> String {

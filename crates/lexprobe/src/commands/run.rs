@@ -1,10 +1,10 @@
 //! `lexprobe run FILE --scope S`: evaluates one scope and prints its outputs as
 //! `catala interpret` does, or as JSON; `--jsonl` serves many evaluations over stdin/stdout.
 
-use crate::catala::report::{print_errors, ErrorReport};
+use crate::catala::report::{print_errors, write_errors, ErrorReport, ErrorStyle};
 use crate::catala::{self, Loaded};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
-use crate::format::OutputFormat;
+use crate::format::{MessageFormat, OutputFormat};
 use catala_eval::runtime::json::InputError;
 use catala_eval::{inputs_from_json, outputs_to_json, Interpreter, ScopeResult, ValuePrinter};
 use catala_ir::dcalc::{InputKind, ScopeId};
@@ -36,6 +36,13 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// How errors are printed: Catala's boxes, or one `file:line.col-col: [ERROR] message` line
+    /// each.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+    /// Report failed assertions as warnings and print the results anyway (exit code 0).
+    #[arg(long)]
+    pub no_fail_on_assert: bool,
     /// Serve evaluations: read one JSON inputs object per line on stdin, write one JSON line
     /// (the outputs object, or {"error": ...}) per input on stdout.
     #[arg(long)]
@@ -44,30 +51,85 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> i32 {
     let json_out = args.format == OutputFormat::Json || args.jsonl;
-    let (loaded, scope) =
-        match catala::load_scope(&args.file, &args.includes.include, &args.scope, json_out) {
-            Ok(found) => found,
-            Err(code) => return code,
-        };
+    let style = match (json_out, args.message_format) {
+        (true, _) => ErrorStyle::Json,
+        (false, MessageFormat::Human) => ErrorStyle::Boxes,
+        (false, MessageFormat::Gnu) => ErrorStyle::Gnu,
+    };
+    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+    let loaded = match catala::load(&args.file, &args.includes.include) {
+        Ok(l) => l,
+        Err((sources, errors)) => {
+            write_errors(&sources, &errors, style, &mut out, &mut err);
+            return CATALA_ERROR;
+        }
+    };
+    let scope = match catala::find_scope(&loaded, &args.scope) {
+        Ok(scope) => scope,
+        Err(e) => {
+            write_errors(&loaded.sources, &[e], style, &mut out, &mut err);
+            return CATALA_ERROR;
+        }
+    };
     if args.jsonl {
         return serve_jsonl(&loaded, scope);
     }
-    let input_json = match read_input(args.input.as_deref()) {
+    let input = match read_input(args.input.as_deref()) {
         Ok(j) => j,
         Err(msg) => {
             eprintln!("lexprobe run: {msg}");
             return USAGE;
         }
     };
+    let request = RunRequest {
+        scope: &args.scope,
+        input: input.as_ref(),
+        json: json_out,
+        style,
+        fail_on_assert: !args.no_fail_on_assert,
+    };
+    evaluate(&loaded, &request, &mut out, &mut err)
+}
+
+/// One evaluation of a loaded program, as `lexprobe run` (and the test runner) performs it.
+pub struct RunRequest<'a> {
+    /// The scope to evaluate.
+    pub scope: &'a str,
+    /// The inputs object; `None` leaves every input empty.
+    pub input: Option<&'a Json>,
+    /// Outputs as a JSON object instead of the `┌─[RESULT]─` box.
+    pub json: bool,
+    /// How errors are written.
+    pub style: ErrorStyle,
+    /// Failed assertions are errors (exit code 123); otherwise warnings, and the run goes on.
+    pub fail_on_assert: bool,
+}
+
+/// Evaluates `request.scope` of `loaded`, writing results to `out` and errors to `err` (or to
+/// `out` in JSON); returns the exit code.
+pub fn evaluate(
+    loaded: &Loaded,
+    request: &RunRequest,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let style = request.style;
+    let scope = match catala::find_scope(loaded, request.scope) {
+        Ok(id) => id,
+        Err(e) => {
+            write_errors(&loaded.sources, &[e], style, out, err);
+            return CATALA_ERROR;
+        }
+    };
     let s = loaded.program.scope(scope);
-    if input_json.is_none() && s.inputs.iter().any(|i| i.kind == InputKind::Input) {
+    if request.input.is_none() && s.inputs.iter().any(|i| i.kind == InputKind::Input) {
         let names: Vec<&str> = s
             .inputs
             .iter()
             .filter(|i| i.kind == InputKind::Input)
             .map(|i| i.name.as_str())
             .collect();
-        let err = ErrorReport::plain(
+        let e = ErrorReport::plain(
             "input",
             format!(
                 "Invalid scope for execution or testing: scope {} has input variables ({}); give them with --input",
@@ -75,44 +137,57 @@ pub fn run(args: RunArgs) -> i32 {
                 names.join(", ")
             ),
         );
-        print_errors(&loaded.sources, &[err], json_out);
+        write_errors(&loaded.sources, &[e], style, out, err);
         return CATALA_ERROR;
     }
     // Without --input every input is left empty (context variables take the scope's own
     // definitions); JSON is read only when given, as `catala interpret` does.
-    let inputs = match &input_json {
+    let inputs = match request.input {
         None => vec![None; s.inputs.len()],
         Some(json) => match inputs_from_json(&loaded.program, scope, json) {
             Ok(v) => v,
             Err(e) => {
-                print_errors(&loaded.sources, &[input_report(&e)], json_out);
+                write_errors(&loaded.sources, &[input_report(&e)], style, out, err);
                 return CATALA_ERROR;
             }
         },
     };
-    match catala_eval::run_scope(&loaded.program, scope, inputs) {
+    let result = match catala_eval::run_scope(&loaded.program, scope, inputs) {
         Err(e) => {
-            print_errors(&loaded.sources, &[ErrorReport::from_runtime(&e)], json_out);
-            CATALA_ERROR
+            let report = ErrorReport::from_runtime(&e);
+            write_errors(&loaded.sources, &[report], style, out, err);
+            return CATALA_ERROR;
         }
-        Ok(result) if !result.assertion_failures.is_empty() => {
-            let errors: Vec<ErrorReport> = result
-                .assertion_failures
-                .iter()
-                .map(ErrorReport::from_assertion)
-                .collect();
-            print_errors(&loaded.sources, &errors, json_out);
-            CATALA_ERROR
+        Ok(result) => result,
+    };
+    if !result.assertion_failures.is_empty() {
+        let errors: Vec<ErrorReport> = result
+            .assertion_failures
+            .iter()
+            .map(ErrorReport::from_assertion)
+            .collect();
+        if request.fail_on_assert {
+            write_errors(&loaded.sources, &errors, style, out, err);
+            return CATALA_ERROR;
         }
-        Ok(result) => {
-            if json_out {
-                println!("{}", outputs_to_json(&loaded.program, &result));
-            } else {
-                print!("{}", result_box(&loaded, &result));
-            }
-            SUCCESS
+        let n = errors.len();
+        for (i, e) in errors.iter().enumerate() {
+            let suffix = (n > 1).then(|| format!("{}/{n}", i + 1));
+            let warning = catala_syntax::render_warning(
+                &loaded.sources,
+                suffix.as_deref(),
+                &e.message,
+                &e.labels,
+            );
+            let _ = writeln!(err, "{}", warning.trim_end());
         }
     }
+    let _ = if request.json {
+        writeln!(out, "{}", outputs_to_json(&loaded.program, &result))
+    } else {
+        write!(out, "{}", result_box(loaded, &result))
+    };
+    SUCCESS
 }
 
 /// The `┌─[RESULT]─ S ─` box of `catala interpret`.

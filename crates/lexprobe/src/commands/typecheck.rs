@@ -1,10 +1,11 @@
 //! `lexprobe typecheck FILES...`: parses, resolves and type-checks each file.
 
-use crate::catala::report::print_errors;
-use crate::catala::{self};
+use crate::catala::report::{write_errors, ErrorStyle};
+use crate::catala::{self, LoadResult};
 use crate::exit::{CATALA_ERROR, SUCCESS};
 use crate::format::OutputFormat;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct TypecheckArgs {
@@ -19,22 +20,39 @@ pub struct TypecheckArgs {
 }
 
 pub fn run(args: TypecheckArgs) -> i32 {
-    let json = args.format == OutputFormat::Json;
+    let style = ErrorStyle::boxes_or_json(args.format == OutputFormat::Json);
+    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
     let mut code = SUCCESS;
     for file in &args.files {
-        match catala::load(file, &args.includes.include) {
-            Ok(_) => {
-                if json {
-                    println!("{}", serde_json::json!({"file": file, "ok": true}));
-                } else {
-                    println!("┌─[RESULT]─\n│ Typechecking successful!\n└─");
-                }
-            }
-            Err((sources, errors)) => {
-                print_errors(&sources, &errors, json);
-                code = CATALA_ERROR;
-            }
+        let loaded = catala::load(file, &args.includes.include);
+        if report(file, &loaded, style, &mut out, &mut err) != SUCCESS {
+            code = CATALA_ERROR;
         }
     }
     code
+}
+
+/// Writes the outcome of type-checking `file` (already loaded): Catala's success box, or the
+/// errors; returns the exit code.
+pub fn report(
+    file: &Path,
+    loaded: &LoadResult,
+    style: ErrorStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    match loaded {
+        Ok(_) => {
+            let _ = if style == ErrorStyle::Json {
+                writeln!(out, "{}", serde_json::json!({"file": file, "ok": true}))
+            } else {
+                writeln!(out, "┌─[RESULT]─\n│ Typechecking successful!\n└─")
+            };
+            SUCCESS
+        }
+        Err((sources, errors)) => {
+            write_errors(sources, errors, style, out, err);
+            CATALA_ERROR
+        }
+    }
 }

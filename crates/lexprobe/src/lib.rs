@@ -1,0 +1,10 @@
+//! The lexprobe library behind the `lexprobe` command: loading Catala programs and reporting
+//! their errors ([`catala`]), the subcommands ([`commands`]), and the test runner shared by
+//! `lexprobe test` and the conformance suites over the Catala compiler's test suite
+//! ([`testing`]).
+
+pub mod catala;
+pub mod commands;
+pub mod exit;
+pub mod format;
+pub mod testing;
