@@ -42,7 +42,7 @@ pub(crate) fn register(e: &mut Externals) {
         [Value::Integer(n)] => match n.to_i64() {
             Some(m @ 1..=12) => Ok(Value::integer(m)),
             _ => Err(ExternalError::message(format!(
-                "{n} is not a valid month number (it should be between 1 and 12)"
+                "{n} is not a valid month number (it should be between 1 and 12)."
             ))),
         },
         _ => Err(shape("Date_internal.checked_month", "an integer")),
@@ -121,7 +121,7 @@ pub(crate) fn register(e: &mut Externals) {
                 Some(m @ 1..=12) => m as u8,
                 _ => {
                     return Err(ExternalError::message(format!(
-                        "{m} is not a valid month number (it should be between 1 and 12)"
+                        "{m} is not a valid month number (it should be between 1 and 12)."
                     )))
                 }
             };
@@ -174,7 +174,7 @@ fn date_of_ymd(y: &Integer, m: &Integer, d: &Integer) -> Result<Value, ExternalE
             None => n.to_string(),
         };
         ExternalError::message(format!(
-            "|{}-{}-{}| is not a valid date",
+            "|{}-{}-{}| is not a valid date.",
             pad(y, 4),
             pad(m, 2),
             pad(d, 2)
@@ -208,7 +208,7 @@ fn round_to_digits(d: &Decimal, digits: &Integer) -> Result<Decimal, ExternalErr
         .ok_or_else(|| {
             ExternalError::message(format!(
                 "cannot round to {digits} decimal places (the supported range is -{MAX_DIGITS} \
-                 to {MAX_DIGITS})"
+                 to {MAX_DIGITS})."
             ))
         })?;
     let scale =
@@ -238,7 +238,7 @@ fn sequence(first: &Integer, stop: &Integer) -> Result<Value, ExternalError> {
     }
     let len = len.to_i64().filter(|l| *l <= MAX_SEQUENCE).ok_or_else(|| {
         ExternalError::message(format!(
-            "the sequence from {first} to {stop} is too long (at most {MAX_SEQUENCE} elements)"
+            "the sequence from {first} to {stop} is too long (at most {MAX_SEQUENCE} elements)."
         ))
     })?;
     let items: Vec<Value> = (0..len)
@@ -367,7 +367,9 @@ mod tests {
         let e = date_of_ymd(&Integer::from(31), &Integer::from(2), &Integer::from(2023));
         assert_eq!(
             e.err(),
-            Some(ExternalError::message("|0031-02-2023| is not a valid date"))
+            Some(ExternalError::message(
+                "|0031-02-2023| is not a valid date."
+            ))
         );
     }
 }
