@@ -764,6 +764,14 @@ pub enum ExprKind {
         list: Box<Expr>,
         cond: Box<Expr>,
     },
+    /// `content of binder among list such that cond`: `Present content` the first element
+    /// satisfying `cond`, or `Absent` (values of [`Program::option_enum`] `option`).
+    ListFind {
+        binder: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+        option: EnumId,
+    },
     /// `for all binder among list we have cond`.
     ListForAll {
         binder: Slot,

@@ -404,6 +404,42 @@ impl<'a> ExprCtx<'a> {
                     }
                     _ => args,
                 };
+                // `f of t` with a tuple value `t` calls a function of several parameters with
+                // its components.
+                if params.len() > 1 && args.len() == 1 {
+                    let (tx, tt) = self.translate(&args[0], None)?;
+                    if let Ty::Tuple(ts) = &tt {
+                        if ts.len() == params.len()
+                            && ts.iter().zip(params.iter()).all(|(t, p)| t.compatible(p))
+                        {
+                            let slot = self.frames.alloc();
+                            let aspan = args[0].span;
+                            let xs = (0..ts.len())
+                                .map(|i| {
+                                    Expr::new(
+                                        ExprKind::TupleGet {
+                                            expr: Box::new(Expr::new(ExprKind::Local(slot), aspan)),
+                                            index: i as u32,
+                                        },
+                                        aspan,
+                                    )
+                                })
+                                .collect();
+                            let call = mk(ExprKind::Apply {
+                                func: Box::new(fx),
+                                args: xs,
+                            });
+                            return Ok((
+                                mk(ExprKind::Let {
+                                    slot,
+                                    value: Box::new(tx),
+                                    body: Box::new(call),
+                                }),
+                                *ret,
+                            ));
+                        }
+                    }
+                }
                 if params.len() != args.len() {
                     return Err(type_error(
                         format!(

@@ -178,6 +178,13 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
                 renumber_slots(&mut arm.body, map);
             }
         }
+        ExprKind::ListFind {
+            binder, list, cond, ..
+        } => {
+            rn(binder, map);
+            renumber_slots(list, map);
+            renumber_slots(cond, map);
+        }
         ExprKind::ListSort {
             binder, list, keys, ..
         } => {

@@ -491,6 +491,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             | ExprKind::ListArgExtremum { .. }
             | ExprKind::ListContains { .. }
             | ExprKind::ListSort { .. }
+            | ExprKind::ListFind { .. }
             | ExprKind::ListZip(_) => self.eval_list_op(e, fr),
             ExprKind::ScopeCall { scope, args } => {
                 let mut values = Vec::with_capacity(args.len());
