@@ -525,6 +525,23 @@ impl<'a> ExprCtx<'a> {
                 }
                 Ok((mk(ExprKind::Tuple(xs)), Ty::Tuple(ts)))
             }
+            S::ImpossibleMessage(m) => match expect {
+                Some(t) => Ok((mk(ExprKind::ImpossibleMessage(m.clone())), t.clone())),
+                None => Err(type_error(
+                    "The type of this \"impossible\" cannot be inferred here",
+                    span,
+                )),
+            },
+            S::DebugPrint(label, inner) => {
+                let (x, t) = self.translate(inner, expect)?;
+                Ok((
+                    mk(ExprKind::DebugPrint {
+                        label: label.clone(),
+                        expr: Box::new(x),
+                    }),
+                    t,
+                ))
+            }
             S::Impossible => match expect {
                 Some(t) => Ok((mk(ExprKind::Impossible), t.clone())),
                 None => Err(type_error(

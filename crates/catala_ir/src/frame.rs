@@ -129,7 +129,9 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
         | ExprKind::ScopeArg(_)
         | ExprKind::ScopeArgGiven(_)
         | ExprKind::Impossible
+        | ExprKind::ImpossibleMessage(_)
         | ExprKind::Empty => {}
+        ExprKind::DebugPrint { expr, .. } => renumber_slots(expr, map),
         ExprKind::Let { slot, value, body } => {
             rn(slot, map);
             renumber_slots(value, map);
