@@ -30,10 +30,97 @@ macro_rules! sources {
     };
 }
 
-sources! {}
+sources! {
+    "Date_internal" => "date_internal.catala_en", En;
+    "Decimal_internal" => "decimal_internal.catala_en", En;
+    "List_internal" => "list_internal.catala_en", En;
+    "Period_internal" => "period_internal.catala_en", En;
+    "Date_en" => "date_en.catala_en", En;
+    "Duration_en" => "duration_en.catala_en", En;
+    "Integer_en" => "integer_en.catala_en", En;
+    "Decimal_en" => "decimal_en.catala_en", En;
+    "Money_en" => "money_en.catala_en", En;
+    "List_en" => "list_en.catala_en", En;
+    "MonthYear_en" => "monthyear_en.catala_en", En;
+    "Period_en" => "period_en.catala_en", En;
+    "Date_fr" => "date_fr.catala_fr", Fr;
+    "Duration_fr" => "duration_fr.catala_fr", Fr;
+    "Integer_fr" => "integer_fr.catala_fr", Fr;
+    "Decimal_fr" => "decimal_fr.catala_fr", Fr;
+    "Money_fr" => "money_fr.catala_fr", Fr;
+    "List_fr" => "list_fr.catala_fr", Fr;
+    "MonthYear_fr" => "monthyear_fr.catala_fr", Fr;
+    "Period_fr" => "period_fr.catala_fr", Fr;
+}
 
-const ENGLISH: &[StdlibEntry] = &[];
-const FRENCH: &[StdlibEntry] = &[];
+const ENGLISH: &[StdlibEntry] = &[
+    StdlibEntry {
+        module: "Date_en",
+        aliases: &["Date"],
+    },
+    StdlibEntry {
+        module: "Duration_en",
+        aliases: &["Duration"],
+    },
+    StdlibEntry {
+        module: "MonthYear_en",
+        aliases: &["MonthYear"],
+    },
+    StdlibEntry {
+        module: "Period_en",
+        aliases: &["Period"],
+    },
+    StdlibEntry {
+        module: "Money_en",
+        aliases: &["Money"],
+    },
+    StdlibEntry {
+        module: "Integer_en",
+        aliases: &["Integer"],
+    },
+    StdlibEntry {
+        module: "Decimal_en",
+        aliases: &["Decimal"],
+    },
+    StdlibEntry {
+        module: "List_en",
+        aliases: &["List"],
+    },
+];
+const FRENCH: &[StdlibEntry] = &[
+    StdlibEntry {
+        module: "Date_fr",
+        aliases: &["Date"],
+    },
+    StdlibEntry {
+        module: "Duration_fr",
+        aliases: &["Durée"],
+    },
+    StdlibEntry {
+        module: "MonthYear_fr",
+        aliases: &["MoisAnnée"],
+    },
+    StdlibEntry {
+        module: "Period_fr",
+        aliases: &["Période"],
+    },
+    StdlibEntry {
+        module: "Money_fr",
+        aliases: &["Argent"],
+    },
+    StdlibEntry {
+        module: "Integer_fr",
+        aliases: &["Entier"],
+    },
+    StdlibEntry {
+        module: "Decimal_fr",
+        aliases: &["Décimal"],
+    },
+    StdlibEntry {
+        module: "List_fr",
+        aliases: &["Liste"],
+    },
+];
 
 /// The modules visible in a user file of `language`, with their short names.
 pub fn modules(language: Language) -> &'static [StdlibEntry] {

@@ -198,6 +198,12 @@ impl Date {
             ..self
         }
     }
+
+    /// The day of the week, from 1 (Monday) to 7 (Sunday).
+    pub fn weekday(self) -> u8 {
+        // 1970-01-01, day number 0, was a Thursday.
+        ((self.day_number() + 3).rem_euclid(7) + 1) as u8
+    }
 }
 
 impl fmt::Display for Date {
