@@ -195,9 +195,49 @@ pub enum Ty {
     Option(Box<Ty>),
     /// A function: parameter types and result type.
     Arrow(Vec<Ty>, Box<Ty>),
+    /// A type variable of a polymorphic top-level declaration (`anything of type t`): opaque in
+    /// the declaration's body, instantiated at each call.
+    Var(u32),
+    /// A part of a type nothing has determined yet (the elements of `[]`, the content of
+    /// `Absent`): compatible with any type during type checking.
+    Unknown,
 }
 
 impl Ty {
+    /// Equality where [`Ty::Unknown`] matches any type.
+    pub fn compatible(&self, other: &Ty) -> bool {
+        match (self, other) {
+            (Ty::Unknown, _) | (_, Ty::Unknown) => true,
+            (Ty::List(a), Ty::List(b)) | (Ty::Option(a), Ty::Option(b)) => a.compatible(b),
+            (Ty::Tuple(a), Ty::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.compatible(y))
+            }
+            (Ty::Arrow(pa, ra), Ty::Arrow(pb, rb)) => {
+                pa.len() == pb.len()
+                    && pa.iter().zip(pb).all(|(x, y)| x.compatible(y))
+                    && ra.compatible(rb)
+            }
+            _ => self == other,
+        }
+    }
+
+    /// The more determined of two compatible types (their unknown parts filled from each other).
+    pub fn meet(&self, other: &Ty) -> Ty {
+        match (self, other) {
+            (Ty::Unknown, t) | (t, Ty::Unknown) => t.clone(),
+            (Ty::List(a), Ty::List(b)) => Ty::List(Box::new(a.meet(b))),
+            (Ty::Option(a), Ty::Option(b)) => Ty::Option(Box::new(a.meet(b))),
+            (Ty::Tuple(a), Ty::Tuple(b)) if a.len() == b.len() => {
+                Ty::Tuple(a.iter().zip(b).map(|(x, y)| x.meet(y)).collect())
+            }
+            (Ty::Arrow(pa, ra), Ty::Arrow(pb, rb)) if pa.len() == pb.len() => Ty::Arrow(
+                pa.iter().zip(pb).map(|(x, y)| x.meet(y)).collect(),
+                Box::new(ra.meet(rb)),
+            ),
+            _ => self.clone(),
+        }
+    }
+
     /// Catala's English spelling of the type (used in error messages).
     pub fn display<'a>(&'a self, program: &'a Program) -> TyDisplay<'a> {
         TyDisplay {
@@ -249,6 +289,8 @@ impl fmt::Display for TyDisplay<'_> {
                 }
                 write!(f, ")")
             }
+            Ty::Var(n) => write!(f, "anything of type '{n}"),
+            Ty::Unknown => write!(f, "<any type>"),
             Ty::Arrow(args, ret) => {
                 for (i, t) in args.iter().enumerate() {
                     if i > 0 {
@@ -757,6 +799,16 @@ pub enum ExprKind {
     /// same index; lists of different lengths are the "traversing multiple lists of different
     /// lengths" runtime error at the node's span.
     ListZip(Vec<Expr>),
+    /// `sort list in increasing order` (`binder` `None`, `keys` empty: the elements compared
+    /// with each other), or `sort all binder among list in decreasing order of k1 and then k2`
+    /// (compared by the keys, lexicographically). Stable; comparison as Catala's polymorphic
+    /// `<` (an uncomparable pair is the runtime error at the node's span).
+    ListSort {
+        binder: Option<Slot>,
+        list: Box<Expr>,
+        keys: Vec<Expr>,
+        descending: bool,
+    },
     /// `list contains elem` (structural equality).
     ListContains {
         list: Box<Expr>,

@@ -123,6 +123,29 @@ impl TopDefSig {
 /// first), the main program last.
 pub(crate) type ModuleId = usize;
 
+/// The type variables of one polymorphic signature, numbered from 0.
+#[derive(Debug, Default)]
+pub(crate) struct TypeVars {
+    named: HashMap<String, u32>,
+    count: u32,
+}
+
+impl TypeVars {
+    fn get(&mut self, name: Option<&str>) -> u32 {
+        if let Some(n) = name {
+            if let Some(&v) = self.named.get(n) {
+                return v;
+            }
+        }
+        let v = self.count;
+        self.count += 1;
+        if let Some(n) = name {
+            self.named.insert(n.to_string(), v);
+        }
+        v
+    }
+}
+
 /// A type name as declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TypeRef {
@@ -245,7 +268,10 @@ impl Env {
             if let Some(&used) = ns.uses.get(n) {
                 let uns = &self.namespaces[used];
                 if let Some(&(_, false, decl)) = uns.types.get(n) {
-                    return Err(private_type(&uns.name, n, q.span(), decl));
+                    // Catala names the module alone when its root type is private.
+                    let mut d = private_type(&uns.name, n, q.span(), decl);
+                    d.message = format!("Type {n} is private and cannot be used here.");
+                    return Err(d);
                 }
             }
         }
@@ -418,6 +444,18 @@ impl Env {
 
     /// Resolves a type written in module `m`.
     pub fn resolve_type(&self, m: ModuleId, t: &ast::Type) -> Result<Ty, Diagnostic> {
+        self.resolve_type_vars(m, t, &mut None)
+    }
+
+    /// Resolves a type written in module `m`; with `vars`, `anything [of type t]` stands for a
+    /// type variable (the same one for each occurrence of `t`, a fresh one for each bare
+    /// `anything`), as in the signature of a polymorphic top-level declaration.
+    pub fn resolve_type_vars(
+        &self,
+        m: ModuleId,
+        t: &ast::Type,
+        vars: &mut Option<TypeVars>,
+    ) -> Result<Ty, Diagnostic> {
         Ok(match &t.kind {
             TypeKind::Boolean => Ty::Bool,
             TypeKind::Integer => Ty::Integer,
@@ -430,14 +468,22 @@ impl Env {
                 TypeRef::Enum(e) => Ty::Enum(e),
                 TypeRef::Scope(s) => Ty::Struct(self.scopes[s.0 as usize].output_struct),
             },
-            TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(m, inner)?)),
-            TypeKind::Optional(inner) => Ty::Option(Box::new(self.resolve_type(m, inner)?)),
+            TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type_vars(m, inner, vars)?)),
+            TypeKind::Optional(inner) => {
+                Ty::Option(Box::new(self.resolve_type_vars(m, inner, vars)?))
+            }
             TypeKind::Tuple(ts) => Ty::Tuple(
                 ts.iter()
-                    .map(|t| self.resolve_type(m, t))
+                    .map(|t| self.resolve_type_vars(m, t, vars))
                     .collect::<Result<_, _>>()?,
             ),
-            // `anything`, source positions: standard-library signatures only.
+            TypeKind::Any(name) if vars.is_some() => {
+                let Some(vars) = vars.as_mut() else {
+                    return Err(name_error("Unexpected type variable", t.span));
+                };
+                Ty::Var(vars.get(name.as_ref().map(|n| n.name.as_str())))
+            }
+            // `anything` elsewhere, source positions: not supported.
             _ => {
                 return Err(name_error(
                     "Specifying type `anything` is not allowed at this point",
@@ -845,8 +891,19 @@ fn resolve_item(env: &mut Env, m: ModuleId, item: &ast::Item) -> Result<(), Diag
             let Some(&(id, _)) = env.namespaces[m].topdefs.get(&t.name.name) else {
                 return Ok(());
             };
-            let ty = env.resolve_type(m, &t.typ)?;
-            let params = resolve_params(env, m, &t.params)?;
+            let mut vars = Some(TypeVars::default());
+            let params = t
+                .params
+                .iter()
+                .map(|p| {
+                    Ok((
+                        p.name.name.clone(),
+                        env.resolve_type_vars(m, &p.typ, &mut vars)?,
+                        p.name.span,
+                    ))
+                })
+                .collect::<Result<Vec<_>, Diagnostic>>()?;
+            let ty = env.resolve_type_vars(m, &t.typ, &mut vars)?;
             let sig = &mut env.topdefs[id.0 as usize];
             sig.ty = ty;
             sig.params = params;

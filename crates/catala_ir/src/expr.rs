@@ -55,6 +55,65 @@ pub(crate) struct ExprCtx<'a> {
     depth: u32,
 }
 
+/// True if the type mentions a type variable.
+pub(crate) fn has_type_var(t: &Ty) -> bool {
+    match t {
+        Ty::Var(_) => true,
+        Ty::List(t) | Ty::Option(t) => has_type_var(t),
+        Ty::Tuple(ts) => ts.iter().any(has_type_var),
+        Ty::Arrow(ps, r) => ps.iter().any(has_type_var) || has_type_var(r),
+        _ => false,
+    }
+}
+
+/// Matches a signature type against an argument's type, extending the substitution of type
+/// variables; false if they do not fit.
+pub(crate) fn match_type(pattern: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> bool {
+    match (pattern, t) {
+        (Ty::Var(v), _) => {
+            let v = *v as usize;
+            if subst.len() <= v {
+                subst.resize(v + 1, None);
+            }
+            match &subst[v] {
+                Some(bound) => bound == t,
+                None => {
+                    subst[v] = Some(t.clone());
+                    true
+                }
+            }
+        }
+        (Ty::List(p), Ty::List(a)) | (Ty::Option(p), Ty::Option(a)) => match_type(p, a, subst),
+        (Ty::Tuple(ps), Ty::Tuple(ts)) => {
+            ps.len() == ts.len() && ps.iter().zip(ts).all(|(p, a)| match_type(p, a, subst))
+        }
+        (Ty::Arrow(ps, pr), Ty::Arrow(ts, tr)) => {
+            ps.len() == ts.len()
+                && ps.iter().zip(ts).all(|(p, a)| match_type(p, a, subst))
+                && match_type(pr, tr, subst)
+        }
+        _ => pattern == t,
+    }
+}
+
+/// The type with the bound variables replaced.
+pub(crate) fn instantiate(t: &Ty, subst: &[Option<Ty>]) -> Ty {
+    match t {
+        Ty::Var(v) => match subst.get(*v as usize) {
+            Some(Some(b)) => b.clone(),
+            _ => t.clone(),
+        },
+        Ty::List(i) => Ty::List(Box::new(instantiate(i, subst))),
+        Ty::Option(i) => Ty::Option(Box::new(instantiate(i, subst))),
+        Ty::Tuple(ts) => Ty::Tuple(ts.iter().map(|x| instantiate(x, subst)).collect()),
+        Ty::Arrow(ps, r) => Ty::Arrow(
+            ps.iter().map(|x| instantiate(x, subst)).collect(),
+            Box::new(instantiate(r, subst)),
+        ),
+        _ => t.clone(),
+    }
+}
+
 /// True for expressions whose type comes only from their context (`Absent`, `[]`).
 fn needs_type_hint(e: &ast::Expr) -> bool {
     match &e.kind {
@@ -62,7 +121,8 @@ fn needs_type_hint(e: &ast::Expr) -> bool {
             name,
             payload: None,
         } => name.path.is_empty() && name.name.name == "Absent",
-        S::List(items) => items.is_empty(),
+        S::List(items) => items.is_empty() || items.iter().all(needs_type_hint),
+        S::Tuple(items) => items.iter().any(needs_type_hint),
         _ => false,
     }
 }
@@ -143,7 +203,7 @@ impl<'a> ExprCtx<'a> {
     }
 
     fn unify(&self, got: &Ty, got_span: Span, expected: &Ty, origin: Span) -> R<()> {
-        if got == expected {
+        if got.compatible(expected) {
             Ok(())
         } else {
             Err(incompatible_types(
@@ -241,8 +301,10 @@ impl<'a> ExprCtx<'a> {
                 // when the then branch alone cannot.
                 let (tx, tt, fx) = match self.translate(t, expect) {
                     Ok((tx, tt)) => {
-                        let fx = self.check(f, &tt, t.span)?;
-                        (tx, tt, fx)
+                        let hint = expect.map_or(tt.clone(), |e| e.meet(&tt));
+                        let (fx, ft) = self.translate(f, Some(&hint))?;
+                        self.unify(&ft, f.span, &tt, t.span)?;
+                        (tx, tt.meet(&ft), fx)
                     }
                     Err(first) if expect.is_none() && needs_type_hint(t) => {
                         let Ok((fx, ft)) = self.translate(f, None) else {
@@ -319,6 +381,18 @@ impl<'a> ExprCtx<'a> {
                         f.span,
                     ));
                 };
+                // `f of (a, b)` calls a function of two parameters.
+                let spread;
+                let args: &[ast::Expr] = match args.as_slice() {
+                    [ast::Expr {
+                        kind: S::Tuple(items),
+                        ..
+                    }] if params.len() > 1 && items.len() == params.len() => {
+                        spread = items.clone();
+                        &spread
+                    }
+                    _ => args,
+                };
                 if params.len() != args.len() {
                     return Err(type_error(
                         format!(
@@ -329,16 +403,45 @@ impl<'a> ExprCtx<'a> {
                         span,
                     ));
                 }
+                if !params.iter().any(has_type_var) && !has_type_var(&ret) {
+                    let mut xs = Vec::new();
+                    for (a, p) in args.iter().zip(params.iter()) {
+                        xs.push(self.check(a, p, f.span)?);
+                    }
+                    return Ok((
+                        mk(ExprKind::Apply {
+                            func: Box::new(fx),
+                            args: xs,
+                        }),
+                        *ret,
+                    ));
+                }
+                // A polymorphic declaration: its type variables are instantiated by the
+                // arguments' types.
+                let mut subst: Vec<Option<Ty>> = Vec::new();
                 let mut xs = Vec::new();
                 for (a, p) in args.iter().zip(params.iter()) {
-                    xs.push(self.check(a, p, f.span)?);
+                    let hint = instantiate(p, &subst);
+                    let hint = (!has_type_var(&hint)).then_some(hint);
+                    let (x, t) = self.translate(a, hint.as_ref())?;
+                    if !match_type(p, &t, &mut subst) {
+                        let expected = self.tyname(&instantiate(p, &subst));
+                        return Err(crate::diag::incompatible_types(
+                            &self.tyname(&t),
+                            a.span,
+                            &expected,
+                            f.span,
+                        ));
+                    }
+                    xs.push(x);
                 }
+                let ret = instantiate(&ret, &subst);
                 Ok((
                     mk(ExprKind::Apply {
                         func: Box::new(fx),
                         args: xs,
                     }),
-                    *ret,
+                    ret,
                 ))
             }
             S::Builtin(b, a) => {
@@ -482,9 +585,13 @@ impl<'a> ExprCtx<'a> {
                         }),
                         t.clone(),
                     )),
-                    _ => Err(type_error(
-                        "The type of this optional value cannot be inferred here",
-                        span,
+                    _ => Ok((
+                        mk(ExprKind::EnumInject {
+                            id: eid,
+                            case,
+                            payload: None,
+                        }),
+                        Ty::Option(Box::new(Ty::Unknown)),
                     )),
                 },
                 (1, None) => Err(type_error(
@@ -642,9 +749,17 @@ impl<'a> ExprCtx<'a> {
         b: &ast::Expr,
         span: Span,
     ) -> R<(Expr, Ty)> {
-        let (ax, at) = self.translate(a, None)?;
-        // The left operand's type types an empty list on the right (`l = []`).
-        let (bx, bt) = self.translate(b, Some(&at))?;
+        // Each operand's type types an empty list or `Absent` on the other side (`l = []`,
+        // `Absent = x`).
+        let (ax, at, bx, bt) = if needs_type_hint(a) && !needs_type_hint(b) {
+            let (bx, bt) = self.translate(b, None)?;
+            let (ax, at) = self.translate(a, Some(&bt))?;
+            (ax, at, bx, bt)
+        } else {
+            let (ax, at) = self.translate(a, None)?;
+            let (bx, bt) = self.translate(b, Some(&at))?;
+            (ax, at, bx, bt)
+        };
         let Some(r) = ops::resolve_binary(op, &at, &bt, self.rounding) else {
             let logical = matches!(op, ast::BinOp::And | ast::BinOp::Or | ast::BinOp::Xor);
             if logical {

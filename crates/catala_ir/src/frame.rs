@@ -178,6 +178,15 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
                 renumber_slots(&mut arm.body, map);
             }
         }
+        ExprKind::ListSort {
+            binder, list, keys, ..
+        } => {
+            if let Some(b) = binder {
+                rn(b, map);
+            }
+            renumber_slots(list, map);
+            keys.iter_mut().for_each(|k| renumber_slots(k, map));
+        }
         ExprKind::Tuple(es)
         | ExprKind::List(es)
         | ExprKind::ListZip(es)

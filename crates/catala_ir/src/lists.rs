@@ -61,16 +61,19 @@ impl ExprCtx<'_> {
         Ok((slot, x, t))
     }
 
+    /// The comparison of values of type `t` (structural for the types without an order of
+    /// their own, as Catala's polymorphic comparisons; functions cannot be compared).
     fn comparable(&self, t: &Ty, span: Span) -> R<CmpType> {
-        cmp_type(t).ok_or_else(|| {
-            type_error(
+        match t {
+            Ty::Arrow(..) => Err(type_error(
                 format!(
                     "Values of type {} cannot be compared",
                     self.env.type_name(t)
                 ),
                 span,
-            )
-        })
+            )),
+            _ => Ok(cmp_type(t).unwrap_or(CmpType::Structural)),
+        }
     }
 
     pub(crate) fn translate_list_expr(
@@ -89,10 +92,19 @@ impl ExprCtx<'_> {
                 let mut xs = Vec::new();
                 let mut elem: Option<(Ty, Span)> = hint.map(|t| (t, span));
                 for it in items {
-                    match &elem {
+                    match elem.take() {
                         Some((t, origin)) => {
-                            let t = t.clone();
-                            xs.push(self.check(it, &t, *origin)?);
+                            let (x, xt) = self.translate(it, Some(&t))?;
+                            if !xt.compatible(&t) {
+                                return Err(crate::diag::incompatible_types(
+                                    &self.env.type_name(&xt),
+                                    it.span,
+                                    &self.env.type_name(&t),
+                                    origin,
+                                ));
+                            }
+                            xs.push(x);
+                            elem = Some((t.meet(&xt), origin));
                         }
                         None => {
                             let (x, t) = self.translate(it, None)?;
@@ -101,12 +113,7 @@ impl ExprCtx<'_> {
                         }
                     }
                 }
-                let Some((t, _)) = elem else {
-                    return Err(type_error(
-                        "The type of the elements of this empty list cannot be inferred here",
-                        span,
-                    ));
-                };
+                let t = elem.map_or(Ty::Unknown, |(t, _)| t);
                 Ok((mk(ExprKind::List(xs)), Ty::List(Box::new(t))))
             }
             S::ListMap { var, list, body } => {
@@ -209,13 +216,26 @@ impl ExprCtx<'_> {
                 key,
                 default,
             } => {
-                let (lx, elem) = self.list_operand(list)?;
-                let (binder, kx, kt) = self.with_binder(var, elem.clone(), key, None)?;
-                let key_type = self.comparable(&kt, key.span)?;
+                let (lx, mut elem) = self.list_operand(list)?;
+                // The default's type gives the elements' type of an empty list literal.
                 let default = match default {
-                    Some(d) => Some(Box::new(self.check(d, &elem, list.span)?)),
+                    Some(d) => {
+                        let (dx, dt) = self.translate(d, Some(&elem))?;
+                        if !dt.compatible(&elem) {
+                            return Err(crate::diag::incompatible_types(
+                                &self.env.type_name(&dt),
+                                d.span,
+                                &self.env.type_name(&elem),
+                                list.span,
+                            ));
+                        }
+                        elem = elem.meet(&dt);
+                        Some(Box::new(dx))
+                    }
                     None => None,
                 };
+                let (binder, kx, kt) = self.with_binder(var, elem.clone(), key, None)?;
+                let key_type = self.comparable(&kt, key.span)?;
                 Ok((
                     mk(ExprKind::ListArgExtremum {
                         maximum: *maximum,
@@ -236,7 +256,7 @@ impl ExprCtx<'_> {
                 step,
             } => {
                 let (lx, elem) = self.list_operand(list)?;
-                let (ix, it) = self.translate(init, None)?;
+                let (ix, it) = self.translate(init, expect)?;
                 let acc_slot = self.bind(&acc.name, it.clone());
                 let r = self.with_binder(var, elem, step, Some((&it, init.span)));
                 self.unbind(1);
@@ -261,6 +281,53 @@ impl ExprCtx<'_> {
                         elem: Box::new(ex),
                     }),
                     Ty::Bool,
+                ))
+            }
+            S::ListSort {
+                var,
+                list,
+                keys,
+                descending,
+            } => {
+                let (lx, elem) = self.list_operand(list)?;
+                let (binder, kxs) = match var {
+                    None => (None, Vec::new()),
+                    Some(v) => {
+                        let slot = self.bind(&v.name, elem.clone());
+                        let mut kxs = Vec::new();
+                        let mut failed = None;
+                        for k in keys {
+                            match self.translate(k, None) {
+                                Ok((kx, kt)) if matches!(kt, Ty::Arrow(..)) => {
+                                    failed = Some(type_error(
+                                        "Functions cannot be compared to sort a list",
+                                        k.span,
+                                    ));
+                                    let _ = kx;
+                                    break;
+                                }
+                                Ok((kx, _)) => kxs.push(kx),
+                                Err(e) => {
+                                    failed = Some(e);
+                                    break;
+                                }
+                            }
+                        }
+                        self.unbind(1);
+                        if let Some(e) = failed {
+                            return Err(e);
+                        }
+                        (Some(slot), kxs)
+                    }
+                };
+                Ok((
+                    mk(ExprKind::ListSort {
+                        binder,
+                        list: Box::new(lx),
+                        keys: kxs,
+                        descending: *descending,
+                    }),
+                    Ty::List(Box::new(elem)),
                 ))
             }
             _ => Err(type_error("Unsupported expression", span)),

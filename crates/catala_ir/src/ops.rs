@@ -102,7 +102,7 @@ pub(crate) fn resolve_binary(
         (BinOp::Div, Duration, Duration) => straight(B::DivDurDur, Decimal),
         // Comparisons are polymorphic in Catala (`'a → 'a → bool`): functions inside the
         // values are a runtime error, not a typing one.
-        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, l, r) if l == r => {
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, l, r) if l.compatible(r) => {
             let c = cmp_type(l).unwrap_or(CmpType::Structural);
             let op = match op {
                 BinOp::Lt => B::Lt(c),
@@ -112,9 +112,11 @@ pub(crate) fn resolve_binary(
             };
             straight(op, Bool)
         }
-        (BinOp::Eq, l, r) if l == r => straight(B::Eq, Bool),
-        (BinOp::Neq, l, r) if l == r => straight(B::Neq, Bool),
-        (BinOp::Concat, List(a), List(b)) if a == b => straight(B::Concat, lhs.clone()),
+        (BinOp::Eq, l, r) if l.compatible(r) => straight(B::Eq, Bool),
+        (BinOp::Neq, l, r) if l.compatible(r) => straight(B::Neq, Bool),
+        (BinOp::Concat, List(a), List(b)) if a.compatible(b) => {
+            straight(B::Concat, List(Box::new(a.meet(b))))
+        }
         _ => None,
     }
 }

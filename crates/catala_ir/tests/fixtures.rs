@@ -268,7 +268,7 @@ fn name_resolution_errors() {
     assert_error(
         "unknown_type.catala_en",
         N,
-        "Unknown type \"Amount\", not a struct or enum previously declared",
+        "Unknown type \"Amount\": no declaration for a structure, enumeration, scope or external type by this name was found.",
         "3.20-26",
     );
     assert_error(

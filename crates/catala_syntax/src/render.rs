@@ -116,9 +116,9 @@ fn render_box(
         let last = i + 1 == labels.len();
         out.push_str("│\n");
         if let Some(note) = &label.note {
-            for line in note.lines() {
+            for line in wrap_message(note, 2) {
                 out.push_str("│ ");
-                out.push_str(line);
+                out.push_str(&line);
                 out.push('\n');
             }
         }

@@ -490,6 +490,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             | ExprKind::ListAggregate { .. }
             | ExprKind::ListArgExtremum { .. }
             | ExprKind::ListContains { .. }
+            | ExprKind::ListSort { .. }
             | ExprKind::ListZip(_) => self.eval_list_op(e, fr),
             ExprKind::ScopeCall { scope, args } => {
                 let mut values = Vec::with_capacity(args.len());

@@ -212,6 +212,60 @@ impl<C: Companion> Interpreter<'_, C> {
                 }
                 Ok(best)
             }
+            ExprKind::ListSort {
+                binder,
+                list,
+                keys,
+                descending,
+            } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                let mut keyed: Vec<(Vec<Value>, Tracked<C>)> = Vec::with_capacity(n);
+                for i in 0..n {
+                    let x = self.element(&l, i);
+                    let key = match binder {
+                        None => vec![x.0.clone()],
+                        Some(b) => {
+                            self.set(fr, *b, x.clone());
+                            let mut ks = Vec::with_capacity(keys.len());
+                            for k in keys {
+                                ks.push(self.eval(k, fr)?.0);
+                            }
+                            ks
+                        }
+                    };
+                    keyed.push((key, x));
+                }
+                let mut failed = false;
+                keyed.sort_by(|(a, _), (b, _)| {
+                    let mut ord = std::cmp::Ordering::Equal;
+                    for (x, y) in a.iter().zip(b) {
+                        match x.compare(y) {
+                            Ok(std::cmp::Ordering::Equal) => continue,
+                            Ok(o) => {
+                                ord = o;
+                                break;
+                            }
+                            Err(_) => {
+                                failed = true;
+                                break;
+                            }
+                        }
+                    }
+                    if *descending {
+                        ord.reverse()
+                    } else {
+                        ord
+                    }
+                });
+                if failed {
+                    return Err(self.error(RuntimeErrorKind::Uncomparable, &[e.span]));
+                }
+                let parts: Vec<C> = keyed.iter().map(|(_, (_, c))| c.clone()).collect();
+                let values: Vec<Value> = keyed.into_iter().map(|(_, (v, _))| v).collect();
+                let v = Value::List(values.into());
+                let c = C::compose(&mut self.session, Composite::List, parts, &v);
+                Ok((v, c))
+            }
             ExprKind::ListContains { list, elem } => {
                 let (l, n) = self.eval_list(list, fr)?;
                 let x = self.eval(elem, fr)?;

@@ -82,6 +82,13 @@ pub fn value_to_json(program: &Program, v: &Value) -> Json {
             m.insert("days".into(), d.days.into());
             Json::Object(m)
         }
+        Value::Enum(e) if program.option_enum.map(|o| o.0) == Some(e.enum_id) => {
+            if e.case == 1 {
+                value_to_json(program, &e.payload)
+            } else {
+                Json::Null
+            }
+        }
         Value::Enum(e) => {
             let def = program.enumeration(catala_ir::dcalc::EnumId(e.enum_id));
             let case = def.cases.get(e.case as usize);
@@ -320,7 +327,20 @@ pub fn value_from_json(
             }
             Value::Tuple(out.into())
         }
-        Ty::Option(_) => return Err(err(path, "optional inputs are not supported yet")),
+        Ty::Option(inner) => {
+            let Some(option) = program.option_enum else {
+                return Err(err(path, "this program has no optional type"));
+            };
+            if j.is_null() {
+                Value::new_enum(option.0, 0, Value::Unit)
+            } else {
+                let v = value_from_json(program, inner, j, path)?;
+                Value::new_enum(option.0, 1, v)
+            }
+        }
+        Ty::Var(_) | Ty::Unknown => {
+            return Err(err(path, "cannot read a value of unknown type from JSON"))
+        }
         Ty::Arrow(..) => return Err(err(path, "cannot convert functional values from JSON")),
     })
 }
@@ -333,6 +353,7 @@ mod tests {
 
     fn program() -> Program {
         Program {
+            option_enum: None,
             structs: vec![StructDef {
                 name: "S".into(),
                 fields: vec![

@@ -113,11 +113,38 @@ impl Parser<'_> {
         // `e with pattern C content x and cond`: `x` is bound in `cond`.
         if op == BinOp::And {
             if let ExprKind::TestCtor {
-                binding: Some(_),
+                binding: Some(binding),
                 and_cond: and_cond @ None,
                 ..
             } = &mut lhs.kind
             {
+                // A tuple binder `(x, y)` is one fresh variable named `(x, y)`: destructure it
+                // around the condition.
+                let rhs = match binding
+                    .name
+                    .strip_prefix('(')
+                    .and_then(|n| n.strip_suffix(')'))
+                {
+                    Some(names) => {
+                        let vars = names
+                            .split(", ")
+                            .map(|n| Ident {
+                                name: n.to_string(),
+                                span: binding.span,
+                            })
+                            .collect();
+                        let value = Expr {
+                            span: binding.span,
+                            kind: ExprKind::Var(binding.clone()),
+                        };
+                        let span = rhs.span;
+                        Expr {
+                            kind: ExprKind::LetTuple(vars, Box::new(value), Box::new(rhs)),
+                            span,
+                        }
+                    }
+                    None => rhs,
+                };
                 *and_cond = Some(Box::new(rhs));
                 return Ok(Expr {
                     kind: lhs.kind,

@@ -53,7 +53,20 @@ pub fn load(
         Err(d) => return Err((sources, vec![ErrorReport::from_diagnostic(&d)])),
     };
     match catala_ir::compile(&sources, &ast) {
-        Ok(program) => Ok(Loaded { sources, program }),
+        Ok(program) => {
+            // Every external declaration needs an implementation before anything runs.
+            if let Err((span, message)) =
+                catala_eval::externals::Externals::standard().check(&program)
+            {
+                let d = catala_syntax::Diagnostic::new(
+                    catala_syntax::DiagnosticKind::NameResolution,
+                    message,
+                )
+                .at(span);
+                return Err((sources, vec![ErrorReport::from_diagnostic(&d)]));
+            }
+            Ok(Loaded { sources, program })
+        }
         Err(ds) => {
             let reports = ds.iter().map(ErrorReport::from_diagnostic).collect();
             Err((sources, reports))
