@@ -23,7 +23,9 @@
 //! * `prorata_arrondi_euro_listes`: the same over the concatenation of several lists, the
 //!   result cut back into lists of the same lengths.
 //! * `prorata_arrondi_euro_branchement`: the same over nine optional bases (absent counts as
-//!   0 €) followed by nine lists, returned as the fields of `RésultatProRataArrondiEuroBranchement`.
+//!   0 €) followed by nine lists, returned as the fields of `RésultatProRataArrondiEuroBranchement`
+//!   (the reference implementation copies the ninth list twice and so fails when it is not
+//!   empty, which no program of the corpus does; here it is treated like the other eight).
 
 use crate::externals::{ExternalContext, ExternalError, Externals};
 use crate::runtime::{Decimal, Integer, Value};
