@@ -764,6 +764,14 @@ pub enum ExprKind {
         list: Box<Expr>,
         cond: Box<Expr>,
     },
+    /// `content of binder among list such that cond`: `Present content` the first element
+    /// satisfying `cond`, or `Absent` (values of [`Program::option_enum`] `option`).
+    ListFind {
+        binder: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+        option: EnumId,
+    },
     /// `for all binder among list we have cond`.
     ListForAll {
         binder: Slot,
@@ -835,6 +843,14 @@ pub enum ExprKind {
     },
     /// `impossible`: the "impossible computation reached" error at this span.
     Impossible,
+    /// `#[error.message = "m"] impossible`: the same error, with `m` after Catala's message.
+    ImpossibleMessage(String),
+    /// `#[debug.print [= "label"]] expr`: the value of `expr`, recorded with the label and the
+    /// span when the interpreter runs in debug mode.
+    DebugPrint {
+        label: Option<String>,
+        expr: Box<Expr>,
+    },
     /// A value computed outside Catala: the implementation of declaration `name` of external
     /// module `module`, registered with the interpreter, applied to the values of `args`
     /// (empty for a constant).

@@ -55,6 +55,17 @@ pub(crate) struct ExprCtx<'a> {
     depth: u32,
 }
 
+/// True if the type mentions a type variable or a part not determined yet.
+fn has_open_type(t: &Ty) -> bool {
+    match t {
+        Ty::Var(_) | Ty::Unknown => true,
+        Ty::List(t) | Ty::Option(t) => has_open_type(t),
+        Ty::Tuple(ts) => ts.iter().any(has_open_type),
+        Ty::Arrow(ps, r) => ps.iter().any(has_open_type) || has_open_type(r),
+        _ => false,
+    }
+}
+
 /// True if the type mentions a type variable.
 pub(crate) fn has_type_var(t: &Ty) -> bool {
     match t {
@@ -393,6 +404,42 @@ impl<'a> ExprCtx<'a> {
                     }
                     _ => args,
                 };
+                // `f of t` with a tuple value `t` calls a function of several parameters with
+                // its components.
+                if params.len() > 1 && args.len() == 1 {
+                    let (tx, tt) = self.translate(&args[0], None)?;
+                    if let Ty::Tuple(ts) = &tt {
+                        if ts.len() == params.len()
+                            && ts.iter().zip(params.iter()).all(|(t, p)| t.compatible(p))
+                        {
+                            let slot = self.frames.alloc();
+                            let aspan = args[0].span;
+                            let xs = (0..ts.len())
+                                .map(|i| {
+                                    Expr::new(
+                                        ExprKind::TupleGet {
+                                            expr: Box::new(Expr::new(ExprKind::Local(slot), aspan)),
+                                            index: i as u32,
+                                        },
+                                        aspan,
+                                    )
+                                })
+                                .collect();
+                            let call = mk(ExprKind::Apply {
+                                func: Box::new(fx),
+                                args: xs,
+                            });
+                            return Ok((
+                                mk(ExprKind::Let {
+                                    slot,
+                                    value: Box::new(tx),
+                                    body: Box::new(call),
+                                }),
+                                *ret,
+                            ));
+                        }
+                    }
+                }
                 if params.len() != args.len() {
                     return Err(type_error(
                         format!(
@@ -477,6 +524,23 @@ impl<'a> ExprCtx<'a> {
                     ts.push(t);
                 }
                 Ok((mk(ExprKind::Tuple(xs)), Ty::Tuple(ts)))
+            }
+            S::ImpossibleMessage(m) => match expect {
+                Some(t) => Ok((mk(ExprKind::ImpossibleMessage(m.clone())), t.clone())),
+                None => Err(type_error(
+                    "The type of this \"impossible\" cannot be inferred here",
+                    span,
+                )),
+            },
+            S::DebugPrint(label, inner) => {
+                let (x, t) = self.translate(inner, expect)?;
+                Ok((
+                    mk(ExprKind::DebugPrint {
+                        label: label.clone(),
+                        expr: Box::new(x),
+                    }),
+                    t,
+                ))
             }
             S::Impossible => match expect {
                 Some(t) => Ok((mk(ExprKind::Impossible), t.clone())),
@@ -760,6 +824,40 @@ impl<'a> ExprCtx<'a> {
             let (bx, bt) = self.translate(b, Some(&at))?;
             (ax, at, bx, bt)
         };
+        let ordering = matches!(
+            op,
+            ast::BinOp::Lt | ast::BinOp::Le | ast::BinOp::Gt | ast::BinOp::Ge
+        );
+        let equality = matches!(op, ast::BinOp::Eq | ast::BinOp::Neq);
+        if (ordering && (has_open_type(&at) || has_open_type(&bt)))
+            || (equality && (has_type_var(&at) || has_type_var(&bt)))
+        {
+            return Err(type_error(
+                "Comparison cannot be resolved at this point: the type of the operands is not \
+                 fully known.",
+                span,
+            ));
+        }
+        let arithmetic = matches!(
+            op,
+            ast::BinOp::Add | ast::BinOp::Sub | ast::BinOp::Mul | ast::BinOp::Div
+        );
+        if arithmetic {
+            if let Some(unknown) = [a, b].into_iter().find(|x| matches!(x.kind, S::Impossible)) {
+                let mut d = type_error(
+                    format!(
+                        "In this application of operator {}, the type of an operand is unknown",
+                        ops::binop_symbol(op)
+                    ),
+                    span,
+                );
+                let mut label = catala_syntax::Label::new(op_span);
+                label.note = Some("Undetermined type <any type> coming from expression:".into());
+                d.labels.push(label);
+                let _ = unknown;
+                return Err(d);
+            }
+        }
         let Some(r) = ops::resolve_binary(op, &at, &bt, self.rounding) else {
             let logical = matches!(op, ast::BinOp::And | ast::BinOp::Or | ast::BinOp::Xor);
             if logical {

@@ -129,7 +129,9 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
         | ExprKind::ScopeArg(_)
         | ExprKind::ScopeArgGiven(_)
         | ExprKind::Impossible
+        | ExprKind::ImpossibleMessage(_)
         | ExprKind::Empty => {}
+        ExprKind::DebugPrint { expr, .. } => renumber_slots(expr, map),
         ExprKind::Let { slot, value, body } => {
             rn(slot, map);
             renumber_slots(value, map);
@@ -177,6 +179,13 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
                 }
                 renumber_slots(&mut arm.body, map);
             }
+        }
+        ExprKind::ListFind {
+            binder, list, cond, ..
+        } => {
+            rn(binder, map);
+            renumber_slots(list, map);
+            renumber_slots(cond, map);
         }
         ExprKind::ListSort {
             binder, list, keys, ..

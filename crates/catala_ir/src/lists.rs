@@ -14,9 +14,24 @@ impl ExprCtx<'_> {
     /// binder, a tuple of lists written in place (`map each (x, y) among (l1, l2)`) is
     /// traversed in parallel (its elements are tuples); any other operand is a list of tuples.
     fn list_operand(&mut self, list: &ast::Expr) -> R<(Expr, Ty)> {
+        self.list_operand_hinted(list, None)
+    }
+
+    /// [`Self::list_operand`] with the expected element type, for an empty list literal.
+    fn list_operand_hinted(&mut self, list: &ast::Expr, elem: Option<&Ty>) -> R<(Expr, Ty)> {
+        // A tuple of lists written in place is traversed in parallel by any binder.
+        if let S::Tuple(items) = &list.kind {
+            if items.len() > 1 {
+                let zipped = ast::Expr {
+                    kind: S::ListZip(Box::new(list.clone())),
+                    span: list.span,
+                };
+                return self.list_operand_hinted(&zipped, elem);
+            }
+        }
         if let S::ListZip(inner) = &list.kind {
             let S::Tuple(items) = &inner.kind else {
-                return self.list_operand(inner);
+                return self.list_operand_hinted(inner, elem);
             };
             let mut lists = Vec::with_capacity(items.len());
             let mut elems = Vec::with_capacity(items.len());
@@ -30,7 +45,8 @@ impl ExprCtx<'_> {
                 Ty::Tuple(elems),
             ));
         }
-        let (x, t) = self.translate(list, None)?;
+        let hint = elem.map(|t| Ty::List(Box::new(t.clone())));
+        let (x, t) = self.translate(list, hint.as_ref())?;
         match t {
             Ty::List(elem) => Ok((x, *elem)),
             other => Err(type_error(
@@ -281,6 +297,24 @@ impl ExprCtx<'_> {
                         elem: Box::new(ex),
                     }),
                     Ty::Bool,
+                ))
+            }
+            S::ListFind { var, list, cond } => {
+                let hint = match expect {
+                    Some(Ty::Option(t)) => Some((**t).clone()),
+                    _ => None,
+                };
+                let (lx, elem) = self.list_operand_hinted(list, hint.as_ref())?;
+                let (binder, cx, _) =
+                    self.with_binder(var, elem.clone(), cond, Some((&Ty::Bool, cond.span)))?;
+                Ok((
+                    mk(ExprKind::ListFind {
+                        binder,
+                        list: Box::new(lx),
+                        cond: Box::new(cx),
+                        option: self.env.option_enum,
+                    }),
+                    Ty::Option(Box::new(elem)),
                 ))
             }
             S::ListSort {

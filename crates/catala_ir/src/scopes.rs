@@ -349,13 +349,12 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
     ctx.may_be_empty = (0..sig.vars.len())
         .map(|v| {
             let decl = &sig.decls[sig.var_decl[v]];
-            let k = v - decl.first_var;
             // Catala: internal variables and states, and non-output context variables, that
             // are not functions (`allow_empty` in scopelang/from_desugared.ml).
             decl.kind != InputKind::Input
                 && !decl.output
                 && decl.params.is_none()
-                && !(decl.is_condition && k == 0)
+                && !decl.is_condition
                 && !always_defined(by_target.get(&Target::Var(v)).map_or(&[], Vec::as_slice))
         })
         .collect();
@@ -384,7 +383,7 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
                     Some(s) => format!("{}@{}", decl.name, s),
                     None => decl.name.clone(),
                 };
-                let bottom = decl.is_condition && k == 0;
+                let bottom = decl.is_condition;
                 let tree = match target_tree(&mut ctx, &defs, decl, &name, bottom, false) {
                     Ok(t) => t,
                     Err(e) => {

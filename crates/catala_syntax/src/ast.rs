@@ -534,4 +534,9 @@ pub enum ExprKind {
     Assert(Box<Expr>, Box<Expr>, Option<String>),
     /// `impossible`.
     Impossible,
+    /// `#[error.message = "m"] impossible`: the error's message carries `m`.
+    ImpossibleMessage(String),
+    /// `#[debug.print] e` / `#[debug.print = "label"] e`: `e`, whose value is shown (with the
+    /// label) when the program runs in debug mode.
+    DebugPrint(Option<String>, Box<Expr>),
 }

@@ -187,6 +187,8 @@ fn sx(e: &Expr) -> String {
         ),
         E::Assert(c, n, _) => format!("(assert {} {})", sx(c), sx(n)),
         E::Impossible => "impossible".into(),
+        E::ImpossibleMessage(m) => format!("(impossible {m:?})"),
+        E::DebugPrint(label, e) => format!("(debug {label:?} {})", sx(e)),
     }
 }
 

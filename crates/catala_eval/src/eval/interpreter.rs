@@ -53,6 +53,16 @@ pub struct Interpreter<'p, C: Companion = ()> {
     language: Language,
     /// Implementations of the external modules' declarations.
     externals: Arc<Externals>,
+    /// In debug mode, the values of the `#[debug.print]` expressions met, in order.
+    pub debug_log: Option<Vec<DebugRecord>>,
+}
+
+/// A value shown by `#[debug.print]` in debug mode.
+#[derive(Clone, Debug)]
+pub struct DebugRecord {
+    pub label: Option<String>,
+    pub value: Value,
+    pub span: Span,
 }
 
 impl<'p, C: Companion> Interpreter<'p, C> {
@@ -76,6 +86,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             failures: Vec::new(),
             language: Language::En,
             externals,
+            debug_log: None,
         };
         for &id in &program.topdef_order {
             let def = program.topdef(id);
@@ -491,6 +502,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             | ExprKind::ListArgExtremum { .. }
             | ExprKind::ListContains { .. }
             | ExprKind::ListSort { .. }
+            | ExprKind::ListFind { .. }
             | ExprKind::ListZip(_) => self.eval_list_op(e, fr),
             ExprKind::ScopeCall { scope, args } => {
                 let mut values = Vec::with_capacity(args.len());
@@ -514,6 +526,22 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 self.binary(*op, (lv, lc), (rv, rc), e.span, rhs.span)
             }
             ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
+            ExprKind::ImpossibleMessage(m) => {
+                let mut err = self.error(RuntimeErrorKind::Impossible, &[e.span]);
+                err.message = format!("{}\n{m}", err.message);
+                Err(err)
+            }
+            ExprKind::DebugPrint { label, expr } => {
+                let v = self.eval(expr, fr)?;
+                if let Some(log) = self.debug_log.as_mut() {
+                    log.push(DebugRecord {
+                        label: label.clone(),
+                        value: v.0.clone(),
+                        span: e.span,
+                    });
+                }
+                Ok(v)
+            }
             ExprKind::External { module, name, args } => {
                 self.external(module, name, args, e.span, fr)
             }

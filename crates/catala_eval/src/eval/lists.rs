@@ -103,6 +103,32 @@ impl<C: Companion> Interpreter<'_, C> {
                 }
                 Ok(self.collect_list(out))
             }
+            ExprKind::ListFind {
+                binder,
+                list,
+                cond,
+                option,
+            } => {
+                let (l, n) = self.eval_list(list, fr)?;
+                for i in 0..n {
+                    let x = self.element(&l, i);
+                    self.set(fr, *binder, x.clone());
+                    if self.list_condition(cond, fr)? {
+                        let v = Value::new_enum(option.0, 1, x.0.clone());
+                        let c = C::compose(
+                            &mut self.session,
+                            Composite::Enum {
+                                enum_id: option.0,
+                                case: 1,
+                            },
+                            vec![x.1],
+                            &v,
+                        );
+                        return Ok((v, c));
+                    }
+                }
+                Ok(self.constant(Value::new_enum(option.0, 0, Value::Unit)))
+            }
             ExprKind::ListExists { binder, list, cond }
             | ExprKind::ListForAll { binder, list, cond } => {
                 let exists = matches!(e.kind, ExprKind::ListExists { .. });

@@ -56,6 +56,29 @@ impl Parser<'_> {
     }
 
     fn expr_inner(&mut self, min: u8) -> PResult<Expr> {
+        // Attributes apply to the expression that follows at the current precedence:
+        // `#[debug.print] 4 - 2` covers `4 - 2`, `4 - #[debug.print] 2 - 1` covers `2`.
+        if matches!(self.peek(), TokenKind::AttrStart) {
+            let attrs = self.attributes()?;
+            let mut e = self.expr_inner(min)?;
+            let message = attrs
+                .iter()
+                .find(|a| a.path == ["error", "message"])
+                .and_then(|a| a.value.clone());
+            if let ExprKind::Assert(_, _, m) = &mut e.kind {
+                *m = message;
+            } else if let (ExprKind::Impossible, Some(m)) = (&e.kind, message) {
+                e.kind = ExprKind::ImpossibleMessage(m);
+            }
+            if let Some(debug) = attrs.iter().find(|a| a.path == ["debug", "print"]) {
+                let span = e.span;
+                e = Expr {
+                    kind: ExprKind::DebugPrint(debug.value.clone(), Box::new(e)),
+                    span,
+                };
+            }
+            return Ok(e);
+        }
         let mut lhs = self.prefix()?;
         loop {
             let tok = self.peek();
@@ -297,17 +320,6 @@ impl Parser<'_> {
     fn prefix(&mut self) -> PResult<Expr> {
         let start = self.span();
         let kind = match self.peek() {
-            TokenKind::AttrStart => {
-                let attrs = self.attributes()?;
-                let mut e = self.prefix()?;
-                if let ExprKind::Assert(_, _, message) = &mut e.kind {
-                    *message = attrs
-                        .into_iter()
-                        .find(|a| a.path == ["error", "message"])
-                        .and_then(|a| a.value);
-                }
-                return Ok(e);
-            }
             TokenKind::LIdent(_) => return self.lident_expr(),
             TokenKind::Keyword(K::Sum) if !matches!(self.peek_at(1), TokenKind::Keyword(K::Of)) => {
                 self.prefix_sum()?

@@ -47,6 +47,10 @@ pub struct RunArgs {
     /// (the outputs object, or {"error": ...}) per input on stdout.
     #[arg(long)]
     pub jsonl: bool,
+    /// Show the values of the expressions marked `#[debug.print]` (`[DEBUG] label = value (at
+    /// position)` lines before the results).
+    #[arg(long)]
+    pub debug: bool,
 }
 
 pub fn run(args: RunArgs) -> i32 {
@@ -87,6 +91,7 @@ pub fn run(args: RunArgs) -> i32 {
         json: json_out,
         style,
         fail_on_assert: !args.no_fail_on_assert,
+        debug: args.debug,
     };
     evaluate(&loaded, &request, &mut out, &mut err)
 }
@@ -103,6 +108,8 @@ pub struct RunRequest<'a> {
     pub style: ErrorStyle,
     /// Failed assertions are errors (exit code 123); otherwise warnings, and the run goes on.
     pub fail_on_assert: bool,
+    /// Write the `#[debug.print]` values (`[DEBUG] …` lines) before the results.
+    pub debug: bool,
 }
 
 /// Evaluates `request.scope` of `loaded`, writing results to `out` and errors to `err` (or to
@@ -152,7 +159,34 @@ pub fn evaluate(
             }
         },
     };
-    let result = match catala_eval::run_scope(&loaded.program, scope, inputs) {
+    let mut interp = match Interpreter::<()>::new(&loaded.program, ()) {
+        Ok(i) => i,
+        Err(e) => {
+            let report = ErrorReport::from_runtime(&e);
+            write_errors(&loaded.sources, &[report], style, out, err);
+            return CATALA_ERROR;
+        }
+    };
+    if request.debug {
+        interp.debug_log = Some(Vec::new());
+    }
+    let result = catala_eval::run_with(&mut interp, scope, inputs);
+    if let Some(log) = interp.debug_log.take() {
+        let printer = ValuePrinter {
+            language: s.language,
+            names: &loaded.program,
+        };
+        for record in log {
+            let label = record.label.map(|l| format!("{l} = ")).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "[DEBUG] {label}{} (at {})",
+                printer.flat(&record.value),
+                loaded.sources.position(record.span)
+            );
+        }
+    }
+    let result = match result {
         Err(e) => {
             let report = ErrorReport::from_runtime(&e);
             write_errors(&loaded.sources, &[report], style, out, err);

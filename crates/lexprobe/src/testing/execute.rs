@@ -97,6 +97,7 @@ fn interpret(
     }
     for scope in &scopes {
         let request = run::RunRequest {
+            debug: false,
             scope,
             input: input.as_ref(),
             json: options.json,
