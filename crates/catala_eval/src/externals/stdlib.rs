@@ -229,7 +229,7 @@ fn round_to_digits(d: &Decimal, digits: &Integer) -> Result<Decimal, ExternalErr
 }
 
 /// The longest list `sequence` builds.
-const MAX_SEQUENCE: i64 = 100_000_000;
+const MAX_SEQUENCE: i64 = 10_000_000;
 
 fn sequence(first: &Integer, stop: &Integer) -> Result<Value, ExternalError> {
     let len = stop.sub(first);

@@ -407,4 +407,14 @@ mod tests {
         assert_eq!(Date::parse("2019-1-31"), None);
         assert_eq!(date(5, 3, 7).to_string(), "0005-03-07");
     }
+
+    #[test]
+    fn weekdays_on_both_sides_of_the_epoch() {
+        // 1970-01-01 (day 0) was a Thursday, the day before a Wednesday.
+        assert_eq!(date(1970, 1, 1).weekday(), 4);
+        assert_eq!(date(1969, 12, 31).weekday(), 3);
+        assert_eq!(date(2000, 1, 1).weekday(), 6);
+        assert_eq!(date(2024, 3, 3).weekday(), 7);
+        assert_eq!(date(1900, 1, 1).weekday(), 1);
+    }
 }
