@@ -416,6 +416,7 @@ fn eligible(code: Value) -> Result<bool, ()> {
         structs: Vec::new(),
         enums: Vec::new(),
         option_enum: None,
+        stdlib_files: Vec::new(),
         topdefs: Vec::new(),
         topdef_order: Vec::new(),
         scopes: Vec::new(),

@@ -82,6 +82,9 @@ pub struct Program {
     /// Law-heading trails by source range (one per item, in reading order): see
     /// [`Program::headings_at`].
     pub heading_ranges: Vec<HeadingRange>,
+    /// The files of the standard library's modules (errors inside them are reported at the
+    /// user's call).
+    pub stdlib_files: Vec<catala_syntax::FileId>,
 }
 
 /// The law-heading trail in force over one item of the source (for error messages).
@@ -130,6 +133,11 @@ impl Program {
             .filter(|&i| self.scopes[i].is_test && self.scopes[i].module.is_none())
             .map(|i| ScopeId(i as u32))
             .collect()
+    }
+
+    /// True if `span` lies in a file of the standard library.
+    pub fn is_stdlib_span(&self, span: Span) -> bool {
+        self.stdlib_files.contains(&span.file)
     }
 
     /// The law headings in force at `span` (the trail of the innermost item containing it),

@@ -710,7 +710,11 @@ pub(crate) fn collect(program: &ast::Program) -> Result<Env, Vec<Diagnostic>> {
                 payload: None,
             },
             EnumCaseDef {
-                name: "Present".to_string(),
+                // Printed in the main program's language, as Catala does.
+                name: match program.items.first().map(|i| i.language) {
+                    Some(ast::Language::Fr) => "Présent".to_string(),
+                    _ => "Present".to_string(),
+                },
                 // The content's type is the one of each `optional of t`.
                 payload: Some(Ty::Bool),
             },

@@ -145,6 +145,17 @@ fn compile_inner(
         structs: env.structs.clone(),
         enums: env.enums.clone(),
         option_enum: Some(env.option_enum),
+        stdlib_files: {
+            let mut files: Vec<catala_syntax::FileId> = program
+                .modules
+                .iter()
+                .filter(|m| m.stdlib)
+                .flat_map(|m| m.items.iter().map(|i| i.span.file))
+                .collect();
+            files.sort_unstable();
+            files.dedup();
+            files
+        },
         topdefs,
         topdef_order,
         scopes,

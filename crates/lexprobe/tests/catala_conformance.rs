@@ -25,11 +25,11 @@ use std::path::{Path, PathBuf};
 
 /// Blocks of the Catala test suite that match, at the last measurement; raise it as
 /// conformance improves.
-const MATCHED_FLOOR: usize = 312;
+const MATCHED_FLOOR: usize = 392;
 /// Blocks of catala-examples that match (the expected outputs written in the programs).
-const EXAMPLES_MATCHED_FLOOR: usize = 33;
+const EXAMPLES_MATCHED_FLOOR: usize = 126;
 /// `#[test]` scopes of catala-examples that pass.
-const EXAMPLES_PASSED_FLOOR: usize = 33;
+const EXAMPLES_PASSED_FLOOR: usize = 129;
 /// `#[test]` scopes of catala-examples/NSW_community_gaming that pass.
 const NSW_PASSED_FLOOR: usize = 25;
 

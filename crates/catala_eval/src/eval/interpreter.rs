@@ -130,7 +130,8 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             Err(ExternalError::Runtime(kind)) => Err(self.error(kind, &[span])),
             Err(ExternalError::Message(m)) => {
                 let mut err = self.error(RuntimeErrorKind::External, &[span]);
-                err.message = m;
+                // Catala's runtime messages end with a period.
+                err.message = if m.ends_with('.') { m } else { format!("{m}.") };
                 Err(err)
             }
         }
@@ -368,7 +369,24 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 for a in args {
                     values.push(self.eval(a, fr)?);
                 }
-                self.call(&f.0, values, e.span)
+                let r = self.call(&f.0, values, e.span);
+                match r {
+                    // An error inside the standard library is the caller's: it is reported
+                    // at the call, as Catala does with its implicit position arguments.
+                    Err(mut err)
+                        if !self.program.is_stdlib_span(e.span)
+                            && !err.labels.is_empty()
+                            && err
+                                .labels
+                                .iter()
+                                .all(|l| self.program.is_stdlib_span(l.span)) =>
+                    {
+                        let relocated = RuntimeError::new(self.program, err.kind, &[func.span]);
+                        err.labels = relocated.labels;
+                        Err(err)
+                    }
+                    r => r,
+                }
             }
             ExprKind::StructNew { id, fields } => {
                 let mut values = Vec::with_capacity(fields.len());

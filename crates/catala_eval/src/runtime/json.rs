@@ -328,9 +328,15 @@ pub fn value_from_json(
             match j {
                 Json::Null => Value::new_enum(option.0, 0, Value::Unit),
                 Json::String(s) if s == "Absent" => Value::new_enum(option.0, 0, Value::Unit),
-                Json::Object(m) if m.len() == 1 && m.contains_key("Present") => {
-                    let p = format!("{path}/Present");
-                    let v = value_from_json(program, inner, &m["Present"], &p)?;
+                Json::Object(m)
+                    if m.len() == 1 && (m.contains_key("Present") || m.contains_key("Présent")) =>
+                {
+                    let (key, content) = match m.iter().next() {
+                        Some(kv) => kv,
+                        None => return Err(unexpected(path, j, "optional value")),
+                    };
+                    let p = format!("{path}/{key}");
+                    let v = value_from_json(program, inner, content, &p)?;
                     Value::new_enum(option.0, 1, v)
                 }
                 _ => {
@@ -355,6 +361,8 @@ mod tests {
     fn program() -> Program {
         Program {
             option_enum: None,
+            stdlib_files: Vec::new(),
+            stdlib_files: Vec::new(),
             structs: vec![StructDef {
                 name: "S".into(),
                 fields: vec![
