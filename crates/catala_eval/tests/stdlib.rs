@@ -6,10 +6,14 @@
 
 use catala_eval::{run_scope, RuntimeError, RuntimeErrorKind, ValuePrinter};
 use catala_ir::dcalc::Program;
-use catala_syntax::LoadOptions;
+use catala_syntax::{LoadOptions, SourceMap};
 use std::path::PathBuf;
 
 fn load(name: &str) -> Program {
+    load_with_sources(name).1
+}
+
+fn load_with_sources(name: &str) -> (SourceMap, Program) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/stdlib")
         .join(name);
@@ -17,12 +21,22 @@ fn load(name: &str) -> Program {
         .unwrap_or_else(|d| panic!("{name}: no load options: {}", d.message));
     let (sources, parsed) = catala_syntax::parse_file_with_options(&path, &options);
     let ast = parsed.unwrap_or_else(|d| panic!("{name} does not parse: {}", d.message));
-    catala_ir::compile(&sources, &ast).unwrap_or_else(|ds| {
+    let program = catala_ir::compile(&sources, &ast).unwrap_or_else(|ds| {
         panic!(
             "{name} does not compile: {:?}",
             ds.iter().map(|d| d.message.clone()).collect::<Vec<_>>()
         )
-    })
+    });
+    (sources, program)
+}
+
+/// `file:line.col-col` of the first position of an error.
+fn first_position(sources: &SourceMap, e: &RuntimeError) -> String {
+    let label = e.labels.first().expect("the error has a position");
+    let p = sources.position(label.span);
+    let file = &sources.file(label.span.file).display_name;
+    let file = file.rsplit('/').next().unwrap_or(file);
+    format!("{file}:{}.{}-{}", p.start_line, p.start_col, p.end_col)
 }
 
 fn run(program: &Program, scope: &str) -> Result<Vec<String>, RuntimeError> {
@@ -186,10 +200,12 @@ fn months_of_a_year() {
 
 #[test]
 fn a_day_or_month_that_does_not_exist_is_a_runtime_error() {
-    let p = load("dates.catala_en");
+    let (sources, p) = load_with_sources("dates.catala_en");
+    // Reported at the user's call (the function's name), not inside the standard library.
     let e = run(&p, "NoSuchDay").expect_err("2023-02-29 does not exist");
     assert_eq!(e.kind, RuntimeErrorKind::External);
     assert_eq!(e.message, "|2023-02-29| is not a valid date.");
+    assert_eq!(first_position(&sources, &e), "dates.catala_en:132.23-45");
     let e = run(&p, "NoSuchMonth").expect_err("there is no 13th month");
     assert_eq!(e.kind, RuntimeErrorKind::External);
     assert!(
@@ -197,6 +213,7 @@ fn a_day_or_month_that_does_not_exist_is_a_runtime_error() {
         "{}",
         e.message
     );
+    assert_eq!(first_position(&sources, &e), "dates.catala_en:138.23-44");
 }
 
 #[test]
