@@ -412,16 +412,7 @@ fn imputation_rejects_ill_typed_arguments() {
 
 /// `Ok(answer)`, or `Err(())` when the call fails.
 fn eligible(code: Value) -> Result<bool, ()> {
-    let p = Program {
-        structs: Vec::new(),
-        enums: Vec::new(),
-        option_enum: None,
-        stdlib_files: Vec::new(),
-        topdefs: Vec::new(),
-        topdef_order: Vec::new(),
-        scopes: Vec::new(),
-        heading_ranges: Vec::new(),
-    };
+    let p = oracles_program();
     match call(&p, "Eligibilite_commune", "éligibilité_commune", &[code]) {
         Ok(Value::Bool(b)) => Ok(b),
         Ok(other) => panic!("not a boolean: {other:?}"),
