@@ -81,13 +81,19 @@ pub(crate) fn has_type_var(t: &Ty) -> bool {
 /// variables; false if they do not fit.
 pub(crate) fn match_type(pattern: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> bool {
     match (pattern, t) {
+        // `[]` or `Absent`: nothing to learn, and nothing contradicts.
+        (_, Ty::Unknown) => true,
         (Ty::Var(v), _) => {
             let v = *v as usize;
             if subst.len() <= v {
                 subst.resize(v + 1, None);
             }
             match &subst[v] {
-                Some(bound) => bound == t,
+                Some(bound) if bound.compatible(t) => {
+                    subst[v] = Some(bound.meet(t));
+                    true
+                }
+                Some(_) => false,
                 None => {
                     subst[v] = Some(t.clone());
                     true
@@ -107,12 +113,13 @@ pub(crate) fn match_type(pattern: &Ty, t: &Ty, subst: &mut Vec<Option<Ty>>) -> b
     }
 }
 
-/// The type with the bound variables replaced.
+/// The type with the bound variables replaced, and those no argument determined (`f of []`)
+/// left open ([`Ty::Unknown`]).
 pub(crate) fn instantiate(t: &Ty, subst: &[Option<Ty>]) -> Ty {
     match t {
         Ty::Var(v) => match subst.get(*v as usize) {
             Some(Some(b)) => b.clone(),
-            _ => t.clone(),
+            _ => Ty::Unknown,
         },
         Ty::List(i) => Ty::List(Box::new(instantiate(i, subst))),
         Ty::Option(i) => Ty::Option(Box::new(instantiate(i, subst))),
@@ -469,7 +476,7 @@ impl<'a> ExprCtx<'a> {
                 let mut xs = Vec::new();
                 for (a, p) in args.iter().zip(params.iter()) {
                     let hint = instantiate(p, &subst);
-                    let hint = (!has_type_var(&hint)).then_some(hint);
+                    let hint = (hint != Ty::Unknown).then_some(hint);
                     let (x, t) = self.translate(a, hint.as_ref())?;
                     if !match_type(p, &t, &mut subst) {
                         let expected = self.tyname(&instantiate(p, &subst));
@@ -482,6 +489,7 @@ impl<'a> ExprCtx<'a> {
                     }
                     xs.push(x);
                 }
+                // A variable no argument determined (`f of []`) is left open.
                 let ret = instantiate(&ret, &subst);
                 Ok((
                     mk(ExprKind::Apply {

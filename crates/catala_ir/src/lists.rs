@@ -332,12 +332,11 @@ impl ExprCtx<'_> {
                         let mut failed = None;
                         for k in keys {
                             match self.translate(k, None) {
-                                Ok((kx, kt)) if matches!(kt, Ty::Arrow(..)) => {
+                                Ok((_, Ty::Arrow(..))) => {
                                     failed = Some(type_error(
                                         "Functions cannot be compared to sort a list",
                                         k.span,
                                     ));
-                                    let _ = kx;
                                     break;
                                 }
                                 Ok((kx, _)) => kxs.push(kx),

@@ -362,7 +362,6 @@ mod tests {
         Program {
             option_enum: None,
             stdlib_files: Vec::new(),
-            stdlib_files: Vec::new(),
             structs: vec![StructDef {
                 name: "S".into(),
                 fields: vec![
