@@ -147,13 +147,14 @@ fn loading_errors_are_positioned() {
 fn external_modules_need_an_implementation() {
     let (_, program) =
         load(&fixtures().join("errors/use_external.catala_en"), &[]).expect("compiles");
-    let missing = Externals::empty()
+    let missing = Externals::standard()
         .check(&program)
         .expect_err("no implementation");
     assert!(missing.1.contains("Unknown_external"), "{}", missing.1);
 
-    // Registered through the API, the implementation is called with the argument values.
-    let mut externals = Externals::empty();
+    // Registered through the API (beside the standard ones), the implementation is called
+    // with the argument values.
+    let mut externals = (*Externals::standard()).clone();
     externals.register("Unknown_external", "lookup", |args, _| match args {
         [Value::Integer(code)] => Ok(Value::integer(
             code.to_string().parse::<i64>().unwrap_or(0) * 10,
