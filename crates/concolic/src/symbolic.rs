@@ -488,6 +488,12 @@ impl Companion for Sym {
         }
     }
 
+    fn opaque_call(st: &mut PathState, args: &[&Sym]) {
+        if args.iter().any(|a| !a.is_concrete()) {
+            st.lost("external function or sort on symbolic values");
+        }
+    }
+
     fn branch(st: &mut PathState, event: BranchEvent<'_, Sym>) {
         match event {
             BranchEvent::If {

@@ -246,21 +246,30 @@ impl<C: Companion> Interpreter<'_, C> {
             } => {
                 let (l, n) = self.eval_list(list, fr)?;
                 let mut keyed: Vec<(Vec<Value>, Tracked<C>)> = Vec::with_capacity(n);
+                let mut key_companions: Vec<C> = Vec::new();
                 for i in 0..n {
                     let x = self.element(&l, i);
                     let key = match binder {
-                        None => vec![x.0.clone()],
+                        None => {
+                            key_companions.push(x.1.clone());
+                            vec![x.0.clone()]
+                        }
                         Some(b) => {
                             self.set(fr, *b, x.clone());
                             let mut ks = Vec::with_capacity(keys.len());
                             for k in keys {
-                                ks.push(self.eval(k, fr)?.0);
+                                let (v, c) = self.eval(k, fr)?;
+                                key_companions.push(c);
+                                ks.push(v);
                             }
                             ks
                         }
                     };
                     keyed.push((key, x));
                 }
+                // The order depends on the keys' values: a symbolic companion cannot follow it.
+                let refs: Vec<&C> = key_companions.iter().collect();
+                C::opaque_call(&mut self.session, &refs);
                 let mut failed = false;
                 keyed.sort_by(|(a, _), (b, _)| {
                     let mut ord = std::cmp::Ordering::Equal;
