@@ -134,8 +134,6 @@ pub(crate) struct ModuleLoader<'o> {
     by_path: HashMap<PathBuf, Option<usize>>,
     /// Standard-library module name → index (loaded on first use).
     stdlib_by_name: HashMap<&'static str, usize>,
-    /// Module indices of the standard library's short names, per language.
-    stdlib_bindings: HashMap<Language, Vec<(&'static str, usize)>>,
 }
 
 type ParseChunks = fn(&Reader) -> Result<Vec<Item>, Diagnostic>;
@@ -147,7 +145,6 @@ impl<'o> ModuleLoader<'o> {
             modules: Vec::new(),
             by_path: HashMap::new(),
             stdlib_by_name: HashMap::new(),
-            stdlib_bindings: HashMap::new(),
         }
     }
 
@@ -163,7 +160,16 @@ impl<'o> ModuleLoader<'o> {
     ) -> Result<Vec<ModuleBinding>, Diagnostic> {
         let mut bindings: Vec<ModuleBinding> = Vec::new();
         if self.options.stdlib {
-            for (name, module) in self.stdlib_for(sources, language, parse)? {
+            // Only the standard-library modules whose short name the file's text mentions are
+            // loaded (a textual over-approximation: a mention in law text loads it too).
+            let mut files: Vec<crate::source::FileId> = items.iter().map(|i| i.span.file).collect();
+            files.sort_unstable();
+            files.dedup();
+            let texts: Vec<String> = files
+                .iter()
+                .map(|f| sources.file(*f).text.clone())
+                .collect();
+            for (name, module) in self.stdlib_for(sources, language, &texts, parse)? {
                 bindings.push(ModuleBinding {
                     name: name.to_string(),
                     module,
@@ -326,19 +332,23 @@ impl<'o> ModuleLoader<'o> {
         &mut self,
         sources: &mut SourceMap,
         language: Language,
+        texts: &[String],
         parse: ParseChunks,
     ) -> Result<Vec<(&'static str, usize)>, Diagnostic> {
-        if let Some(b) = self.stdlib_bindings.get(&language) {
-            return Ok(b.clone());
-        }
         let mut bindings = Vec::new();
         for entry in stdlib::modules(language) {
+            let mentioned = entry
+                .aliases
+                .iter()
+                .any(|a| texts.iter().any(|t| mentions_word(t, a)));
+            if !mentioned {
+                continue;
+            }
             let index = self.load_stdlib_module(sources, entry.module, parse)?;
             for alias in entry.aliases {
                 bindings.push((*alias, index));
             }
         }
-        self.stdlib_bindings.insert(language, bindings.clone());
         Ok(bindings)
     }
 
@@ -415,6 +425,16 @@ impl<'o> ModuleLoader<'o> {
     }
 }
 
+/// True if `word` occurs in `text` as a whole word (not inside a longer identifier).
+fn mentions_word(text: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
 /// The files of `dir` that can hold module `name`: `name` with a Catala extension, the base name
 /// compared without regard to case.
 fn module_files(dir: &Path, name: &str) -> Vec<PathBuf> {
@@ -445,4 +465,19 @@ fn module_files(dir: &Path, name: &str) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mentions_word;
+
+    #[test]
+    fn standard_library_names_are_found_as_whole_words() {
+        assert!(mentions_word("x equals Date.get_year of d", "Date"));
+        assert!(mentions_word("contenu Période\n", "Période"));
+        assert!(!mentions_word("output date_courante content date", "Date"));
+        assert!(!mentions_word("MyDate.x", "Date"));
+        assert!(!mentions_word("Dates.x", "Date"));
+        assert!(!mentions_word("", "List"));
+    }
 }
