@@ -85,6 +85,8 @@ pub struct Program {
     /// The files of the standard library's modules (errors inside them are reported at the
     /// user's call).
     pub stdlib_files: Vec<catala_syntax::FileId>,
+    /// Warnings of the compilation (deprecated constructions), with their positions.
+    pub warnings: Vec<catala_syntax::Diagnostic>,
 }
 
 /// The law-heading trail in force over one item of the source (for error messages).

@@ -190,11 +190,19 @@ pub(crate) struct Env {
     pub namespaces: Vec<Namespace>,
     /// The built-in enumeration of optional values (`Absent`, `Present content x`).
     pub option_enum: EnumId,
+    /// Warnings found while lowering (deprecated constructions), in order.
+    pub warnings: std::cell::RefCell<Vec<Diagnostic>>,
 }
 
 impl Env {
     pub fn scope(&self, id: ScopeId) -> &ScopeSig {
         &self.scopes[id.0 as usize]
+    }
+
+    /// Records a warning at `span`.
+    pub fn warn(&self, message: String, span: Span) {
+        let d = Diagnostic::new(catala_syntax::DiagnosticKind::Typing, message).at(span);
+        self.warnings.borrow_mut().push(d);
     }
 
     pub fn ns(&self, m: ModuleId) -> &Namespace {
@@ -395,6 +403,8 @@ impl Env {
         let mut used: Vec<ModuleId> = self.namespaces[m].uses.values().copied().collect();
         used.sort_unstable();
         used.dedup();
+        // The module itself first (it has no such constructor; it names the suggestions).
+        used.insert(0, m);
         match self.unqualified_ctor(&used, name) {
             Err(_) if matches!(ctor.as_str(), "Present" | "Présent" | "Obecny") => {
                 Ok((self.option_enum, 1))
@@ -434,11 +444,30 @@ impl Env {
                     name.name.span,
                 ))
             }
-            _ => Err(name_error(
-                "The name of this constructor has not been defined before\n(it's probably a \
-                 typographical error).",
-                name.name.span,
-            )),
+            _ => {
+                let mut d = Diagnostic::new(
+                    catala_syntax::DiagnosticKind::NameResolution,
+                    "The name of this constructor has not been defined before\n(it's probably a \
+                     typographical error).",
+                );
+                let mut here = catala_syntax::Label::new(name.name.span);
+                here.note = Some("Here is your code :".to_string());
+                d = d.with_label(here);
+                let mut known: Vec<&str> = Vec::new();
+                for &m in modules {
+                    let mut names: Vec<&str> = self.namespaces[m]
+                        .ctors
+                        .keys()
+                        .map(String::as_str)
+                        .collect();
+                    names.sort_unstable();
+                    known.extend(names);
+                }
+                if let Some(hint) = catala_syntax::suggestion(ctor, known, false) {
+                    d = d.with_label(catala_syntax::Label::note_only(hint));
+                }
+                Err(d)
+            }
         }
     }
 

@@ -191,6 +191,23 @@ impl ExprCtx<'_> {
                                 t.span,
                             ));
                         }
+                        let module_name = match st {
+                            Ty::Integer => "Integer",
+                            Ty::Decimal => "Decimal",
+                            Ty::Money => "Money",
+                            Ty::Duration => "Duration",
+                            _ => "",
+                        };
+                        if !module_name.is_empty() && !self.env.ns(self.module).stdlib {
+                            self.env.warn(
+                                format!(
+                                    "Deprecated: the construction 'sum <type> of' is deprecated \
+                                     and will be removed in the next release.\nUse the function \
+                                     '{module_name}.sum of' instead"
+                                ),
+                                span,
+                            );
+                        }
                         let sum = match st {
                             Ty::Integer => SumType::Integer,
                             Ty::Decimal => SumType::Decimal,

@@ -145,6 +145,7 @@ fn compile_inner(
         structs: env.structs.clone(),
         enums: env.enums.clone(),
         option_enum: Some(env.option_enum),
+        warnings: env.warnings.take(),
         stdlib_files: {
             let mut files: Vec<catala_syntax::FileId> = program
                 .modules

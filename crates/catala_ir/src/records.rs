@@ -86,7 +86,12 @@ impl ExprCtx<'_> {
                     elsewhere.join(", ")
                 )
             };
-            return Err(name_error(message, span));
+            let mut d = name_error(message, span);
+            let names: Vec<&str> = def.fields.iter().map(|f| f.name.as_str()).collect();
+            if let Some(hint) = catala_syntax::suggestion(&field.name, names, true) {
+                d = d.with_label(catala_syntax::Label::note_only(hint));
+            }
+            return Err(d);
         };
         Ok((
             Expr::new(
@@ -232,10 +237,16 @@ impl ExprCtx<'_> {
         let callee_id = self.env.lookup_scope(self.module, name)?;
         let callee = self.env.scope(callee_id);
         let no_input = |arg: &ast::Ident| {
-            name_error_at(
+            let d = name_error_at(
                 format!("Scope {} has no input variable {}.", callee.name, arg.name),
                 &[arg.span, callee.span],
-            )
+            );
+            let mut inputs: Vec<&str> = callee.decls.iter().map(|d| d.name.as_str()).collect();
+            inputs.sort_unstable();
+            match catala_syntax::suggestion_of(&inputs) {
+                Some(hint) => d.with_label(catala_syntax::Label::note_only(hint)),
+                None => d,
+            }
         };
         // Names that are no variable of the callee at all come first, then missing inputs,
         // then variables that are not inputs (as Catala checks them).

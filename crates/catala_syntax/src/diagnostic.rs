@@ -44,6 +44,111 @@ impl Label {
             headings: Rc::from(Vec::new()),
         }
     }
+
+    /// A paragraph without position, printed after the positions (such as Catala's "Maybe you
+    /// wanted to write: …?"); renderers skip its (absent) position.
+    pub fn note_only(note: impl Into<String>) -> Label {
+        Label {
+            span: Span {
+                file: crate::source::FileId(u32::MAX),
+                start: 0,
+                end: 0,
+            },
+            note: Some(note.into()),
+            headings: Rc::from(Vec::new()),
+        }
+    }
+}
+
+/// Catala's suggestions for a misspelt name: the candidates closest to `word` by edit distance
+/// (all those at the smallest distance, or with `sorted` up to five, closest first), as the
+/// paragraph `Maybe you wanted to write: "a", "b" or "c"?`; `None` without candidates.
+pub fn suggestion<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    sorted: bool,
+) -> Option<String> {
+    let mut scored: Vec<(usize, &str)> = Vec::new();
+    for c in candidates {
+        if !scored.iter().any(|(_, x)| *x == c) {
+            scored.push((edit_distance(word, c), c));
+        }
+    }
+    if scored.is_empty() {
+        return None;
+    }
+    let best = scored.iter().map(|(d, _)| *d).min().unwrap_or(0);
+    let chosen: Vec<&str> = if sorted {
+        let mut by_distance = scored.clone();
+        by_distance.sort_by_key(|(d, _)| *d);
+        by_distance.iter().take(5).map(|(_, c)| *c).collect()
+    } else {
+        scored
+            .iter()
+            .filter(|(d, _)| *d == best)
+            .map(|(_, c)| *c)
+            .collect()
+    };
+    suggestion_of(&chosen)
+}
+
+/// The paragraph `Maybe you wanted to write: "a", "b" or "c"?` for these names, in this order;
+/// `None` without names.
+pub fn suggestion_of(names: &[&str]) -> Option<String> {
+    let quoted: Vec<String> = names.iter().map(|c| format!("\"{c}\"")).collect();
+    let list = match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => return None,
+    };
+    Some(format!("Maybe you wanted to write: {list}?"))
+}
+
+/// Levenshtein distance between two strings, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::suggestion;
+
+    #[test]
+    fn closest_names_are_suggested() {
+        assert_eq!(
+            suggestion("Case2", ["Case1", "Other"], false).as_deref(),
+            Some("Maybe you wanted to write: \"Case1\"?")
+        );
+        // All the names at the smallest distance, in their order.
+        assert_eq!(
+            suggestion("baa", ["foo", "bar", "baz"], false).as_deref(),
+            Some("Maybe you wanted to write: \"bar\" or \"baz\"?")
+        );
+        // Sorted: the five closest, closest first (distances 1, 1, 1, 2, 2).
+        assert_eq!(
+            suggestion(
+                "field20",
+                ["field0", "field1", "field2", "field3", "field10"],
+                true
+            )
+            .as_deref(),
+            Some(
+                "Maybe you wanted to write: \"field0\", \"field2\", \"field10\", \"field1\" or \"field3\"?"
+            )
+        );
+        assert_eq!(suggestion("x", [], false), None);
+    }
 }
 
 #[derive(Clone, Debug, thiserror::Error)]

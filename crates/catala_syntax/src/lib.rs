@@ -16,7 +16,7 @@ pub mod render;
 pub mod source;
 pub mod stdlib;
 
-pub use diagnostic::{Diagnostic, DiagnosticKind, Label};
+pub use diagnostic::{suggestion, suggestion_of, Diagnostic, DiagnosticKind, Label};
 pub use modules::LoadOptions;
 pub use render::{render_error, render_gnu, render_gnu_warning, render_warning};
 pub use source::{FileId, Position, SourceFile, SourceMap, Span};

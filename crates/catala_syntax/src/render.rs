@@ -215,11 +215,12 @@ fn wrap_message(message: &str, start_col: usize) -> Vec<String> {
     for raw in message.lines() {
         let leading = raw.len() - raw.trim_start_matches(' ').len();
         let body = raw.trim_start_matches(' ');
-        let cont_indent = if body.starts_with("» ") {
-            leading + 2
-        } else {
-            leading
-        };
+        let cont_indent =
+            if body.starts_with("» ") || body.starts_with("Maybe you wanted to write:") {
+                leading + 2
+            } else {
+                leading
+            };
         let mut current = " ".repeat(leading);
         let mut col = start_col + leading;
         let mut first_word = true;

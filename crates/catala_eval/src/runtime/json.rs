@@ -362,6 +362,7 @@ mod tests {
         Program {
             option_enum: None,
             stdlib_files: Vec::new(),
+            warnings: Vec::new(),
             structs: vec![StructDef {
                 name: "S".into(),
                 fields: vec![

@@ -116,3 +116,12 @@ pub fn find_scope(loaded: &Loaded, scope: &str) -> Result<ScopeId, ErrorReport> 
         )
     })
 }
+
+/// Writes the compilation's warnings (deprecated constructions) in Catala's `┌─[WARNING]─`
+/// boxes.
+pub fn write_warnings(loaded: &Loaded, err: &mut dyn std::io::Write) {
+    for w in &loaded.program.warnings {
+        let text = catala_syntax::render_warning(&loaded.sources, None, &w.message, &w.labels);
+        let _ = writeln!(err, "{}", text.trim_end());
+    }
+}

@@ -43,6 +43,9 @@ pub struct RunArgs {
     /// Report failed assertions as warnings and print the results anyway (exit code 0).
     #[arg(long)]
     pub no_fail_on_assert: bool,
+    /// Do not print the warnings (deprecated constructions) on standard error.
+    #[arg(long)]
+    pub disable_warnings: bool,
     /// Serve evaluations: read one JSON inputs object per line on stdin, write one JSON line
     /// (the outputs object, or {"error": ...}) per input on stdout.
     #[arg(long)]
@@ -68,6 +71,9 @@ pub fn run(args: RunArgs) -> i32 {
             return CATALA_ERROR;
         }
     };
+    if !args.disable_warnings && !json_out {
+        catala::write_warnings(&loaded, &mut err);
+    }
     let scope = match catala::find_scope(&loaded, &args.scope) {
         Ok(scope) => scope,
         Err(e) => {

@@ -17,6 +17,9 @@ pub struct TypecheckArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Do not print the warnings (deprecated constructions) on standard error.
+    #[arg(long)]
+    pub disable_warnings: bool,
 }
 
 pub fn run(args: TypecheckArgs) -> i32 {
@@ -25,6 +28,9 @@ pub fn run(args: TypecheckArgs) -> i32 {
     let mut code = SUCCESS;
     for file in &args.files {
         let loaded = catala::load(file, &args.includes.include);
+        if let (Ok(l), false) = (&loaded, args.disable_warnings || style == ErrorStyle::Json) {
+            catala::write_warnings(l, &mut err);
+        }
         if report(file, &loaded, style, &mut out, &mut err) != SUCCESS {
             code = CATALA_ERROR;
         }
