@@ -30,6 +30,8 @@ pub struct DeclaredFeature {
     /// The expression's source text.
     pub text: String,
     pub expr: Expr,
+    /// The domain's enumeration choices (the bare names that are constants).
+    pub constants: Vec<String>,
 }
 
 /// An error in the domain's `[features]` table.
@@ -89,6 +91,7 @@ pub fn parse_feature_table(
             name: name.clone(),
             text: text.to_string(),
             expr,
+            constants: choices.to_vec(),
         });
     }
     for feature in &pending {
@@ -128,7 +131,11 @@ pub fn parse_feature_table(
 pub fn with_declared_features(features: &[DeclaredFeature], case: &Record) -> Record {
     let mut extended = case.clone();
     for feature in features {
-        if let Ok(v) = value(&feature.expr, &RecordEnvironment(&extended)) {
+        let env = RecordEnvironment {
+            record: &extended,
+            constants: &feature.constants,
+        };
+        if let Ok(v) = value(&feature.expr, &env) {
             extended.insert(feature.name.clone(), v);
         }
     }

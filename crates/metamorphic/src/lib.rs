@@ -18,6 +18,7 @@ pub mod domain;
 pub mod external;
 pub mod features;
 pub mod generate;
+pub mod names;
 pub mod relation;
 pub mod report;
 pub mod rng;

@@ -30,6 +30,7 @@ pub fn to_json(reports: &[RelationReport], system: &str) -> serde_json::Value {
                 "accepted_bases": o.accepted_bases,
                 "exhausted_bases": o.exhausted_bases,
                 "runs": o.runs,
+                "inconclusive_reason": o.stop_reason.as_deref().filter(|_| o.verdict == crate::search::Verdict::Inconclusive),
                 "elapsed_s": o.elapsed_s,
                 "tests_per_second": o.throughput(),
             });
@@ -92,7 +93,8 @@ pub fn to_text(reports: &[RelationReport]) -> String {
         );
     }
     for r in reports {
-        if r.outcome.failed == 0 && r.outcome.run_errors == 0 {
+        let inconclusive = r.outcome.verdict == crate::search::Verdict::Inconclusive;
+        if r.outcome.failed == 0 && r.outcome.run_errors == 0 && !inconclusive {
             continue;
         }
         let _ = writeln!(out, "\n== {} ==", r.relation.name);
