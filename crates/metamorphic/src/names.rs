@@ -29,14 +29,16 @@ pub enum NameError {
         pos: Pos,
         known: String,
     },
-    #[error("{pos}: the definition of F `{text}` reads `{name}`, which is not an output of the system (its outputs: {known})")]
+    /// Displayed without its position, which is inside `text` (see [`NameError::domain_text`]).
+    #[error("the definition of F `{text}` reads `{name}`, which is not an output of the system (its outputs: {known})")]
     MainOutput {
         text: String,
         name: String,
         pos: Pos,
         known: String,
     },
-    #[error("{pos}: the constraint `{text}` reads `{name}`, which is neither a field of the domain nor a choice of an enum field")]
+    /// Displayed without its position, which is inside `text` (see [`NameError::domain_text`]).
+    #[error("the constraint `{text}` reads `{name}`, which is neither a field of the domain nor a choice of an enum field")]
     ConstraintName {
         text: String,
         name: String,

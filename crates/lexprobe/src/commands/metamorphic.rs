@@ -1,19 +1,41 @@
 //! `lexprobe metamorphic`: searches for inputs that break metamorphic relations on a system
 //! under test (an external program speaking JSON, or a Catala scope) and explains the
-//! failures. Exit code 0 when every relation passes, 1 when one fails, 2 on usage errors.
+//! failures. Exit code 0 when every relation passes, 1 when one fails, 3 when none fails but
+//! one is inconclusive, 2 on usage errors (including names that do not exist and a program
+//! that never answers).
 
 use metamorphic::domain::Domain;
 use metamorphic::external::{CallMode, ExternalProgram};
+use metamorphic::names::{check_names, known_outputs, locate_string, NameError, ProbeError};
 use metamorphic::relation::parse_relations;
-use metamorphic::search::SearchConfig;
+use metamorphic::search::{SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
 use std::io::IsTerminal;
 use std::time::Duration;
 
+use crate::exit;
+
+/// Shown after the options in `lexprobe metamorphic --help`.
+const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  every relation passed
+  1  at least one relation failed
+  3  no relation failed, but at least one is inconclusive (no test completed: no inputs
+     satisfy its premise in the domain, every run of the program failed, or the budget
+     ran out first; the text output says which)
+  2  usage error: unreadable or invalid files, a name that does not exist (field,
+     output, enumeration choice), or a program that never answered
+
+External programs (cmd:'COMMAND') speak JSON Lines: one JSON object of inputs per line on
+stdin (with a request_id the program may echo), one JSON object of outputs per line on
+stdout, or {\"error\": \"...\"}. See the README, \"Testing your own program\".";
+
 #[derive(clap::Args)]
+#[command(after_help = EXIT_CODES_HELP)]
 pub struct MetamorphicArgs {
-    /// System under test: `cmd:'COMMAND'` (JSON Lines program) or `catala:FILE#Scope`.
+    /// System under test: `cmd:'COMMAND'` (a JSON Lines program run by `sh -c`) or
+    /// `catala:FILE#Scope`.
     #[arg(long)]
     pub system: String,
     /// Input domain (TOML).
@@ -126,8 +148,40 @@ pub fn run(args: MetamorphicArgs) -> i32 {
         Ok(code) => code,
         Err(message) => {
             eprintln!("lexprobe metamorphic: {message}");
-            2
+            exit::USAGE
         }
+    }
+}
+
+/// The exit code for a set of verdicts: 1 if any failed, else 3 if any is inconclusive.
+fn exit_code(verdicts: impl IntoIterator<Item = Verdict>) -> i32 {
+    let verdicts: Vec<Verdict> = verdicts.into_iter().collect();
+    if verdicts.contains(&Verdict::Failed) {
+        exit::RELATION_FAILED
+    } else if verdicts.contains(&Verdict::Inconclusive) {
+        exit::INCONCLUSIVE
+    } else {
+        exit::SUCCESS
+    }
+}
+
+/// A name error with its position in the file it comes from: the relations file, the
+/// domain file, or the `--output` option.
+fn positioned_name_error(
+    error: &NameError,
+    args: &MetamorphicArgs,
+    domain_text: &str,
+    output_from_option: bool,
+) -> String {
+    match error.domain_text() {
+        None => format!("{}:{error}", args.relations),
+        Some((_, inner)) if output_from_option && matches!(error, NameError::MainOutput { .. }) => {
+            format!("--output:{inner}: {error}")
+        }
+        Some((text, inner)) => match locate_string(domain_text, text, inner) {
+            Some(pos) => format!("{}:{pos}: {error}", args.domain),
+            None => format!("{}: {error}", args.domain),
+        },
     }
 }
 
@@ -165,6 +219,17 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     let system = make_system(args, timeout)?;
     metamorphic::check_domain_inputs(&domain, system.as_ref())
         .map_err(|e| format!("{}: {e}", args.domain))?;
+    // Every name must exist before the search starts: the outputs are the scope's declared
+    // ones, or those of a first probe run of the program.
+    let outputs = known_outputs(system.as_ref(), &domain, args.seed).map_err(|e| match &e {
+        ProbeError::NoAnswer {
+            never_answered: true,
+            ..
+        } => format!("the program never answered: {e}"),
+        _ => e.to_string(),
+    })?;
+    check_names(&domain, &relations, &outputs)
+        .map_err(|e| positioned_name_error(&e, args, &domain_text, args.output.is_some()))?;
     let config = SearchConfig {
         seed: args.seed,
         budget,
@@ -184,13 +249,16 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     let show_progress = std::io::stderr().is_terminal();
     let total = relations.len();
     let mut done = 0;
-    let reports = metamorphic::check::check_relations(
+    let mut reports = Vec::with_capacity(relations.len());
+    // Each relation's sample of tests is dropped once it is explained: memory stays that of
+    // one relation's search.
+    metamorphic::check::check_each_relation(
         &relations,
         &domain,
         system.as_ref(),
         &config,
         &tree_options,
-        &mut |report| {
+        &mut |mut report| {
             done += 1;
             if show_progress {
                 eprintln!(
@@ -201,6 +269,8 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
                     report.outcome.failed
                 );
             }
+            report.release_sample();
+            reports.push(report);
         },
     );
     let description = system.describe();
@@ -217,10 +287,7 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         std::fs::write(path, metamorphic::report::to_html(&reports, &description))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    let any_failed = reports
-        .iter()
-        .any(|r| r.outcome.verdict == metamorphic::search::Verdict::Failed);
-    Ok(if any_failed { 1 } else { 0 })
+    Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
 }
 
 #[cfg(test)]

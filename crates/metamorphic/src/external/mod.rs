@@ -56,6 +56,7 @@ struct Worker {
     stdin: Option<ChildStdin>,
     replies: Receiver<ReplyLine>,
     stderr_tail: Arc<Mutex<String>>,
+    stderr_reader: std::thread::JoinHandle<()>,
 }
 
 impl Drop for Worker {
@@ -78,8 +79,11 @@ fn shell_command(command: &str) -> Command {
     cmd
 }
 
-/// Keeps the last bytes of a stream in `tail`.
-fn drain_into_tail(mut stream: impl Read + Send + 'static, tail: Arc<Mutex<String>>) {
+/// Keeps the last bytes of a stream in `tail`; the thread ends with the stream.
+fn drain_into_tail(
+    mut stream: impl Read + Send + 'static,
+    tail: Arc<Mutex<String>>,
+) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let mut buffer = [0u8; 4096];
         while let Ok(n) = stream.read(&mut buffer) {
@@ -97,7 +101,7 @@ fn drain_into_tail(mut stream: impl Read + Send + 'static, tail: Arc<Mutex<Strin
                 }
             }
         }
-    });
+    })
 }
 
 /// How a wait for a reply ended without one.
@@ -145,12 +149,13 @@ impl ExternalProgram {
         let stdout = child.stdout.take().ok_or_else(missing)?;
         let stderr = child.stderr.take().ok_or_else(missing)?;
         let stderr_tail = Arc::new(Mutex::new(String::new()));
-        drain_into_tail(stderr, stderr_tail.clone());
+        let stderr_reader = drain_into_tail(stderr, stderr_tail.clone());
         Ok(Worker {
             child,
             stdin: Some(stdin),
             replies: reply_lines(stdout),
             stderr_tail,
+            stderr_reader,
         })
     }
 
@@ -162,11 +167,13 @@ impl ExternalProgram {
 
     /// What went wrong, with the command, its exit status and the end of its stderr.
     fn crash_detail(&self, worker: &mut Worker, what: &str) -> String {
-        // Give the exit status and stderr a moment to arrive.
+        // Give the exit status and the rest of stderr a moment to arrive.
         let mut status = None;
-        for _ in 0..50 {
-            if let Ok(Some(s)) = worker.child.try_wait() {
-                status = Some(s);
+        for _ in 0..100 {
+            if status.is_none() {
+                status = worker.child.try_wait().ok().flatten();
+            }
+            if status.is_some() && worker.stderr_reader.is_finished() {
                 break;
             }
             std::thread::sleep(Duration::from_millis(2));
