@@ -225,7 +225,7 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         ProbeError::NoAnswer {
             never_answered: true,
             ..
-        } => format!("the program never answered: {e}"),
+        } => format!("the program gave no usable answer: {e}"),
         _ => e.to_string(),
     })?;
     check_names(&domain, &relations, &outputs)
