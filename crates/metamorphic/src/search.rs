@@ -755,6 +755,113 @@ type = "boolean"
     }
 
     #[test]
+    fn follow_ups_that_failed_to_run_never_count_as_passes() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        // The follow-up is determined by the base (senior flipped), so every base is
+        // exhausted by one test; every non-senior run fails.
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let system = FunctionSystem {
+            name: "fails on non-seniors".into(),
+            function: |input: &Record| {
+                if input["senior"] == Value::Bool(false) {
+                    return Err(RunFailure::Crashed {
+                        detail: "exit status: 1".into(),
+                    });
+                }
+                let mut out = Record::new();
+                out.insert("tax".into(), Value::Number(1.0));
+                Ok(out)
+            },
+        };
+        let config = SearchConfig {
+            seed: 4,
+            max_tests: Some(50),
+            budget: Duration::from_secs(5),
+            ..SearchConfig::default()
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        assert_eq!(outcome.tests, 0);
+        assert_eq!(outcome.passed, 0);
+        assert_eq!(outcome.exhausted_bases, 0);
+        assert_eq!(outcome.accepted_bases, 0);
+        assert!(outcome.run_errors >= GIVE_UP_AFTER_RUN_ERRORS);
+        assert_eq!(outcome.verdict, Verdict::Inconclusive);
+        let reason = outcome.stop_reason.unwrap();
+        assert!(reason.starts_with("every run failed"), "{reason}");
+    }
+
+    #[test]
+    fn test_caps_are_exact_and_bases_are_not_run_beyond_them() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(
+            "relation m forall x, y. x ==[income] y and x.income >= y.income => F(x) >= F(y)",
+        )
+        .unwrap()[0];
+        let system = FunctionSystem {
+            name: "correct".into(),
+            function: taxer(false),
+        };
+        for cap in [1, 2, 9, 90, 1000] {
+            let config = SearchConfig {
+                seed: 8,
+                max_tests: Some(cap),
+                jobs: 2,
+                ..SearchConfig::default()
+            };
+            let outcome = search_relation(relation, &domain, &system, &config);
+            assert_eq!(outcome.tests, cap);
+        }
+        // One test: one base and one follow-up, nothing more (income 13 is an error: the
+        // seed below draws other incomes).
+        let config = SearchConfig {
+            seed: 8,
+            max_tests: Some(1),
+            ..SearchConfig::default()
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        assert_eq!(outcome.runs, 2);
+    }
+
+    #[test]
+    fn sample_is_bounded_per_label_and_uniform() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let system = FunctionSystem {
+            name: "buggy".into(),
+            function: taxer(true),
+        };
+        let config = SearchConfig {
+            seed: 6,
+            max_tests: Some(4000),
+            keep_tests: 30,
+            ..SearchConfig::default()
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        let kept_failed = outcome.kept.iter().filter(|t| t.failed).count();
+        assert!(outcome.failed > 300, "{}", outcome.failed);
+        assert_eq!(kept_failed, 30);
+        assert_eq!(outcome.kept.len(), 60);
+        // Not the first 30 failures: some kept failure comes after the 30th.
+        let thirtieth = {
+            let mut times: Vec<f64> = Vec::new();
+            let everything = search_relation(
+                relation,
+                &domain,
+                &system,
+                &SearchConfig {
+                    keep_tests: 100_000,
+                    ..config.clone()
+                },
+            );
+            for t in everything.kept.iter().filter(|t| t.failed) {
+                times.push(t.at_s);
+            }
+            times[29]
+        };
+        assert!(outcome.kept.iter().any(|t| t.failed && t.at_s > thirtieth));
+    }
+
+    #[test]
     fn same_seed_same_tests() {
         let domain = Domain::from_toml(DOMAIN).unwrap();
         let relation = &parse_relations(RELATION).unwrap()[0];
