@@ -132,7 +132,8 @@ pub fn parse_reply(line: &str) -> Result<Reply, RunFailure> {
     let serde_json::Value::Object(mut object) = parsed else {
         return Err(malformed());
     };
-    let request_id = object.remove(REQUEST_ID_KEY);
+    // `"request_id": null` counts as no id.
+    let request_id = object.remove(REQUEST_ID_KEY).filter(|id| !id.is_null());
     if let Some(error) = object.get("error") {
         if object.get("outputs").is_none() && !error.is_null() {
             let message = match error {
@@ -188,6 +189,8 @@ mod tests {
         assert_eq!(ok.outputs.unwrap()["refund"], Value::Number(12.5));
         let wrapped = parse_reply(r#"{"request_id": 4, "outputs": {"tax": 3}}"#).unwrap();
         assert_eq!(wrapped.request_id, Some(serde_json::json!(4)));
+        let null_id = parse_reply(r#"{"request_id": null, "tax": 1}"#).unwrap();
+        assert_eq!(null_id.request_id, None);
         let outputs = wrapped.outputs.unwrap();
         assert_eq!(outputs["tax"], Value::Integer(3));
         // The id is not an output.
