@@ -92,7 +92,7 @@ impl Default for SearchConfig {
 }
 
 /// Default bound on the tests of each label kept for explanations.
-pub const DEFAULT_KEPT_PER_LABEL: usize = 10_000;
+pub const DEFAULT_KEPT_PER_LABEL: usize = 5_000;
 
 /// Tests attempted in a row without any completing (every one had a run error) after which
 /// a relation is given up as inconclusive.
@@ -337,6 +337,12 @@ impl SearchState<'_> {
                     base.done = true;
                 }
             }
+        }
+        // The sample only needs the inputs and F (the explanations read the inputs; reports
+        // show the most deviating failures, kept whole above).
+        let mut record = record;
+        for outputs in &mut record.outputs {
+            outputs.retain(|name, _| name == MAIN_OUTPUT_KEY);
         }
         // Reservoir sampling (Algorithm R) keeps a uniform sample of each label.
         let (slots, seen) = if record.failed {

@@ -368,6 +368,112 @@ mod tests {
     }
 
     #[test]
+    fn exit_code_is_1_on_failure_else_3_when_inconclusive() {
+        use Verdict::*;
+        assert_eq!(exit_code([Passed, Passed]), 0);
+        assert_eq!(exit_code([Passed, Inconclusive]), 3);
+        assert_eq!(exit_code([Inconclusive, Failed, Passed]), 1);
+        assert_eq!(exit_code([]), 0);
+    }
+
+    fn scratch(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("lexprobe-mr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn an_unsatisfiable_premise_is_inconclusive_exit_3() {
+        let relations = scratch(
+            "impossible.mr",
+            "relation impossible forall x, y. x ==[age] y and y.age > 500 => F(x) = F(y)\n",
+        );
+        let mut impossible = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &[],
+            &relations,
+        );
+        impossible.budget = "5s".into();
+        assert_eq!(run_checked(&impossible), Ok(exit::INCONCLUSIVE));
+    }
+
+    #[test]
+    fn misspelt_outputs_are_positioned_usage_errors() {
+        let only = ["r3_eitc_mfs"];
+        let mut option = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        option.output = Some("refund + refnd".into());
+        let message = run_checked(&option).unwrap_err();
+        assert!(
+            message
+                .starts_with("--output:1:10: the definition of F `refund + refnd` reads `refnd`"),
+            "{message}"
+        );
+        assert!(message.contains("refund"), "{message}");
+        // In the domain file: `output = "refund_amount"` on line 2, the name at column 11.
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/metamorphic");
+        let domain_text = std::fs::read_to_string(format!("{examples}/form1040.toml")).unwrap();
+        let kept: Vec<&str> = domain_text
+            .lines()
+            .filter(|l| !l.starts_with("output"))
+            .collect();
+        let domain = scratch(
+            "misspelt.toml",
+            &format!("# F\noutput = \"refund_amount\"\n{}\n", kept.join("\n")),
+        );
+        let mut in_domain = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        in_domain.domain = domain.clone();
+        let message = run_checked(&in_domain).unwrap_err();
+        assert!(
+            message.starts_with(&format!("{domain}:2:11: the definition of F")),
+            "{message}"
+        );
+        // A relation reading an output that does not exist.
+        let relations = scratch(
+            "misspelt.mr",
+            "relation r forall x, y. x ==[l27] y =>\n  out.eic(x) >= 0\n",
+        );
+        let named = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &[],
+            &relations,
+        );
+        let message = run_checked(&named).unwrap_err();
+        assert!(
+            message.starts_with(&format!(
+                "{relations}:2:3: relation `r` reads the output `eic`"
+            )),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_program_that_never_answers_is_a_usage_error_naming_it() {
+        let silent = args(
+            "cmd:echo 'no tax tables' >&2; exit 7",
+            &["r3_eitc_mfs"],
+            "EXAMPLES/form1040.mr",
+        );
+        let message = run_checked(&silent).unwrap_err();
+        assert!(message.contains("gave no usable answer"), "{message}");
+        assert!(
+            message.contains("`echo 'no tax tables' >&2; exit 7`"),
+            "{message}"
+        );
+        assert!(message.contains("exit status: 7"), "{message}");
+        assert!(message.contains("stderr: no tax tables"), "{message}");
+    }
+
+    #[test]
     fn durations() {
         assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
