@@ -4,13 +4,15 @@
 //! one is inconclusive, 2 on usage errors (including names that do not exist and a program
 //! that never answers).
 
-use metamorphic::domain::Domain;
+use metamorphic::domain::{Domain, DomainError};
 use metamorphic::external::{CallMode, ExternalProgram};
+use metamorphic::features::FeatureError;
 use metamorphic::names::{check_names, known_outputs, locate_string, NameError, ProbeError};
 use metamorphic::relation::parse_relations;
 use metamorphic::search::{SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
+use metamorphic::InputMismatch;
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -153,6 +155,15 @@ pub fn run(args: MetamorphicArgs) -> i32 {
     }
 }
 
+/// The line of a domain file that opens the table of `field` (`[fields.NAME]`).
+fn field_table_line(domain_text: &str, field: &str) -> Option<usize> {
+    let header = format!("[fields.{field}]");
+    domain_text
+        .lines()
+        .position(|l| l.trim() == header)
+        .map(|i| i + 1)
+}
+
 /// The exit code for a set of verdicts: 1 if any failed, else 3 if any is inconclusive.
 fn exit_code(verdicts: impl IntoIterator<Item = Verdict>) -> i32 {
     let verdicts: Vec<Verdict> = verdicts.into_iter().collect();
@@ -193,8 +204,15 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     }
     let domain_text = std::fs::read_to_string(&args.domain)
         .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
-    let mut domain =
-        Domain::from_toml(&domain_text).map_err(|e| format!("{}: {e}", args.domain))?;
+    let mut domain = Domain::from_toml(&domain_text).map_err(|e| {
+        // A feature naming something unknown: the position of that name in the file.
+        if let DomainError::Feature(FeatureError::UnknownName { text, pos, .. }) = &e {
+            if let Some(at) = locate_string(&domain_text, text, *pos) {
+                return format!("{}:{at}: {e}", args.domain);
+            }
+        }
+        format!("{}: {e}", args.domain)
+    })?;
     if let Some(output) = &args.output {
         let expr = metamorphic::relation::parse_expression(output, &[])
             .map_err(|e| format!("--output `{output}`: {e}"))?;
@@ -217,8 +235,13 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
             .map_err(|e| format!("{}:{e}", args.relations))?;
     }
     let system = make_system(args, timeout)?;
-    metamorphic::check_domain_inputs(&domain, system.as_ref())
-        .map_err(|e| format!("{}: {e}", args.domain))?;
+    metamorphic::check_domain_inputs(&domain, system.as_ref()).map_err(|e| match &e {
+        InputMismatch::UnknownInput(field) => match field_table_line(&domain_text, field) {
+            Some(line) => format!("{}:{line}:1: {e}", args.domain),
+            None => format!("{}: {e}", args.domain),
+        },
+        InputMismatch::MissingInput(_) => format!("{}: {e}", args.domain),
+    })?;
     // Every name must exist before the search starts: the outputs are the scope's declared
     // ones, or those of a first probe run of the program.
     let outputs = known_outputs(system.as_ref(), &domain, args.seed).map_err(|e| match &e {
@@ -354,6 +377,19 @@ mod tests {
         wrong_domain.max_tests = Some(1);
         let message = run_checked(&wrong_domain).unwrap_err();
         assert!(message.contains("has no such input"), "{message}");
+        // Positioned at the field's table in the domain file.
+        let field = message
+            .split('`')
+            .nth(1)
+            .expect("the message names the field")
+            .to_string();
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/metamorphic");
+        let text = std::fs::read_to_string(format!("{examples}/form1040.toml")).unwrap();
+        let line = field_table_line(&text, &field).unwrap();
+        assert!(
+            message.contains(&format!("form1040.toml:{line}:1: ")),
+            "{message}"
+        );
         let bad_system = args("ftp:nowhere", &[], "EXAMPLES/form1040.mr");
         assert!(run_checked(&bad_system)
             .unwrap_err()
@@ -435,6 +471,28 @@ mod tests {
         let message = run_checked(&in_domain).unwrap_err();
         assert!(
             message.starts_with(&format!("{domain}:2:11: the definition of F")),
+            "{message}"
+        );
+        // A feature reading a name that does not exist.
+        let features_line = domain_text
+            .lines()
+            .position(|l| l.trim() == "[features]")
+            .unwrap();
+        let with_feature =
+            domain_text.replacen("[features]\n", "[features]\nzz_bad = \"agi + incme\"\n", 1);
+        let mut bad_feature = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        bad_feature.domain = scratch("feature.toml", &with_feature);
+        let message = run_checked(&bad_feature).unwrap_err();
+        assert!(
+            message.starts_with(&format!(
+                "{}:{}:17: feature `zz_bad` uses `incme`",
+                bad_feature.domain,
+                features_line + 2
+            )),
             "{message}"
         );
         // A relation reading an output that does not exist.
