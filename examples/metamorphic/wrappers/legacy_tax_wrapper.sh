@@ -33,7 +33,7 @@ while IFS= read -r request || [ -n "$request" ]; do
     reply '{"error": "expected one JSON object of inputs per line"}' null
     continue
   fi
-  id=$(head -n 1 "$work/request.txt")
+  IFS= read -r id < "$work/request.txt"
   tail -n +2 "$work/request.txt" > "$work/input.txt"
   if "$here/legacy_tax.sh" "$work/input.txt" > "$work/output.txt" 2> "$work/errors.txt"; then
     # The result lines become the outputs, the banner is dropped.
