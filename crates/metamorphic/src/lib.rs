@@ -23,6 +23,7 @@ pub mod names;
 pub mod relation;
 pub mod report;
 pub mod rng;
+pub mod sample;
 pub mod search;
 pub mod system;
 pub mod tree;

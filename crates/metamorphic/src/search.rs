@@ -13,16 +13,16 @@
 //! when the budget runs out first); runs still going at the end of the budget are stopped.
 //!
 //! Memory stays flat: each test is judged as it completes, counted, and then kept only if
-//! drawn into the bounded sample the explanations learn from: at most
-//! [`SearchConfig::keep_tests`] failed and as many passed tests, each a uniform random
-//! sample of its label (reservoir sampling, Algorithm R, on a random stream of its own), plus
-//! the [`WORST_KEPT`] most deviating failures.
+//! drawn into the bounded [`TestSample`] the explanations learn from (at most
+//! [`SearchConfig::keep_tests`] tests of each label, a uniform sample of each), besides the
+//! [`WORST_KEPT`] most deviating failures.
 
 use crate::domain::Domain;
 use crate::generate::CaseGenerator;
 use crate::relation::eval::{judge, CaseEnvironment};
 use crate::relation::Relation;
 use crate::rng::SeededRng;
+use crate::sample::TestSample;
 use crate::system::{run_batch, RunFailure, RunResult, SystemUnderTest};
 use crate::value::{record_fingerprint, Record, Value};
 use std::collections::HashSet;
@@ -235,20 +235,14 @@ struct SearchState<'a> {
     vars: Vec<String>,
     tolerance: f64,
     needed: usize,
-    keep_tests: usize,
     start: Instant,
     outcome: SearchOutcome,
     seed: Option<Vec<Record>>,
     seed_deviation: f64,
-    /// Positions in `outcome.kept` of the sampled passed and failed tests.
-    kept_passed: Vec<usize>,
-    kept_failed: Vec<usize>,
-    passed_seen: usize,
-    failed_seen: usize,
+    /// The tests explanations will learn from.
+    sample: TestSample,
     /// Tests attempted since the last one that completed.
     errors_in_a_row: usize,
-    /// A stream of its own, so that sampling does not change the tests drawn.
-    reservoir_rng: SeededRng,
 }
 
 impl SearchState<'_> {
@@ -338,28 +332,8 @@ impl SearchState<'_> {
                 }
             }
         }
-        // The sample only needs the inputs and F (the explanations read the inputs; reports
-        // show the most deviating failures, kept whole above).
-        let mut record = record;
-        for outputs in &mut record.outputs {
-            outputs.retain(|name, _| name == MAIN_OUTPUT_KEY);
-        }
-        // Reservoir sampling (Algorithm R) keeps a uniform sample of each label.
-        let (slots, seen) = if record.failed {
-            (&mut self.kept_failed, &mut self.failed_seen)
-        } else {
-            (&mut self.kept_passed, &mut self.passed_seen)
-        };
-        *seen += 1;
-        if slots.len() < self.keep_tests {
-            slots.push(outcome.kept.len());
-            outcome.kept.push(record);
-        } else {
-            let slot = self.reservoir_rng.below(*seen);
-            if slot < self.keep_tests {
-                outcome.kept[slots[slot]] = record;
-            }
-        }
+        // The most deviating failures were kept whole above; the sample keeps inputs and F.
+        self.sample.offer(record);
     }
 }
 
@@ -386,7 +360,6 @@ pub fn search_relation(
         vars: relation.all_vars(),
         tolerance: relation.tolerance.unwrap_or(config.tolerance),
         needed,
-        keep_tests: config.keep_tests,
         start,
         outcome: SearchOutcome {
             relation: relation.name.clone(),
@@ -410,12 +383,11 @@ pub fn search_relation(
         },
         seed: None,
         seed_deviation: 0.0,
-        kept_passed: Vec::new(),
-        kept_failed: Vec::new(),
-        passed_seen: 0,
-        failed_seen: 0,
+        sample: TestSample::new(
+            config.keep_tests,
+            SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
+        ),
         errors_in_a_row: 0,
-        reservoir_rng: SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
     };
     let deadline = start + config.budget;
     let out_of_budget = |outcome: &SearchOutcome| {
@@ -579,7 +551,9 @@ pub fn search_relation(
             idle_rounds += 1;
         }
     }
-    finish(state.outcome, start)
+    let mut outcome = state.outcome;
+    outcome.kept = state.sample.into_tests();
+    finish(outcome, start)
 }
 
 fn keep_worst(worst: &mut Vec<TestRecord>, record: &TestRecord) {
