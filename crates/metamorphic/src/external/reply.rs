@@ -99,7 +99,7 @@ fn finish_line(mut line: Vec<u8>, total: usize, limit: usize) -> ReplyLine {
     }
 }
 
-/// Forwards the lines of a stream to a channel, at most [`LINES_AHEAD`] ahead of the
+/// Forwards the lines of a stream to a channel, at most 16 lines ahead of the
 /// reader (the channel closes at the end of the stream, or when the receiver is dropped).
 pub fn reply_lines(stream: impl Read + Send + 'static) -> Receiver<ReplyLine> {
     let (sender, receiver) = sync_channel(LINES_AHEAD);
