@@ -39,13 +39,14 @@ fn python() -> Option<String> {
 }
 
 fn program(options: &str, timeout: Duration) -> Option<ExternalProgram> {
+    let request_ids = options.contains("--echo");
     let Some(python) = python() else {
         eprintln!("python3 not found: skipping the misbehaviour suite");
         return None;
     };
     let script = fixtures().join("unruly.py");
     let command = format!("{python} {} {options}", script.display());
-    Some(ExternalProgram::new(&command, CallMode::JsonLines, timeout))
+    Some(ExternalProgram::new(&command, CallMode::JsonLines, timeout).with_request_ids(request_ids))
 }
 
 fn domain() -> Domain {

@@ -3,14 +3,15 @@
 
     lexprobe metamorphic --system 'cmd:python3 examples/metamorphic/wrappers/benefit_wrapper.py' \\
       --domain examples/metamorphic/wrappers/benefit.toml \\
-      --relations examples/metamorphic/wrappers/benefit.mr
+      --relations examples/metamorphic/wrappers/benefit.mr --request-id
 
 Reads one JSON object of inputs per line on stdin and answers each with exactly one line on
 stdout: {"outputs": {...}, "request_id": N}, or {"error": "...", "request_id": N} when the
-inputs are not what the calculation needs or it fails. The request_id of the request is
-echoed, so lexprobe checks that every reply belongs to its request. Anything the wrapped code
-prints goes to stderr, never to stdout, where it would be taken for a reply. Works in both
-modes: kept running (JSON Lines, the default) and one call per process (--one-call).
+inputs are not what the calculation needs or it fails. The request_id of the request (sent
+with --request-id) is echoed, so lexprobe checks that every reply belongs to its request.
+Anything the wrapped code prints goes to stderr, never to stdout, where it would be taken
+for a reply. Works in both modes: kept running (JSON Lines, the default) and one call per
+process (--one-call).
 """
 import contextlib
 import json

@@ -3,13 +3,13 @@
 #
 #   lexprobe metamorphic --system 'cmd:sh examples/metamorphic/wrappers/legacy_tax_wrapper.sh' \
 #     --domain examples/metamorphic/wrappers/legacy_tax.toml \
-#     --relations examples/metamorphic/wrappers/legacy_tax.mr
+#     --relations examples/metamorphic/wrappers/legacy_tax.mr --request-id
 #
 # For each JSON object of inputs on stdin, it writes the input file, runs the program, and
 # answers exactly one line on stdout: {"outputs": {...}} built from the program's "NAME
 # AMOUNT" result lines (names in lower case; the banner is dropped), or {"error": "..."}
-# with the program's stderr when it fails; the request's request_id is echoed. Needs jq.
-# Works kept running (the default) and one call per process (--one-call).
+# with the program's stderr when it fails; the request_id (sent with --request-id) is echoed.
+# Needs jq. Works kept running (the default) and one call per process (--one-call).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)

@@ -30,8 +30,9 @@ Exit codes:
      output, enumeration choice), or a program that never answered
 
 External programs (cmd:'COMMAND') speak JSON Lines: one JSON object of inputs per line on
-stdin (with a request_id the program may echo), one JSON object of outputs per line on
-stdout, or {\"error\": \"...\"}. See the README, \"Testing your own program\".";
+stdin (with --request-id, plus a request_id the program may echo), one JSON object of
+outputs per line on stdout, or {\"error\": \"...\"}. See the README, \"Testing your own
+program\".";
 
 #[derive(clap::Args)]
 #[command(after_help = EXIT_CODES_HELP)]
@@ -67,6 +68,10 @@ pub struct MetamorphicArgs {
     /// Start the external program once per input instead of keeping it up.
     #[arg(long)]
     pub one_call: bool,
+    /// Send a `request_id` with every request to the external program; once the program
+    /// echoes it, every reply is checked against its request.
+    #[arg(long)]
+    pub request_id: bool,
     /// Time limit for one run of the system.
     #[arg(long, default_value = "10s")]
     pub timeout: String,
@@ -134,7 +139,9 @@ fn make_system(
         } else {
             CallMode::JsonLines
         };
-        return Ok(Box::new(ExternalProgram::new(command, mode, timeout)));
+        let program =
+            ExternalProgram::new(command, mode, timeout).with_request_ids(args.request_id);
+        return Ok(Box::new(program));
     }
     if let Some(target) = args.system.strip_prefix("catala:") {
         return metamorphic::catala_system(target, args.jobs.max(1)).map_err(|e| e.to_string());
@@ -330,6 +337,7 @@ mod tests {
             seed: 1,
             jobs: 2,
             one_call: false,
+            request_id: false,
             timeout: "10s".into(),
             tolerance: 0.0,
             bayes_factor: 100.0,

@@ -5,8 +5,10 @@
 //! after the object, the first non-blank line of stdout is the answer). A reply
 //! `{"error": "..."}` is the program's own error.
 //!
-//! Every request carries a `request_id`; a program may echo it in its reply, and then every
-//! reply is checked against its request. A reply is never attributed to another input:
+//! With request ids on ([`ExternalProgram::with_request_ids`]; off by default, since a
+//! program that rejects unknown input fields would refuse them), every request carries a
+//! `request_id`; a program may echo it in its reply, and then every reply is checked against
+//! its request. A reply is never attributed to another input:
 //! after a malformed, missing (timeout, exit) or wrong-id reply, or when an idle instance
 //! has printed lines nobody asked for, the instance is killed and the next run starts a
 //! fresh one; the run itself is a [`RunFailure`] of its test. Writes never raise SIGPIPE
@@ -43,6 +45,7 @@ pub struct ExternalProgram {
     mode: CallMode,
     timeout: Duration,
     idle_workers: Mutex<Vec<Worker>>,
+    send_request_ids: bool,
     next_request: AtomicU64,
     /// Set once a reply echoed its request id: from then on every reply must.
     echoes_ids: AtomicBool,
@@ -119,10 +122,24 @@ impl ExternalProgram {
             mode,
             timeout,
             idle_workers: Mutex::new(Vec::new()),
+            send_request_ids: false,
             next_request: AtomicU64::new(1),
             echoes_ids: AtomicBool::new(false),
             restarts: AtomicUsize::new(0),
         }
+    }
+
+    /// Sends a `request_id` with every request (a program that echoes it has every reply
+    /// checked against its request).
+    pub fn with_request_ids(mut self, on: bool) -> ExternalProgram {
+        self.send_request_ids = on;
+        self
+    }
+
+    /// The next request id, when ids are sent.
+    fn next_id(&self) -> Option<u64> {
+        self.send_request_ids
+            .then(|| self.next_request.fetch_add(1, Ordering::Relaxed))
     }
 
     /// The command line, as given.
@@ -244,7 +261,7 @@ impl ExternalProgram {
     fn read_reply(
         &self,
         worker: &mut Worker,
-        id: u64,
+        id: Option<u64>,
         started: Instant,
         deadline: Option<Instant>,
     ) -> Result<RunResult, RunResult> {
@@ -272,18 +289,20 @@ impl ExternalProgram {
             ReplyLine::NotUtf8 { shown } => return Err(Err(RunFailure::NotUtf8 { reply: shown })),
         };
         let parsed = parse_reply(&text).map_err(Err)?;
-        let echoes = self.echoes_ids.load(Ordering::Relaxed);
-        match check_request_id(parsed.request_id.as_ref(), id, echoes) {
-            Ok(true) => self.echoes_ids.store(true, Ordering::Relaxed),
-            Ok(false) => {}
-            Err(wrong) => return Err(Err(wrong)),
+        if let Some(id) = id {
+            let echoes = self.echoes_ids.load(Ordering::Relaxed);
+            match check_request_id(parsed.request_id.as_ref(), id, echoes) {
+                Ok(true) => self.echoes_ids.store(true, Ordering::Relaxed),
+                Ok(false) => {}
+                Err(wrong) => return Err(Err(wrong)),
+            }
         }
         Ok(parsed.outputs)
     }
 
     fn run_json_lines(&self, input: &Record, deadline: Option<Instant>) -> RunResult {
         let mut worker = self.take_worker()?;
-        let id = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let id = self.next_id();
         let line = request_line(input, id);
         let started = Instant::now();
         let written = match worker.stdin.as_mut() {
@@ -311,7 +330,7 @@ impl ExternalProgram {
 
     fn run_one_call(&self, input: &Record, deadline: Option<Instant>) -> RunResult {
         let mut worker = self.start_worker()?;
-        let id = self.next_request.fetch_add(1, Ordering::Relaxed);
+        let id = self.next_id();
         let line = request_line(input, id);
         let started = Instant::now();
         if let Some(mut stdin) = worker.stdin.take() {

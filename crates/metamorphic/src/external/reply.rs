@@ -38,11 +38,11 @@ impl ReplyLine {
     }
 }
 
-/// The request line for one input: its fields as a JSON object, plus `request_id` unless
-/// the input has a field of that name.
-pub fn request_line(input: &Record, id: u64) -> String {
+/// The request line for one input: its fields as a JSON object, plus `request_id` when an
+/// id is given (unless the input has a field of that name).
+pub fn request_line(input: &Record, id: Option<u64>) -> String {
     let mut json = record_to_json(input);
-    if let serde_json::Value::Object(object) = &mut json {
+    if let (Some(id), serde_json::Value::Object(object)) = (id, &mut json) {
         object
             .entry(REQUEST_ID_KEY.to_string())
             .or_insert(serde_json::Value::from(id));
@@ -219,10 +219,11 @@ mod tests {
     #[test]
     fn request_ids_are_sent_and_checked() {
         let input: Record = [("x".to_string(), Value::Integer(1))].into_iter().collect();
-        let line = request_line(&input, 7);
+        let line = request_line(&input, Some(7));
         let sent: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(sent, serde_json::json!({"x": 1, "request_id": 7}));
         assert!(line.ends_with('\n'));
+        assert_eq!(request_line(&input, None), "{\"x\":1}\n");
         assert_eq!(
             check_request_id(Some(&serde_json::json!(7)), 7, false),
             Ok(true)
