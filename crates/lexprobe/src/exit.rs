@@ -5,3 +5,7 @@ pub const SUCCESS: i32 = 0;
 pub const CATALA_ERROR: i32 = 123;
 /// Bad command-line usage or an unreadable auxiliary file.
 pub const USAGE: i32 = 2;
+/// `lexprobe metamorphic`: at least one relation failed.
+pub const RELATION_FAILED: i32 = 1;
+/// `lexprobe metamorphic`: no relation failed, but at least one is inconclusive.
+pub const INCONCLUSIVE: i32 = 3;

@@ -15,7 +15,8 @@ use catala_ir::dcalc::{InputKind, Program, ScopeId};
 use catala_syntax::SourceMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::time::Instant;
 use thiserror::Error;
 
 /// Why a Catala scope could not be set up.
@@ -104,6 +105,7 @@ type Request = (Record, Sender<RunResult>);
 pub struct CatalaScope {
     description: String,
     inputs: DeclaredInputs,
+    outputs: Vec<String>,
     workers: Vec<Sender<Request>>,
     next: AtomicUsize,
 }
@@ -124,6 +126,13 @@ impl CatalaScope {
                 _ => inputs.optional.push(input.name.clone()),
             }
         }
+        let outputs = compiled
+            .program
+            .scope(compiled.scope)
+            .outputs
+            .iter()
+            .map(|o| o.name.clone())
+            .collect();
         let mut senders = Vec::new();
         for _ in 0..workers.max(1) {
             let (sender, receiver) = channel::<Request>();
@@ -155,6 +164,7 @@ impl CatalaScope {
         Ok(CatalaScope {
             description: format!("catala:{}#{scope}", file.display()),
             inputs,
+            outputs,
             workers: senders,
             next: AtomicUsize::new(0),
         })
@@ -181,7 +191,17 @@ impl SystemUnderTest for CatalaScope {
         Some(self.inputs.clone())
     }
 
+    fn declared_outputs(&self) -> Option<Vec<String>> {
+        Some(self.outputs.clone())
+    }
+
     fn run(&self, input: &Record) -> RunResult {
+        self.run_until(input, None)
+    }
+
+    /// At `deadline` the run is abandoned (its interpreter thread finishes it and the result
+    /// is dropped).
+    fn run_until(&self, input: &Record, deadline: Option<Instant>) -> RunResult {
         let index = self.next.fetch_add(1, Ordering::Relaxed) % self.workers.len();
         let (reply, answer) = channel();
         let lost = || RunFailure::Crashed {
@@ -190,13 +210,20 @@ impl SystemUnderTest for CatalaScope {
         self.workers[index]
             .send((input.clone(), reply))
             .map_err(|_| lost())?;
-        answer.recv().map_err(|_| lost())?
+        match deadline {
+            None => answer.recv().map_err(|_| lost())?,
+            Some(d) => match answer.recv_timeout(d.saturating_duration_since(Instant::now())) {
+                Ok(result) => result,
+                Err(RecvTimeoutError::Timeout) => Err(RunFailure::NotRun),
+                Err(RecvTimeoutError::Disconnected) => Err(lost()),
+            },
+        }
     }
 }
 
 /// Serves a Catala scope over JSON Lines: one JSON object of inputs per line of `input`,
 /// one line per answer on `output` — the outputs object, or `{"error": "..."}` when the line
-/// is not an object or the run fails. This is the protocol of the external-program adapter,
+/// is not an object or the run fails; a request's `request_id` is echoed in its answer. This is the protocol of the external-program adapter,
 /// so a scope served this way can be tested like any external program. Returns the number
 /// of lines answered.
 pub fn serve_json_lines(
@@ -213,14 +240,20 @@ pub fn serve_json_lines(
             continue;
         }
         let reply = match serde_json::from_str::<serde_json::Value>(&line) {
-            Ok(serde_json::Value::Object(object)) => {
-                match run_once(&compiled, &record_from_json(&object)) {
+            Ok(serde_json::Value::Object(mut object)) => {
+                let id = object.remove(crate::external::reply::REQUEST_ID_KEY);
+                let mut answer = match run_once(&compiled, &record_from_json(&object)) {
                     Ok(outputs) => record_to_json(&outputs),
                     Err(failure) => serde_json::json!({ "error": failure.to_string() }),
+                };
+                if let (Some(id), serde_json::Value::Object(fields)) = (id, &mut answer) {
+                    fields.insert(crate::external::reply::REQUEST_ID_KEY.to_string(), id);
                 }
+                answer
             }
             _ => serde_json::json!({ "error": "expected one JSON object of inputs per line" }),
         };
+
         if writeln!(output, "{reply}")
             .and_then(|_| output.flush())
             .is_err()

@@ -34,10 +34,19 @@ impl Explanation {
     /// A one-paragraph text form (used in JSON and the terminal).
     pub fn to_text(&self, outcome: &SearchOutcome) -> String {
         match self {
-            Explanation::NoTests => format!(
-                "no test completed ({} draws found no inputs satisfying the premise in the domain, {} runs failed)",
-                outcome.generation_failures, outcome.run_errors
-            ),
+            Explanation::NoTests => {
+                let mut text = format!(
+                    "inconclusive: {}",
+                    outcome
+                        .stop_reason
+                        .as_deref()
+                        .unwrap_or("no test completed")
+                );
+                if let Some(example) = outcome.run_error_examples.first() {
+                    text.push_str(&format!("; first run error: {example}"));
+                }
+                text
+            }
             Explanation::NoFailure => format!(
                 "no failure in {} tests ({} bases accepted after {} consecutive passes, {} bases with all their distinct follow-ups passed)",
                 outcome.tests,
@@ -132,7 +141,39 @@ pub fn explain(
     }
 }
 
-/// Searches and explains every relation, calling `progress` after each.
+impl RelationReport {
+    /// Drops the sample of tests the explanation was trained on (the statistics, the
+    /// explanation and the most deviating failures stay): what a report needs once the
+    /// relation is explained.
+    pub fn release_sample(&mut self) {
+        self.outcome.kept = Vec::new();
+    }
+}
+
+/// Searches and explains every relation in turn, handing each report to `on_report` as soon
+/// as it is explained, so that the caller keeps only what it needs (see
+/// [`RelationReport::release_sample`]): memory then stays that of one relation's search.
+pub fn check_each_relation(
+    relations: &[Relation],
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    config: &SearchConfig,
+    tree_options: &TreeOptions,
+    on_report: &mut dyn FnMut(RelationReport),
+) {
+    for relation in relations {
+        let outcome = search_relation(relation, domain, system, config);
+        let explanation = explain(relation, domain, &outcome, tree_options);
+        on_report(RelationReport {
+            relation: relation.clone(),
+            outcome,
+            explanation,
+        });
+    }
+}
+
+/// Searches and explains every relation, calling `progress` after each; the reports keep
+/// their samples of tests.
 pub fn check_relations(
     relations: &[Relation],
     domain: &Domain,
@@ -142,16 +183,16 @@ pub fn check_relations(
     progress: &mut dyn FnMut(&RelationReport),
 ) -> Vec<RelationReport> {
     let mut reports = Vec::new();
-    for relation in relations {
-        let outcome = search_relation(relation, domain, system, config);
-        let explanation = explain(relation, domain, &outcome, tree_options);
-        let report = RelationReport {
-            relation: relation.clone(),
-            outcome,
-            explanation,
-        };
-        progress(&report);
-        reports.push(report);
-    }
+    check_each_relation(
+        relations,
+        domain,
+        system,
+        config,
+        tree_options,
+        &mut |report| {
+            progress(&report);
+            reports.push(report);
+        },
+    );
     reports
 }

@@ -211,6 +211,8 @@ pub struct Domain {
     /// Named expressions over the input fields (the `[features]` table) offered to the
     /// explanation trees besides the raw fields, each after the features it uses.
     pub features: Vec<DeclaredFeature>,
+    /// Every enumeration choice of every enum field (the only bare names that are constants).
+    pub choices: Vec<String>,
 }
 
 impl Domain {
@@ -254,18 +256,18 @@ impl Domain {
         for (name, spec) in field_table {
             fields.push(parse_field(name, spec)?);
         }
+        let choices: Vec<String> = fields
+            .iter()
+            .filter_map(|f| match &f.kind {
+                FieldKind::Enum { choices } => Some(choices.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
         let features = match table.get("features") {
             None => Vec::new(),
             Some(toml::Value::Table(features)) => {
                 let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
-                let choices: Vec<String> = fields
-                    .iter()
-                    .filter_map(|f| match &f.kind {
-                        FieldKind::Enum { choices } => Some(choices.clone()),
-                        _ => None,
-                    })
-                    .flatten()
-                    .collect();
                 parse_feature_table(features, &names, &choices)?
             }
             Some(_) => return Err(DomainError::Other("`features` must be a table".into())),
@@ -275,6 +277,7 @@ impl Domain {
             constraints,
             main_output: (output_text, output_expr),
             features,
+            choices,
         })
     }
 
@@ -299,7 +302,11 @@ impl Domain {
             }
         }
         for (_, constraint) in &self.constraints {
-            if !holds(constraint, &RecordEnvironment(record))? {
+            let env = RecordEnvironment {
+                record,
+                constants: &self.choices,
+            };
+            if !holds(constraint, &env)? {
                 return Ok(false);
             }
         }
@@ -308,7 +315,11 @@ impl Domain {
 
     /// The value of `F` for an output record.
     pub fn main_output_value(&self, outputs: &Record) -> Result<Value, EvalError> {
-        value(&self.main_output.1, &RecordEnvironment(outputs))
+        let env = RecordEnvironment {
+            record: outputs,
+            constants: &self.choices,
+        };
+        value(&self.main_output.1, &env)
     }
 }
 

@@ -30,6 +30,8 @@ pub struct DeclaredFeature {
     /// The expression's source text.
     pub text: String,
     pub expr: Expr,
+    /// The domain's enumeration choices (the bare names that are constants).
+    pub constants: Vec<String>,
 }
 
 /// An error in the domain's `[features]` table.
@@ -46,9 +48,28 @@ pub enum FeatureError {
     #[error("feature `{name}` has the name of an input field")]
     ShadowsField { name: String },
     #[error("feature `{name}` uses `{used}`, which is neither an input field, a feature nor a choice of an enum field")]
-    UnknownName { name: String, used: String },
+    UnknownName {
+        name: String,
+        used: String,
+        /// The feature's expression, and the position of `used` in it.
+        text: String,
+        pos: crate::relation::Pos,
+    },
     #[error("the features {0} are defined in terms of each other")]
     Cycle(String),
+}
+
+/// Bare names read by an expression, each with its first position.
+fn names_with_positions(expr: &Expr) -> Vec<(String, crate::relation::Pos)> {
+    let mut names: Vec<(String, crate::relation::Pos)> = Vec::new();
+    expr.walk(&mut |e| {
+        if let Expr::Name(n, pos) = e {
+            if !names.iter().any(|(m, _)| m == n) {
+                names.push((n.clone(), *pos));
+            }
+        }
+    });
+    names
 }
 
 /// Bare names read by an expression.
@@ -89,10 +110,11 @@ pub fn parse_feature_table(
             name: name.clone(),
             text: text.to_string(),
             expr,
+            constants: choices.to_vec(),
         });
     }
     for feature in &pending {
-        for used in names_used(&feature.expr) {
+        for (used, pos) in names_with_positions(&feature.expr) {
             let known = fields.contains(&used)
                 || choices.contains(&used)
                 || pending.iter().any(|f| f.name == used);
@@ -100,6 +122,8 @@ pub fn parse_feature_table(
                 return Err(FeatureError::UnknownName {
                     name: feature.name.clone(),
                     used,
+                    text: feature.text.clone(),
+                    pos,
                 });
             }
         }
@@ -128,7 +152,11 @@ pub fn parse_feature_table(
 pub fn with_declared_features(features: &[DeclaredFeature], case: &Record) -> Record {
     let mut extended = case.clone();
     for feature in features {
-        if let Ok(v) = value(&feature.expr, &RecordEnvironment(&extended)) {
+        let env = RecordEnvironment {
+            record: &extended,
+            constants: &feature.constants,
+        };
+        if let Ok(v) = value(&feature.expr, &env) {
             extended.insert(feature.name.clone(), v);
         }
     }
@@ -332,7 +360,8 @@ mod tests {
         assert!(matches!(err, Err(FeatureError::Cycle(_))), "{err:?}");
         let err = parse_feature_table(&table("a = \"agi + income\""), &fields, &[]);
         assert!(
-            matches!(&err, Err(FeatureError::UnknownName { used, .. }) if used == "income"),
+            matches!(&err, Err(FeatureError::UnknownName { used, pos, .. })
+                if used == "income" && pos.col == 7),
             "{err:?}"
         );
         let err = parse_feature_table(&table("agi = \"1\""), &fields, &[]);

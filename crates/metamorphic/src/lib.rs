@@ -7,7 +7,8 @@
 //! failures live (text, JSON, and an HTML report with SVG trees).
 //!
 //! Flow: [`relation`] (language) + [`domain`] (inputs) → [`generate`] (premise-respecting
-//! test cases) → [`search`] (Algorithm 1 over a [`system::SystemUnderTest`]: an
+//! test cases), every name checked first by [`names`] (outputs declared by the system or
+//! learnt from a probe run) → [`search`] (Algorithm 1 over a [`system::SystemUnderTest`]: an
 //! [`external`] program or a [`catala`] scope run by `catala_eval`) → [`tree`] (CART and
 //! lexicographic trees over the raw fields and the [`features`] derived from the domain and
 //! the relation) → [`check`] → [`report`].
@@ -18,9 +19,11 @@ pub mod domain;
 pub mod external;
 pub mod features;
 pub mod generate;
+pub mod names;
 pub mod relation;
 pub mod report;
 pub mod rng;
+pub mod sample;
 pub mod search;
 pub mod system;
 pub mod tree;

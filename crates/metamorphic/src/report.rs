@@ -30,6 +30,7 @@ pub fn to_json(reports: &[RelationReport], system: &str) -> serde_json::Value {
                 "accepted_bases": o.accepted_bases,
                 "exhausted_bases": o.exhausted_bases,
                 "runs": o.runs,
+                "inconclusive_reason": o.stop_reason.as_deref().filter(|_| o.verdict == crate::search::Verdict::Inconclusive),
                 "elapsed_s": o.elapsed_s,
                 "tests_per_second": o.throughput(),
             });
@@ -92,7 +93,8 @@ pub fn to_text(reports: &[RelationReport]) -> String {
         );
     }
     for r in reports {
-        if r.outcome.failed == 0 && r.outcome.run_errors == 0 {
+        let inconclusive = r.outcome.verdict == crate::search::Verdict::Inconclusive;
+        if r.outcome.failed == 0 && r.outcome.run_errors == 0 && !inconclusive {
             continue;
         }
         let _ = writeln!(out, "\n== {} ==", r.relation.name);
@@ -392,4 +394,63 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
     }
     html.push_str("</body></html>\n");
     html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::check_relations;
+    use crate::domain::Domain;
+    use crate::relation::parse_relations;
+    use crate::search::SearchConfig;
+    use crate::system::{FunctionSystem, RunFailure};
+    use crate::tree::TreeOptions;
+    use std::time::Duration;
+
+    #[test]
+    fn text_states_why_each_relation_is_inconclusive() {
+        let domain =
+            Domain::from_toml("output = \"y\"\n[fields.a]\ntype = \"integer\"\nmin = 0\nmax = 9\n")
+                .unwrap();
+        let relations = parse_relations(
+            "relation impossible forall x, y. x ==[a] y and y.a > 20 => F(x) = F(y)\n\
+             relation crashing forall x, y. x ==[a] y and x.a < y.a => F(x) <= F(y)",
+        )
+        .unwrap();
+        let system = FunctionSystem {
+            name: "always crashes".into(),
+            function: |_: &Record| {
+                Err(RunFailure::Crashed {
+                    detail: "`prog` ended without answering (exit status: 1)".into(),
+                })
+            },
+        };
+        let config = SearchConfig {
+            budget: Duration::from_secs(10),
+            ..SearchConfig::default()
+        };
+        let reports = check_relations(
+            &relations,
+            &domain,
+            &system,
+            &config,
+            &TreeOptions::default(),
+            &mut |_| {},
+        );
+        let text = to_text(&reports);
+        assert!(
+            text.contains("== impossible ==\ninconclusive: no inputs satisfying the premise were found in the domain"),
+            "{text}"
+        );
+        assert!(
+            text.contains("== crashing ==\ninconclusive: every run failed"),
+            "{text}"
+        );
+        assert!(text.contains("first run error: crash: `prog` ended without answering"));
+        let json = to_json(&reports, "always crashes");
+        let reason = json["relations"][1]["inconclusive_reason"]
+            .as_str()
+            .unwrap();
+        assert!(reason.starts_with("every run failed"), "{reason}");
+    }
 }

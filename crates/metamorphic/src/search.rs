@@ -6,14 +6,23 @@
 //! test with a uniform prior: H0 "a follow-up passes with probability ≥ θ" is then accepted
 //! with Bayes factor B); then a new base is drawn, until the time budget or test cap runs
 //! out. A follow-up already tried from the same base is not run again; a base whose
-//! distinct follow-ups are exhausted without failure is accepted as well. Runs of the system are batched and executed on `jobs` threads; the random stream is
-//! seeded, so a search with a given seed and test cap is reproducible.
+//! distinct follow-ups are exhausted without failure is accepted as well (unless one of
+//! them failed to run: a run error never counts as a pass). Runs of the system are batched
+//! and executed on `jobs` threads; the random stream is seeded, so a search with a given
+//! seed and test cap is reproducible. A test cap of N completes exactly N tests (fewer only
+//! when the budget runs out first); runs still going at the end of the budget are stopped.
+//!
+//! Memory stays flat: each test is judged as it completes, counted, and then kept only if
+//! drawn into the bounded [`TestSample`] the explanations learn from (at most
+//! [`SearchConfig::keep_tests`] tests of each label, a uniform sample of each), besides the
+//! [`WORST_KEPT`] most deviating failures.
 
 use crate::domain::Domain;
 use crate::generate::CaseGenerator;
 use crate::relation::eval::{judge, CaseEnvironment};
 use crate::relation::Relation;
 use crate::rng::SeededRng;
+use crate::sample::TestSample;
 use crate::system::{run_batch, RunFailure, RunResult, SystemUnderTest};
 use crate::value::{record_fingerprint, Record, Value};
 use std::collections::HashSet;
@@ -57,8 +66,8 @@ pub struct SearchConfig {
     pub concurrent_bases: usize,
     /// Stop a relation once this many failures were found (enough to explain them).
     pub stop_after_failures: Option<usize>,
-    /// Passed tests kept for explanations (a uniform sample of all passed tests), and the
-    /// number of failed tests kept (the first ones).
+    /// Tests of each label kept for explanations: a uniform random sample of at most this
+    /// many failed tests and of at most this many passed tests.
     pub keep_tests: usize,
 }
 
@@ -77,10 +86,17 @@ impl Default for SearchConfig {
             fresh_base_probability: 0.5,
             stop_after_accepted_bases: None,
             stop_after_failures: None,
-            keep_tests: 20_000,
+            keep_tests: DEFAULT_KEPT_PER_LABEL,
         }
     }
 }
+
+/// Default bound on the tests of each label kept for explanations.
+pub const DEFAULT_KEPT_PER_LABEL: usize = 5_000;
+
+/// Tests attempted in a row without any completing (every one had a run error) after which
+/// a relation is given up as inconclusive.
+pub const GIVE_UP_AFTER_RUN_ERRORS: usize = 200;
 
 /// One completed test: the cases (bases then follow-ups), their `F` values, the label.
 #[derive(Debug, Clone)]
@@ -139,9 +155,11 @@ pub struct SearchOutcome {
     pub exhausted_bases: usize,
     pub consecutive_passes_needed: usize,
     pub elapsed_s: f64,
-    /// Kept tests (for explanations): the first failed ones and a uniform sample of the
-    /// passed ones.
+    /// Kept tests (for explanations): a uniform sample of the failed ones and one of the
+    /// passed ones (see [`SearchConfig::keep_tests`]).
     pub kept: Vec<TestRecord>,
+    /// Why the search stopped when it completed no test, for the verdict `Inconclusive`.
+    pub stop_reason: Option<String>,
     /// The most deviating failures (largest first).
     pub worst_failures: Vec<TestRecord>,
 }
@@ -157,7 +175,8 @@ impl SearchOutcome {
     }
 }
 
-const WORST_KEPT: usize = 10;
+/// Most deviating failures kept for the reports.
+pub const WORST_KEPT: usize = 10;
 /// Draws of an already-tried follow-up after which a base counts as exhausted.
 const DUPLICATE_DRAWS: usize = 3;
 const ERROR_EXAMPLES: usize = 5;
@@ -189,6 +208,8 @@ struct ActiveBase {
     /// Fingerprints of the follow-ups already drawn.
     tried: HashSet<u64>,
     exhausted: bool,
+    /// One of its follow-ups failed to run: exhausting it proves nothing.
+    errored: bool,
     done: bool,
 }
 
@@ -201,6 +222,7 @@ impl ActiveBase {
             consecutive: 0,
             tried: HashSet::new(),
             exhausted: false,
+            errored: false,
             done: false,
         }
     }
@@ -213,22 +235,20 @@ struct SearchState<'a> {
     vars: Vec<String>,
     tolerance: f64,
     needed: usize,
-    keep_tests: usize,
     start: Instant,
     outcome: SearchOutcome,
     seed: Option<Vec<Record>>,
     seed_deviation: f64,
-    /// Positions in `outcome.kept` of the sampled passed tests.
-    kept_passed: Vec<usize>,
-    kept_failed: usize,
-    passed_seen: usize,
-    /// A stream of its own, so that sampling does not change the tests drawn.
-    reservoir_rng: SeededRng,
+    /// The tests explanations will learn from.
+    sample: TestSample,
+    /// Tests attempted since the last one that completed.
+    errors_in_a_row: usize,
 }
 
 impl SearchState<'_> {
     fn note_error(&mut self, message: String) {
         self.outcome.run_errors += 1;
+        self.errors_in_a_row += 1;
         if self.outcome.run_error_examples.len() < ERROR_EXAMPLES {
             self.outcome.run_error_examples.push(message);
         }
@@ -254,7 +274,10 @@ impl SearchState<'_> {
         let mut cases = base.cases.clone();
         cases.extend(follow);
         let judged = match error {
-            Some(e) => Err(e),
+            Some(e) => {
+                base.errored = true;
+                Err(e)
+            }
             None => {
                 let env = CaseEnvironment {
                     vars: &self.vars,
@@ -272,6 +295,7 @@ impl SearchState<'_> {
                 return;
             }
         };
+        self.errors_in_a_row = 0;
         let failed = !judgement.holds && judgement.deviation > self.tolerance;
         let at_s = self.start.elapsed().as_secs_f64();
         let outcome = &mut self.outcome;
@@ -308,25 +332,8 @@ impl SearchState<'_> {
                 }
             }
         }
-        if record.failed {
-            if self.kept_failed < self.keep_tests {
-                self.kept_failed += 1;
-                outcome.kept.push(record);
-            }
-        } else {
-            // Reservoir sampling keeps a uniform sample of the passed tests.
-            self.passed_seen += 1;
-            if self.kept_passed.len() < self.keep_tests {
-                self.kept_passed.push(outcome.kept.len());
-                outcome.kept.push(record);
-            } else {
-                let slot = self.reservoir_rng.below(self.passed_seen);
-                if slot < self.keep_tests {
-                    let index = self.kept_passed[slot];
-                    outcome.kept[index] = record;
-                }
-            }
-        }
+        // The most deviating failures were kept whole above; the sample keeps inputs and F.
+        self.sample.offer(record);
     }
 }
 
@@ -353,7 +360,6 @@ pub fn search_relation(
         vars: relation.all_vars(),
         tolerance: relation.tolerance.unwrap_or(config.tolerance),
         needed,
-        keep_tests: config.keep_tests,
         start,
         outcome: SearchOutcome {
             relation: relation.name.clone(),
@@ -372,17 +378,20 @@ pub fn search_relation(
             consecutive_passes_needed: needed,
             elapsed_s: 0.0,
             kept: Vec::new(),
+            stop_reason: None,
             worst_failures: Vec::new(),
         },
         seed: None,
         seed_deviation: 0.0,
-        kept_passed: Vec::new(),
-        kept_failed: 0,
-        passed_seen: 0,
-        reservoir_rng: SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
+        sample: TestSample::new(
+            config.keep_tests,
+            SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
+        ),
+        errors_in_a_row: 0,
     };
+    let deadline = start + config.budget;
     let out_of_budget = |outcome: &SearchOutcome| {
-        start.elapsed() >= config.budget
+        Instant::now() >= deadline
             || config.max_tests.is_some_and(|m| outcome.tests >= m)
             || config
                 .stop_after_accepted_bases
@@ -395,11 +404,27 @@ pub fn search_relation(
     let mut idle_rounds = 0usize;
     while !out_of_budget(&state.outcome) {
         if idle_rounds >= 50 && state.outcome.tests == 0 {
+            state.outcome.stop_reason = Some(format!(
+                "no inputs satisfying the premise were found in the domain ({} draws failed)",
+                state.outcome.generation_failures
+            ));
             break;
         }
+        if state.errors_in_a_row >= GIVE_UP_AFTER_RUN_ERRORS && state.outcome.tests == 0 {
+            state.outcome.stop_reason = Some(format!(
+                "every run failed ({} in a row, no test completed)",
+                state.errors_in_a_row
+            ));
+            break;
+        }
+        // Tests still to complete under the test cap: never plan more.
+        let remaining = config
+            .max_tests
+            .map_or(usize::MAX, |m| m.saturating_sub(state.outcome.tests));
+        let pool_limit = pool_size.min(remaining);
         // Line 4 of Algorithm 1: bases perturbed from the most deviating one (or fresh).
         for _ in 0..2 * pool_size {
-            if active.len() >= pool_size {
+            if active.len() >= pool_limit {
                 break;
             }
             let from_seed = state.seed.is_some() && !rng.chance(config.fresh_base_probability);
@@ -422,7 +447,14 @@ pub fn search_relation(
         // Line 5: follow-ups not yet tried from each base.
         let mut planned: Vec<(usize, Vec<Record>)> = Vec::new();
         for (index, base) in active.iter_mut().enumerate() {
-            let wanted = needed.saturating_sub(base.consecutive).clamp(1, per_base);
+            let left = remaining.saturating_sub(planned.len());
+            if left == 0 {
+                break;
+            }
+            let wanted = needed
+                .saturating_sub(base.consecutive)
+                .clamp(1, per_base)
+                .min(left);
             let mut drawn = 0;
             'slots: for _ in 0..wanted {
                 for _ in 0..DUPLICATE_DRAWS {
@@ -466,7 +498,7 @@ pub fn search_relation(
         for (_, follow) in &planned {
             inputs.extend(follow.iter().cloned());
         }
-        let results = run_batch(system, &inputs, config.jobs, Some(start + config.budget));
+        let results = run_batch(system, &inputs, config.jobs, Some(deadline));
         state.outcome.runs += inputs.len();
         for (index, at) in base_slots {
             let outputs: Result<Vec<Record>, String> = results[at..at + base_count]
@@ -494,14 +526,21 @@ pub fn search_relation(
         }
         // Lines 7-17: label each test, track the most deviating base, count passes.
         let had_tests = !planned.is_empty();
+        state.outcome.runs -= results
+            .iter()
+            .filter(|r| matches!(r, Err(RunFailure::NotRun)))
+            .count();
         for (t, (index, follow)) in planned.into_iter().enumerate() {
             let at = follow_start + t * per_test;
             state.record_test(&mut active[index], follow, &results[at..at + per_test]);
         }
         for base in &mut active {
             if base.exhausted && !base.done && base.outputs.is_some() {
-                // Every distinct follow-up of this base was tried and passed.
-                state.outcome.exhausted_bases += 1;
+                // Every distinct follow-up of this base was tried; they all passed unless
+                // one failed to run.
+                if !base.errored {
+                    state.outcome.exhausted_bases += 1;
+                }
                 base.done = true;
             }
         }
@@ -512,7 +551,9 @@ pub fn search_relation(
             idle_rounds += 1;
         }
     }
-    finish(state.outcome, start)
+    let mut outcome = state.outcome;
+    outcome.kept = state.sample.into_tests();
+    finish(outcome, start)
 }
 
 fn keep_worst(worst: &mut Vec<TestRecord>, record: &TestRecord) {
@@ -532,6 +573,21 @@ fn finish(mut outcome: SearchOutcome, start: Instant) -> SearchOutcome {
     } else {
         Verdict::Inconclusive
     };
+    if outcome.verdict == Verdict::Inconclusive && outcome.stop_reason.is_none() {
+        outcome.stop_reason = Some(if outcome.run_errors > 0 {
+            format!(
+                "the time budget ran out before any test completed ({} runs failed)",
+                outcome.run_errors
+            )
+        } else if outcome.generation_failures > 0 && outcome.runs == 0 {
+            format!(
+                "no inputs satisfying the premise were found in the domain ({} draws failed)",
+                outcome.generation_failures
+            )
+        } else {
+            "the time budget ran out before any test completed".to_string()
+        });
+    }
     outcome
 }
 
@@ -676,6 +732,113 @@ type = "boolean"
         let sampled = passes(&outcome);
         assert!(sampled.iter().all(|c| all_passes.contains(c)));
         assert!(sampled.iter().any(|c| !all_passes[..50].contains(c)));
+    }
+
+    #[test]
+    fn follow_ups_that_failed_to_run_never_count_as_passes() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        // The follow-up is determined by the base (senior flipped), so every base is
+        // exhausted by one test; every non-senior run fails.
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let system = FunctionSystem {
+            name: "fails on non-seniors".into(),
+            function: |input: &Record| {
+                if input["senior"] == Value::Bool(false) {
+                    return Err(RunFailure::Crashed {
+                        detail: "exit status: 1".into(),
+                    });
+                }
+                let mut out = Record::new();
+                out.insert("tax".into(), Value::Number(1.0));
+                Ok(out)
+            },
+        };
+        let config = SearchConfig {
+            seed: 4,
+            max_tests: Some(50),
+            budget: Duration::from_secs(5),
+            ..SearchConfig::default()
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        assert_eq!(outcome.tests, 0);
+        assert_eq!(outcome.passed, 0);
+        assert_eq!(outcome.exhausted_bases, 0);
+        assert_eq!(outcome.accepted_bases, 0);
+        assert!(outcome.run_errors >= GIVE_UP_AFTER_RUN_ERRORS);
+        assert_eq!(outcome.verdict, Verdict::Inconclusive);
+        let reason = outcome.stop_reason.unwrap();
+        assert!(reason.starts_with("every run failed"), "{reason}");
+    }
+
+    #[test]
+    fn test_caps_are_exact_and_bases_are_not_run_beyond_them() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(
+            "relation m forall x, y. x ==[income] y and x.income >= y.income => F(x) >= F(y)",
+        )
+        .unwrap()[0];
+        let system = FunctionSystem {
+            name: "correct".into(),
+            function: taxer(false),
+        };
+        for cap in [1, 2, 9, 90, 1000] {
+            let config = SearchConfig {
+                seed: 8,
+                max_tests: Some(cap),
+                jobs: 2,
+                ..SearchConfig::default()
+            };
+            let outcome = search_relation(relation, &domain, &system, &config);
+            assert_eq!(outcome.tests, cap);
+        }
+        // One test: one base and one follow-up, nothing more (income 13 is an error: the
+        // seed below draws other incomes).
+        let config = SearchConfig {
+            seed: 8,
+            max_tests: Some(1),
+            ..SearchConfig::default()
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        assert_eq!(outcome.runs, 2);
+    }
+
+    #[test]
+    fn sample_is_bounded_per_label_and_uniform() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let relation = &parse_relations(RELATION).unwrap()[0];
+        let system = FunctionSystem {
+            name: "buggy".into(),
+            function: taxer(true),
+        };
+        let config = SearchConfig {
+            seed: 6,
+            max_tests: Some(4000),
+            keep_tests: 30,
+            ..SearchConfig::default()
+        };
+        let outcome = search_relation(relation, &domain, &system, &config);
+        let kept_failed = outcome.kept.iter().filter(|t| t.failed).count();
+        assert!(outcome.failed > 300, "{}", outcome.failed);
+        assert_eq!(kept_failed, 30);
+        assert_eq!(outcome.kept.len(), 60);
+        // Not the first 30 failures: some kept failure comes after the 30th.
+        let thirtieth = {
+            let mut times: Vec<f64> = Vec::new();
+            let everything = search_relation(
+                relation,
+                &domain,
+                &system,
+                &SearchConfig {
+                    keep_tests: 100_000,
+                    ..config.clone()
+                },
+            );
+            for t in everything.kept.iter().filter(|t| t.failed) {
+                times.push(t.at_s);
+            }
+            times[29]
+        };
+        assert!(outcome.kept.iter().any(|t| t.failed && t.at_s > thirtieth));
     }
 
     #[test]

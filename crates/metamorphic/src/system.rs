@@ -13,8 +13,14 @@ pub enum RunFailure {
     Timeout { seconds: f64 },
     /// The system exited or closed its output without answering.
     Crashed { detail: String },
-    /// The reply was not a JSON object.
+    /// The reply was not a JSON object (a stray line, a traceback, a JSON array ...).
     Malformed { reply: String },
+    /// A reply line longer than the adapter accepts.
+    ReplyTooLong { bytes: usize, limit: usize },
+    /// A reply line that is not UTF-8 (shown with the invalid bytes replaced).
+    NotUtf8 { reply: String },
+    /// The reply carried another request's id (or none, from a program that echoes ids).
+    WrongRequestId { expected: u64, found: String },
     /// The system answered with an error of its own (e.g. `{"error": "..."}`).
     Reported { message: String },
     /// Not run: the time budget ran out first.
@@ -30,6 +36,18 @@ impl fmt::Display for RunFailure {
                 let shown: String = reply.chars().take(120).collect();
                 write!(f, "malformed reply: {shown}")
             }
+            RunFailure::ReplyTooLong { bytes, limit } => write!(
+                f,
+                "malformed reply: a line of {bytes} bytes or more (the limit is {limit})"
+            ),
+            RunFailure::NotUtf8 { reply } => {
+                let shown: String = reply.chars().take(120).collect();
+                write!(f, "malformed reply: not UTF-8: {shown}")
+            }
+            RunFailure::WrongRequestId { expected, found } => write!(
+                f,
+                "reply to the wrong request: expected request_id {expected}, found {found}"
+            ),
             RunFailure::Reported { message } => write!(f, "error: {message}"),
             RunFailure::NotRun => write!(f, "not run (time budget exhausted)"),
         }
@@ -60,8 +78,22 @@ pub trait SystemUnderTest: Send + Sync {
         None
     }
 
+    /// The names of the outputs the system declares, when it declares them (a Catala scope
+    /// does; an external program's outputs are learnt from a probe run).
+    fn declared_outputs(&self) -> Option<Vec<String>> {
+        None
+    }
+
     /// Runs the system on one input.
     fn run(&self, input: &Record) -> RunResult;
+
+    /// Runs the system on one input, giving up at `deadline` (the run is then stopped when
+    /// the system can be stopped, and the result is `RunFailure::NotRun`). Systems that
+    /// cannot be interrupted just run.
+    fn run_until(&self, input: &Record, deadline: Option<Instant>) -> RunResult {
+        let _ = deadline;
+        self.run(input)
+    }
 }
 
 /// A system given by a Rust function (tests, benchmarks and in-process models).
@@ -81,7 +113,8 @@ impl<F: Fn(&Record) -> RunResult + Send + Sync> SystemUnderTest for FunctionSyst
 }
 
 /// Runs a batch of inputs on `jobs` threads; results are in input order. Inputs not started
-/// by `deadline` are not run (`RunFailure::NotRun`).
+/// by `deadline` are not run, and runs still going at `deadline` are stopped when the
+/// system can stop them (both `RunFailure::NotRun`).
 pub fn run_batch(
     system: &dyn SystemUnderTest,
     inputs: &[Record],
@@ -97,7 +130,7 @@ pub fn run_batch(
                 if expired() {
                     Err(RunFailure::NotRun)
                 } else {
-                    system.run(i)
+                    system.run_until(i, deadline)
                 }
             })
             .collect();
@@ -115,7 +148,7 @@ pub fn run_batch(
                 let result = if expired() {
                     Err(RunFailure::NotRun)
                 } else {
-                    system.run(&inputs[i])
+                    system.run_until(&inputs[i], deadline)
                 };
                 if let Ok(mut guard) = slots.lock() {
                     guard[i] = Some(result);

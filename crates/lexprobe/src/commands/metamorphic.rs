@@ -1,19 +1,44 @@
 //! `lexprobe metamorphic`: searches for inputs that break metamorphic relations on a system
 //! under test (an external program speaking JSON, or a Catala scope) and explains the
-//! failures. Exit code 0 when every relation passes, 1 when one fails, 2 on usage errors.
+//! failures. Exit code 0 when every relation passes, 1 when one fails, 3 when none fails but
+//! one is inconclusive, 2 on usage errors (including names that do not exist and a program
+//! that never answers).
 
-use metamorphic::domain::Domain;
+use metamorphic::domain::{Domain, DomainError};
 use metamorphic::external::{CallMode, ExternalProgram};
+use metamorphic::features::FeatureError;
+use metamorphic::names::{check_names, known_outputs, locate_string, NameError, ProbeError};
 use metamorphic::relation::parse_relations;
-use metamorphic::search::SearchConfig;
+use metamorphic::search::{SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
+use metamorphic::InputMismatch;
 use std::io::IsTerminal;
 use std::time::Duration;
 
+use crate::exit;
+
+/// Shown after the options in `lexprobe metamorphic --help`.
+const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  every relation passed
+  1  at least one relation failed
+  3  no relation failed, but at least one is inconclusive (no test completed: no inputs
+     satisfy its premise in the domain, every run of the program failed, or the budget
+     ran out first; the text output says which)
+  2  usage error: unreadable or invalid files, a name that does not exist (field,
+     output, enumeration choice), or a program that never answered
+
+External programs (cmd:'COMMAND') speak JSON Lines: one JSON object of inputs per line on
+stdin (with --request-id, plus a request_id the program may echo), one JSON object of
+outputs per line on stdout, or {\"error\": \"...\"}. See the README, \"Testing your own
+program\".";
+
 #[derive(clap::Args)]
+#[command(after_help = EXIT_CODES_HELP)]
 pub struct MetamorphicArgs {
-    /// System under test: `cmd:'COMMAND'` (JSON Lines program) or `catala:FILE#Scope`.
+    /// System under test: `cmd:'COMMAND'` (a JSON Lines program run by `sh -c`) or
+    /// `catala:FILE#Scope`.
     #[arg(long)]
     pub system: String,
     /// Input domain (TOML).
@@ -43,6 +68,10 @@ pub struct MetamorphicArgs {
     /// Start the external program once per input instead of keeping it up.
     #[arg(long)]
     pub one_call: bool,
+    /// Send a `request_id` with every request to the external program; once the program
+    /// echoes it, every reply is checked against its request.
+    #[arg(long)]
+    pub request_id: bool,
     /// Time limit for one run of the system.
     #[arg(long, default_value = "10s")]
     pub timeout: String,
@@ -110,7 +139,9 @@ fn make_system(
         } else {
             CallMode::JsonLines
         };
-        return Ok(Box::new(ExternalProgram::new(command, mode, timeout)));
+        let program =
+            ExternalProgram::new(command, mode, timeout).with_request_ids(args.request_id);
+        return Ok(Box::new(program));
     }
     if let Some(target) = args.system.strip_prefix("catala:") {
         return metamorphic::catala_system(target, args.jobs.max(1)).map_err(|e| e.to_string());
@@ -126,8 +157,49 @@ pub fn run(args: MetamorphicArgs) -> i32 {
         Ok(code) => code,
         Err(message) => {
             eprintln!("lexprobe metamorphic: {message}");
-            2
+            exit::USAGE
         }
+    }
+}
+
+/// The line of a domain file that opens the table of `field` (`[fields.NAME]`).
+fn field_table_line(domain_text: &str, field: &str) -> Option<usize> {
+    let header = format!("[fields.{field}]");
+    domain_text
+        .lines()
+        .position(|l| l.trim() == header)
+        .map(|i| i + 1)
+}
+
+/// The exit code for a set of verdicts: 1 if any failed, else 3 if any is inconclusive.
+fn exit_code(verdicts: impl IntoIterator<Item = Verdict>) -> i32 {
+    let verdicts: Vec<Verdict> = verdicts.into_iter().collect();
+    if verdicts.contains(&Verdict::Failed) {
+        exit::RELATION_FAILED
+    } else if verdicts.contains(&Verdict::Inconclusive) {
+        exit::INCONCLUSIVE
+    } else {
+        exit::SUCCESS
+    }
+}
+
+/// A name error with its position in the file it comes from: the relations file, the
+/// domain file, or the `--output` option.
+fn positioned_name_error(
+    error: &NameError,
+    args: &MetamorphicArgs,
+    domain_text: &str,
+    output_from_option: bool,
+) -> String {
+    match error.domain_text() {
+        None => format!("{}:{error}", args.relations),
+        Some((_, inner)) if output_from_option && matches!(error, NameError::MainOutput { .. }) => {
+            format!("--output:{inner}: {error}")
+        }
+        Some((text, inner)) => match locate_string(domain_text, text, inner) {
+            Some(pos) => format!("{}:{pos}: {error}", args.domain),
+            None => format!("{}: {error}", args.domain),
+        },
     }
 }
 
@@ -139,8 +211,15 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     }
     let domain_text = std::fs::read_to_string(&args.domain)
         .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
-    let mut domain =
-        Domain::from_toml(&domain_text).map_err(|e| format!("{}: {e}", args.domain))?;
+    let mut domain = Domain::from_toml(&domain_text).map_err(|e| {
+        // A feature naming something unknown: the position of that name in the file.
+        if let DomainError::Feature(FeatureError::UnknownName { text, pos, .. }) = &e {
+            if let Some(at) = locate_string(&domain_text, text, *pos) {
+                return format!("{}:{at}: {e}", args.domain);
+            }
+        }
+        format!("{}: {e}", args.domain)
+    })?;
     if let Some(output) = &args.output {
         let expr = metamorphic::relation::parse_expression(output, &[])
             .map_err(|e| format!("--output `{output}`: {e}"))?;
@@ -163,8 +242,24 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
             .map_err(|e| format!("{}:{e}", args.relations))?;
     }
     let system = make_system(args, timeout)?;
-    metamorphic::check_domain_inputs(&domain, system.as_ref())
-        .map_err(|e| format!("{}: {e}", args.domain))?;
+    metamorphic::check_domain_inputs(&domain, system.as_ref()).map_err(|e| match &e {
+        InputMismatch::UnknownInput(field) => match field_table_line(&domain_text, field) {
+            Some(line) => format!("{}:{line}:1: {e}", args.domain),
+            None => format!("{}: {e}", args.domain),
+        },
+        InputMismatch::MissingInput(_) => format!("{}: {e}", args.domain),
+    })?;
+    // Every name must exist before the search starts: the outputs are the scope's declared
+    // ones, or those of a first probe run of the program.
+    let outputs = known_outputs(system.as_ref(), &domain, args.seed).map_err(|e| match &e {
+        ProbeError::NoAnswer {
+            never_answered: true,
+            ..
+        } => format!("the program gave no usable answer: {e}"),
+        _ => e.to_string(),
+    })?;
+    check_names(&domain, &relations, &outputs)
+        .map_err(|e| positioned_name_error(&e, args, &domain_text, args.output.is_some()))?;
     let config = SearchConfig {
         seed: args.seed,
         budget,
@@ -184,13 +279,16 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     let show_progress = std::io::stderr().is_terminal();
     let total = relations.len();
     let mut done = 0;
-    let reports = metamorphic::check::check_relations(
+    let mut reports = Vec::with_capacity(relations.len());
+    // Each relation's sample of tests is dropped once it is explained: memory stays that of
+    // one relation's search.
+    metamorphic::check::check_each_relation(
         &relations,
         &domain,
         system.as_ref(),
         &config,
         &tree_options,
-        &mut |report| {
+        &mut |mut report| {
             done += 1;
             if show_progress {
                 eprintln!(
@@ -201,6 +299,8 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
                     report.outcome.failed
                 );
             }
+            report.release_sample();
+            reports.push(report);
         },
     );
     let description = system.describe();
@@ -217,10 +317,7 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         std::fs::write(path, metamorphic::report::to_html(&reports, &description))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
-    let any_failed = reports
-        .iter()
-        .any(|r| r.outcome.verdict == metamorphic::search::Verdict::Failed);
-    Ok(if any_failed { 1 } else { 0 })
+    Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
 }
 
 #[cfg(test)]
@@ -240,6 +337,7 @@ mod tests {
             seed: 1,
             jobs: 2,
             one_call: false,
+            request_id: false,
             timeout: "10s".into(),
             tolerance: 0.0,
             bayes_factor: 100.0,
@@ -287,6 +385,19 @@ mod tests {
         wrong_domain.max_tests = Some(1);
         let message = run_checked(&wrong_domain).unwrap_err();
         assert!(message.contains("has no such input"), "{message}");
+        // Positioned at the field's table in the domain file.
+        let field = message
+            .split('`')
+            .nth(1)
+            .expect("the message names the field")
+            .to_string();
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/metamorphic");
+        let text = std::fs::read_to_string(format!("{examples}/form1040.toml")).unwrap();
+        let line = field_table_line(&text, &field).unwrap();
+        assert!(
+            message.contains(&format!("form1040.toml:{line}:1: ")),
+            "{message}"
+        );
         let bad_system = args("ftp:nowhere", &[], "EXAMPLES/form1040.mr");
         assert!(run_checked(&bad_system)
             .unwrap_err()
@@ -298,6 +409,134 @@ mod tests {
         let broken_args = args("cmd:true", &[], broken.to_str().unwrap());
         let message = run_checked(&broken_args).unwrap_err();
         assert!(message.contains("broken.mr:3:1:"), "{message}");
+    }
+
+    #[test]
+    fn exit_code_is_1_on_failure_else_3_when_inconclusive() {
+        use Verdict::*;
+        assert_eq!(exit_code([Passed, Passed]), 0);
+        assert_eq!(exit_code([Passed, Inconclusive]), 3);
+        assert_eq!(exit_code([Inconclusive, Failed, Passed]), 1);
+        assert_eq!(exit_code([]), 0);
+    }
+
+    fn scratch(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("lexprobe-mr-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    }
+
+    #[test]
+    fn an_unsatisfiable_premise_is_inconclusive_exit_3() {
+        let relations = scratch(
+            "impossible.mr",
+            "relation impossible forall x, y. x ==[age] y and y.age > 500 => F(x) = F(y)\n",
+        );
+        let mut impossible = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &[],
+            &relations,
+        );
+        impossible.budget = "5s".into();
+        assert_eq!(run_checked(&impossible), Ok(exit::INCONCLUSIVE));
+    }
+
+    #[test]
+    fn misspelt_outputs_are_positioned_usage_errors() {
+        let only = ["r3_eitc_mfs"];
+        let mut option = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        option.output = Some("refund + refnd".into());
+        let message = run_checked(&option).unwrap_err();
+        assert!(
+            message
+                .starts_with("--output:1:10: the definition of F `refund + refnd` reads `refnd`"),
+            "{message}"
+        );
+        assert!(message.contains("refund"), "{message}");
+        // In the domain file: `output = "refund_amount"` on line 2, the name at column 11.
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/metamorphic");
+        let domain_text = std::fs::read_to_string(format!("{examples}/form1040.toml")).unwrap();
+        let kept: Vec<&str> = domain_text
+            .lines()
+            .filter(|l| !l.starts_with("output"))
+            .collect();
+        let domain = scratch(
+            "misspelt.toml",
+            &format!("# F\noutput = \"refund_amount\"\n{}\n", kept.join("\n")),
+        );
+        let mut in_domain = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        in_domain.domain = domain.clone();
+        let message = run_checked(&in_domain).unwrap_err();
+        assert!(
+            message.starts_with(&format!("{domain}:2:11: the definition of F")),
+            "{message}"
+        );
+        // A feature reading a name that does not exist.
+        let features_line = domain_text
+            .lines()
+            .position(|l| l.trim() == "[features]")
+            .unwrap();
+        let with_feature =
+            domain_text.replacen("[features]\n", "[features]\nzz_bad = \"agi + incme\"\n", 1);
+        let mut bad_feature = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &only,
+            "EXAMPLES/form1040.mr",
+        );
+        bad_feature.domain = scratch("feature.toml", &with_feature);
+        let message = run_checked(&bad_feature).unwrap_err();
+        assert!(
+            message.starts_with(&format!(
+                "{}:{}:17: feature `zz_bad` uses `incme`",
+                bad_feature.domain,
+                features_line + 2
+            )),
+            "{message}"
+        );
+        // A relation reading an output that does not exist.
+        let relations = scratch(
+            "misspelt.mr",
+            "relation r forall x, y. x ==[l27] y =>\n  out.eic(x) >= 0\n",
+        );
+        let named = args(
+            "catala:EXAMPLES/form1040.catala_en#Form1040",
+            &[],
+            &relations,
+        );
+        let message = run_checked(&named).unwrap_err();
+        assert!(
+            message.starts_with(&format!(
+                "{relations}:2:3: relation `r` reads the output `eic`"
+            )),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_program_that_never_answers_is_a_usage_error_naming_it() {
+        let silent = args(
+            "cmd:echo 'no tax tables' >&2; exit 7",
+            &["r3_eitc_mfs"],
+            "EXAMPLES/form1040.mr",
+        );
+        let message = run_checked(&silent).unwrap_err();
+        assert!(message.contains("gave no usable answer"), "{message}");
+        assert!(
+            message.contains("`echo 'no tax tables' >&2; exit 7`"),
+            "{message}"
+        );
+        assert!(message.contains("exit status: 7"), "{message}");
+        assert!(message.contains("stderr: no tax tables"), "{message}");
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub enum EvalError {
         field: String,
         pos: Pos,
     },
+    #[error("{pos}: `{name}` is neither a name known here nor a choice of an enum field")]
+    UnknownName { name: String, pos: Pos },
     #[error("{pos}: the system returned no output `{output}` for `{var}`")]
     MissingOutput {
         output: String,
@@ -38,8 +40,11 @@ pub enum EvalError {
 pub trait Environment {
     /// `var.field`
     fn field(&self, var: &str, field: &str) -> Option<Value>;
-    /// A bare name's value (a field in single-record contexts); `None` makes it an enum constant.
+    /// A bare name's value (a field in single-record contexts).
     fn name(&self, name: &str) -> Option<Value>;
+    /// Whether a bare name without a value is an enumeration constant; any other such name
+    /// is an error (a misspelt output must not become a constant).
+    fn is_constant(&self, name: &str) -> bool;
     /// `F(var)` (output None) or `out.name(var)`.
     fn output(&self, output: Option<&str>, var: &str) -> Option<Value>;
     /// The whole input record of a case variable (for equivalences).
@@ -71,6 +76,12 @@ impl Environment for CaseEnvironment<'_> {
         None
     }
 
+    /// Relations are checked against the domain's enumeration choices before any search
+    /// ([`crate::validate_relation`]), so their bare names are constants.
+    fn is_constant(&self, _name: &str) -> bool {
+        true
+    }
+
     fn output(&self, output: Option<&str>, var: &str) -> Option<Value> {
         let record = self.outputs?.get(self.index(var)?)?;
         record.get(output.unwrap_or(self.main_output)).cloned()
@@ -82,15 +93,22 @@ impl Environment for CaseEnvironment<'_> {
 }
 
 /// An environment of one record whose fields are read by bare name (domain constraints,
-/// output definitions).
-pub struct RecordEnvironment<'a>(pub &'a Record);
+/// output definitions, features); other bare names must be among `constants` (the domain's
+/// enumeration choices).
+pub struct RecordEnvironment<'a> {
+    pub record: &'a Record,
+    pub constants: &'a [String],
+}
 
 impl Environment for RecordEnvironment<'_> {
     fn field(&self, _var: &str, _field: &str) -> Option<Value> {
         None
     }
     fn name(&self, name: &str) -> Option<Value> {
-        self.0.get(name).cloned()
+        self.record.get(name).cloned()
+    }
+    fn is_constant(&self, name: &str) -> bool {
+        self.constants.iter().any(|c| c == name)
     }
     fn output(&self, _output: Option<&str>, _var: &str) -> Option<Value> {
         None
@@ -127,7 +145,14 @@ pub fn value(expr: &Expr, env: &dyn Environment) -> Result<Value, EvalError> {
     match expr {
         Expr::Bool(b) => Ok(Value::Bool(*b)),
         Expr::Number(n) => Ok(Value::Number(*n)),
-        Expr::Name(name, _) => Ok(env.name(name).unwrap_or_else(|| Value::Enum(name.clone()))),
+        Expr::Name(name, pos) => match env.name(name) {
+            Some(v) => Ok(v),
+            None if env.is_constant(name) => Ok(Value::Enum(name.clone())),
+            None => Err(EvalError::UnknownName {
+                name: name.clone(),
+                pos: *pos,
+            }),
+        },
         Expr::Field { var, field, pos } => {
             env.field(var, field)
                 .ok_or_else(|| EvalError::UnknownField {
@@ -409,12 +434,25 @@ mod tests {
     #[test]
     fn bare_names_read_fields_in_record_context() {
         let record = case(&[("AGI", Value::Number(1000.0)), ("MDE", Value::Number(80.0))]);
+        let env = RecordEnvironment {
+            record: &record,
+            constants: &["MFJ".to_string()],
+        };
         let floor = parse_expression("MDE <= AGI * 7.5%", &[]).unwrap();
-        assert!(!holds(&floor, &RecordEnvironment(&record)).unwrap());
+        assert!(!holds(&floor, &env).unwrap());
         let ceil = parse_expression("ceil(AGI / 300)", &[]).unwrap();
+        assert_eq!(value(&ceil, &env).unwrap(), Value::Number(4.0));
+        // A declared choice is a constant; any other unknown name is an error with its
+        // position, never a constant (a misspelt output would make F constant).
+        let choice = parse_expression("MFJ", &[]).unwrap();
+        assert_eq!(value(&choice, &env).unwrap(), Value::Enum("MFJ".into()));
+        let misspelt = parse_expression("AGI + MDEE", &[]).unwrap();
         assert_eq!(
-            value(&ceil, &RecordEnvironment(&record)).unwrap(),
-            Value::Number(4.0)
+            value(&misspelt, &env),
+            Err(EvalError::UnknownName {
+                name: "MDEE".into(),
+                pos: Pos { line: 1, col: 7 }
+            })
         );
     }
 }
