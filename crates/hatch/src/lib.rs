@@ -19,8 +19,37 @@ pub mod lexer;
 pub mod naive;
 pub mod syntax;
 
-pub use engine::{falsify, falsify_file, HatchError, Mode, Options, Report};
+pub use engine::{
+    falsify, falsify_file, Bounds, HatchError, Mode, Options, Report, SearchProgress,
+};
 pub use sre;
+
+impl SearchProgress {
+    /// One sentence saying how far the search got when nothing was falsified.
+    pub fn describe(&self) -> String {
+        let limit = format!(
+            "at most {} calls and prestates of at most {} events",
+            self.limit.calls, self.limit.prestate_length
+        );
+        if self.exhausted {
+            return format!("bounds exhausted: no violation in any execution with {limit}");
+        }
+        let done = match self.completed {
+            Some(b) => format!(
+                "explored completely up to {} calls with prestates of at most {} events",
+                b.calls, b.prestate_length
+            ),
+            None => "no round of the search ended".to_string(),
+        };
+        match self.interrupted {
+            Some(b) => format!(
+                "{done}; the time ran out at {} calls, prestate length {} (bounds: {limit})",
+                b.calls, b.prestate_length
+            ),
+            None => format!("{done} (bounds: {limit})"),
+        }
+    }
+}
 
 impl Report {
     /// The violating symbolic trace, one printed event per entry.

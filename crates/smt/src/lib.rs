@@ -3,9 +3,12 @@
 //! satisfiability answers, validity checks, models and simplified formulas. The derivative-guided
 //! engine (`hatch`, through `sre`) uses it today; the concolic engine will use the same layer.
 
+mod context;
+pub mod layer;
 pub mod solver;
 pub mod term;
 
-pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats};
+pub use layer::{Chain, GenerationalMap, QueryCache, SolverLayer, Verdict};
+pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats, Z3Layer};
 pub use term::{ArithOp, CmpOp, Sort, Term};
 pub mod catala;
