@@ -205,7 +205,7 @@ mod tests {
         type Error = ();
         fn decide(&mut self, q: &u32) -> Result<Option<Verdict<()>>, ()> {
             self.0 += 1;
-            Ok((q % 2 == 0).then_some(Verdict::Sat(())))
+            Ok(q.is_multiple_of(2).then_some(Verdict::Sat(())))
         }
     }
 

@@ -220,7 +220,7 @@ impl Z3Layer {
         want_model: bool,
     ) -> Result<(Verdict<()>, Option<Model>), SmtError> {
         self.checks += 1;
-        if self.checks % SOLVER_RENEWAL == 0 {
+        if self.checks.is_multiple_of(SOLVER_RENEWAL) {
             // every query is asserted in its own scope, so a fresh solver answers the same
             self.solver = Self::fresh_solver(&self.context, self.timeout_ms);
         }
