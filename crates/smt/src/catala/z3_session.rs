@@ -9,6 +9,7 @@
 
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::context::ContextHandle;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic, Int, Real};
@@ -100,9 +101,10 @@ pub struct Z3Session {
     model: Option<Model<'static>>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
-    /// The thread's Z3 context (see [`crate::context`]); declared last so the solver, the
-    /// encoded terms and the model above are dropped before it.
-    context: ContextHandle,
+    /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
+    /// answer (a run answered without Z3 never creates one: 10 ms); declared last so the
+    /// solver, the encoded terms and the model above are dropped before it.
+    context: OnceCell<ContextHandle>,
 }
 
 const CACHE_GENERATION: usize = 20_000;
@@ -123,7 +125,7 @@ impl Z3Session {
             old_cache: HashMap::new(),
             model: None,
             stats: SessionStats::default(),
-            context: ContextHandle::of_thread(),
+            context: OnceCell::new(),
         }
     }
 
@@ -132,7 +134,7 @@ impl Z3Session {
     }
 
     fn ctx(&self) -> &'static Context {
-        self.context.get()
+        self.context.get_or_init(ContextHandle::of_thread).get()
     }
 
     /// The solver, created with the globals on first use.
