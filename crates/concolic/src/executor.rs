@@ -1,6 +1,6 @@
 //! The executor: one run of the scope on concrete inputs by the interpreter of `catala_eval`
 //! with the symbolic companion riding along ([`crate::symbolic`]). It takes an assignment of
-//! the input variables and gives a [`Run`]: the inputs as values, the path condition (one
+//! the input variables and gives a `Run`: the inputs as values, the path condition (one
 //! [`PathConstraint`] per branch decided on the way), the outcome (outputs, a failed assertion
 //! or an error) and, with early conflicts on, the lemmas learnt from exceptions that failed
 //! (Fig. 10 of the paper). The searcher and the solver chain never see the interpreter.

@@ -262,7 +262,8 @@ pub fn optim_long_help() -> String {
     text
 }
 
-/// The order in which an exploration visits the paths. Both visit the same set of paths.
+/// The order in which an exploration visits the paths (its searcher, see [`crate::searcher`]).
+/// All visit the same set of paths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Depth-first, negating the last open constraint (Section 3 of the paper).

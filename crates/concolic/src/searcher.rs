@@ -1,15 +1,15 @@
 //! The searcher: which open branch of the path tree an exploration negates next. After each
-//! run the explorer holds the run's path as a stack of [`Node`]s (a constraint, whether its
-//! other side is explored, and where that other side leads); a [`Searcher`] picks the node to
+//! run the explorer holds the run's path as a stack of `Node`s (a constraint, whether its
+//! other side is explored, and where that other side leads); a `Searcher` picks the node to
 //! negate and may ask for the open nodes below it to be set aside as subtrees in the
-//! [`WorkPool`] (solved for now, explored later or by another worker). Every open node is
+//! `WorkPool` (solved for now, explored later or by another worker). Every open node is
 //! negated exactly once whatever the searcher, so all searchers find the same set of paths, in
 //! different orders. The pool is the searcher's second level: it hands out subtrees, to this
-//! worker later ([`Solo`]) or to other threads (`crate::parallel`).
+//! worker later (`Solo`) or to other threads (`crate::parallel`).
 //!
 //! Searchers: [`DepthFirst`] (the paper's), [`NewBranchesFirst`], and
 //! [`crate::coverage_guided::CoverageGuided`]. A new strategy is one new type implementing
-//! [`Searcher`], plus its variant of [`crate::Strategy`].
+//! `Searcher`, plus its variant of [`crate::Strategy`].
 
 use crate::inputs::Assignment;
 use catala_syntax::Span;

@@ -28,22 +28,25 @@ impl SearchProgress {
     /// One sentence saying how far the search got when nothing was falsified.
     pub fn describe(&self) -> String {
         let limit = format!(
-            "at most {} calls and prestates of at most {} events",
+            "{} calls, prestates of {} events",
             self.limit.calls, self.limit.prestate_length
         );
         if self.exhausted {
-            return format!("bounds exhausted: no violation in any execution with {limit}");
+            return format!(
+                "bounds exhausted: every execution with at most {} calls and prestates of at most {} events explored",
+                self.limit.calls, self.limit.prestate_length
+            );
         }
         let done = match self.completed {
             Some(b) => format!(
-                "explored completely up to {} calls with prestates of at most {} events",
+                "every execution with at most {} calls and prestates of at most {} events explored",
                 b.calls, b.prestate_length
             ),
             None => "no round of the search ended".to_string(),
         };
         match self.interrupted {
             Some(b) => format!(
-                "{done}; the time ran out at {} calls, prestate length {} (bounds: {limit})",
+                "time limit reached: {done}; the search was at {} calls, prestate length {} (bounds: {limit})",
                 b.calls, b.prestate_length
             ),
             None => format!("{done} (bounds: {limit})"),

@@ -132,16 +132,7 @@ fn print_report(out: &mut impl Write, report: &Report, args: &FalsifyArgs) -> st
                     .collect();
                 writeln!(out, "Model  = {}", model.join(", "))?;
             }
-            None if report.timed_out => writeln!(
-                out,
-                "No violation found before the time limit: {}",
-                report.progress.describe()
-            )?,
-            None => writeln!(
-                out,
-                "No violation found within the bounds: {}",
-                report.progress.describe()
-            )?,
+            None => writeln!(out, "No violation found: {}", report.progress.describe())?,
         }
         writeln!(
             out,
