@@ -18,6 +18,7 @@ use crate::replay::replay;
 pub use crate::results::{Control, Exploration, ExploreStats, Outcome, TestCase};
 use crate::searcher::{Coverage, DepthFirst, Node, Searcher, Solo};
 pub(crate) use crate::searcher::{Task, WorkPool};
+use crate::symbolic::PathConstraint;
 use crate::ConcolicError;
 use catala_eval::runtime::json::value_from_json;
 use catala_ir::dcalc::{Program, ScopeId};
@@ -281,44 +282,8 @@ impl<'p> Worker<'p> {
                 lemmas.extend(learnt);
                 lemmas.sort_by_key(|(p, _)| *p);
             }
-            let index = pool.count_test() - 1;
-            if self.options.check {
-                if let Some(why) = replay(
-                    &self.replay_program,
-                    self.scope,
-                    &inputs,
-                    &outcome,
-                    opt.lazy_defaults,
-                ) {
-                    self.mismatches.push((index, why));
-                }
-            }
-            *self
-                .stats
-                .by_outcome
-                .entry(outcome.kind().to_string())
-                .or_default() += 1;
-            *self
-                .stats
-                .by_roundness
-                .entry(format!("{roundness:?}"))
-                .or_default() += 1;
-            let test = TestCase {
-                inputs,
-                outcome,
-                constraints: if self.options.keep_constraints {
-                    path.iter().map(|c| c.term.to_string()).collect()
-                } else {
-                    Vec::new()
-                },
-                roundness,
-                found_at: self.start.elapsed(),
-            };
-            let control = on_test(index, &test);
-            self.stats.tests += 1;
-            if self.options.keep_tests {
-                self.tests.push(test);
-            }
+            let (index, control) =
+                self.record_test(pool, inputs, &path, outcome, roundness, on_test);
             if control == Control::Stop {
                 return Ok(false);
             }
@@ -413,6 +378,59 @@ impl<'p> Worker<'p> {
                 }
             }
         }
+    }
+
+    /// Counts, checks and hands out the test of one run; gives its index and the caller's
+    /// answer.
+    fn record_test(
+        &mut self,
+        pool: &dyn WorkPool,
+        inputs: Vec<Option<catala_eval::runtime::Value>>,
+        path: &[PathConstraint],
+        outcome: Outcome,
+        roundness: RoundnessLevel,
+        on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+    ) -> (usize, Control) {
+        let opt = self.options.optimizations;
+        let index = pool.count_test() - 1;
+        if self.options.check {
+            if let Some(why) = replay(
+                &self.replay_program,
+                self.scope,
+                &inputs,
+                &outcome,
+                opt.lazy_defaults,
+            ) {
+                self.mismatches.push((index, why));
+            }
+        }
+        *self
+            .stats
+            .by_outcome
+            .entry(outcome.kind().to_string())
+            .or_default() += 1;
+        *self
+            .stats
+            .by_roundness
+            .entry(format!("{roundness:?}"))
+            .or_default() += 1;
+        let test = TestCase {
+            inputs,
+            outcome,
+            constraints: if self.options.keep_constraints {
+                path.iter().map(|c| c.term.to_string()).collect()
+            } else {
+                Vec::new()
+            },
+            roundness,
+            found_at: self.start.elapsed(),
+        };
+        let control = on_test(index, &test);
+        self.stats.tests += 1;
+        if self.options.keep_tests {
+            self.tests.push(test);
+        }
+        (index, control)
     }
 
     /// Hands the shallowest open subtree of `stack` (below `floor`) to the pool, when another
