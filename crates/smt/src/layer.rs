@@ -147,15 +147,29 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
 }
 
 /// A cache of answers: decides a query it has seen answered, and learns every answer given
-/// by the layers after it. Bounded (two generations of `generation` queries).
-pub struct QueryCache<K, E> {
-    answers: GenerationalMap<K, Verdict<()>>,
+/// by the layers after it. It keeps a 128-bit fingerprint of each query (two independent
+/// SipHash digests), not the query, so an entry costs a few dozen bytes whatever the size of
+/// the query; two different queries share a fingerprint with a probability of about 2^-128
+/// per pair. Bounded (two generations of `generation` queries).
+pub struct QueryCache<E> {
+    answers: GenerationalMap<u128, Verdict<()>>,
     /// Queries answered from the cache.
     pub hits: u64,
     error: std::marker::PhantomData<fn() -> E>,
 }
 
-impl<K: Hash + Eq + Clone, E> QueryCache<K, E> {
+/// The fingerprint of a query.
+fn fingerprint<Q: Hash + ?Sized>(query: &Q) -> u128 {
+    use std::hash::Hasher;
+    let mut first = std::collections::hash_map::DefaultHasher::new();
+    query.hash(&mut first);
+    let mut second = std::collections::hash_map::DefaultHasher::new();
+    second.write_u64(0x9e37_79b9_7f4a_7c15);
+    query.hash(&mut second);
+    (u128::from(first.finish()) << 64) | u128::from(second.finish())
+}
+
+impl<E> QueryCache<E> {
     pub fn new(generation: usize) -> Self {
         QueryCache {
             answers: GenerationalMap::new(generation),
@@ -177,20 +191,20 @@ impl<K: Hash + Eq + Clone, E> QueryCache<K, E> {
     }
 }
 
-impl<K: Hash + Eq + Clone, E> SolverLayer<K> for QueryCache<K, E> {
+impl<Q: Hash + ?Sized, E> SolverLayer<Q> for QueryCache<E> {
     type Model = ();
     type Error = E;
 
-    fn decide(&mut self, query: &K) -> Result<Option<Verdict<()>>, E> {
-        let Some(v) = self.answers.get(query) else {
+    fn decide(&mut self, query: &Q) -> Result<Option<Verdict<()>>, E> {
+        let Some(v) = self.answers.get(&fingerprint(query)) else {
             return Ok(None);
         };
         self.hits += 1;
         Ok(Some(v))
     }
 
-    fn learn(&mut self, query: &K, verdict: &Verdict<()>) {
-        self.answers.insert(query.clone(), verdict.clone());
+    fn learn(&mut self, query: &Q, verdict: &Verdict<()>) {
+        self.answers.insert(fingerprint(query), verdict.clone());
     }
 }
 

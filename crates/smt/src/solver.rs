@@ -39,8 +39,8 @@ pub struct SolverStats {
 }
 
 /// Bounds of the query cache: two generations of this many queries (a 60-second run asks
-/// about 300,000, each key holding its own terms).
-const CACHE_GENERATION: usize = 5_000;
+/// about 400,000; an entry is a fingerprint and an answer, about 40 bytes).
+const CACHE_GENERATION: usize = 500_000;
 /// Z3 checks between two renewals of the Z3 solver, whose state grows across push/pop.
 const SOLVER_RENEWAL: u64 = 20_000;
 
@@ -49,7 +49,7 @@ const SOLVER_RENEWAL: u64 = 20_000;
 /// axioms and incremental scopes are kept here, as terms, and joined to each query.
 pub struct Solver {
     scopes: Vec<Vec<Term>>,
-    chain: Chain<QueryCache<Vec<Term>, SmtError>, Z3Layer>,
+    chain: Chain<QueryCache<SmtError>, Z3Layer>,
 }
 
 /// The last layer: one Z3 solver with a per-query timeout, each query asserted inside a

@@ -80,7 +80,7 @@ impl EventOracle for SmtOracle<'_> {
 
 /// Entries per generation of each memo table of a [`Deriver`] (two generations are kept, so a
 /// long search keeps the recent entries and its memory stays flat).
-const MEMO_GENERATION: usize = 5_000;
+const MEMO_GENERATION: usize = 20_000;
 
 /// Derivatives, next events and prefix enumeration with bounded memo tables.
 pub struct Deriver {
