@@ -1,38 +1,30 @@
-//! Depth-first concolic exploration of one scope (Section 3 of the paper). Each iteration runs
-//! the scope on concrete inputs with the symbolic companion, which yields the path condition;
-//! the last constraint not yet negated is negated, the solver is asked for inputs satisfying
-//! the prefix and the negation, and the next iteration runs on them. The exploration ends when
-//! every constraint of the current path has been negated (all feasible paths covered), or at
-//! the time or test limit. Every path found becomes a [`TestCase`]; with `check`, each is
-//! replayed on the plain interpreter, which must give the identical outcome. With
-//! [`Strategy::NewBranchesFirst`], a constraint whose negation takes a branch no run has taken
-//! yet is negated before the deeper ones, which are set aside as subtrees (solved for now,
-//! explored later): the same paths, in an order that reaches untried branches sooner.
+//! Concolic exploration of one scope (Section 3 of the paper), joining KLEE's three parts: the
+//! [`crate::executor`] runs the scope on concrete inputs with the symbolic companion, which
+//! yields the path condition; the [`crate::searcher`] picks the constraint to negate next
+//! (depth-first: the last one not yet negated); the solver chain (`smt::catala::session`)
+//! gives inputs satisfying the prefix and the negation, and the next run starts from them. The
+//! exploration ends when every constraint of the current path has been negated (all feasible
+//! paths covered), or at the time or test limit. Every path found becomes a [`TestCase`]; with
+//! `check`, each is replayed on the plain interpreter, which must give the identical outcome.
+//! Searchers that negate a shallower constraint first (new branches first, coverage-guided)
+//! set the open constraints below it aside as subtrees (solved for now, explored later): the
+//! same paths, in another order.
 
 use crate::checkpoint::Checkpoint;
+use crate::executor::{Executor, Run};
 use crate::inputs::{Assignment, InputSpace, Shape};
 pub use crate::options::{ExploreOptions, Optimizations, Strategy};
 use crate::replay::replay;
 pub use crate::results::{Control, Exploration, ExploreStats, Outcome, TestCase};
-use crate::symbolic::{PathState, Sym};
+use crate::searcher::{Coverage, DepthFirst, Node, Searcher, Solo};
+pub(crate) use crate::searcher::{Task, WorkPool};
+use crate::symbolic::PathConstraint;
 use crate::ConcolicError;
-use catala_eval::eval::Interpreter;
 use catala_eval::runtime::json::value_from_json;
-use catala_eval::runtime::Value;
-use catala_ir::dcalc::{InputKind, Program, ScopeId};
-use catala_syntax::Span;
+use catala_ir::dcalc::{Program, ScopeId};
 use smt::catala::term::{self, Term};
 use smt::catala::{CatalaSession, QueryOutcome, RoundnessLevel};
-use std::cell::RefCell;
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
-
-struct Node {
-    term: Term,
-    done: bool,
-    /// Where the negation of this node leads: the branch point and the way not taken there.
-    other_way: Option<(Span, u32)>,
-}
 
 /// Explores every path of `scope`.
 pub fn explore(
@@ -90,56 +82,6 @@ pub fn explore_checkpointed(
     Ok(worker.finish(pool.stopped.get()))
 }
 
-/// A unit of work: inputs reaching a subtree of the path tree, and its depth (the number of
-/// leading path constraints that belong to another worker).
-pub(crate) type Task = (Assignment, usize);
-
-/// Where a worker finds more work and shares its own (see [`crate::parallel`]).
-pub(crate) trait WorkPool {
-    /// Another worker waits for a subtree.
-    fn hungry(&self) -> bool;
-    /// Hands a subtree to another worker.
-    fn give(&self, task: Task);
-    /// The next subtree, or `None` when the exploration is over.
-    fn take(&self) -> Option<Task>;
-    /// Counts a test; returns the number of tests so far, this one included.
-    fn count_test(&self) -> usize;
-    /// Ends the exploration (a limit was reached or the caller asked).
-    fn stop(&self);
-    fn is_stopped(&self) -> bool;
-}
-
-/// The pool of a sequential exploration: nobody to share with, but subtrees set aside by the
-/// new-branches-first strategy wait here (the last one set aside is taken first).
-#[derive(Default)]
-struct Solo {
-    tests: std::cell::Cell<usize>,
-    stopped: std::cell::Cell<bool>,
-    deferred: RefCell<Vec<Task>>,
-}
-
-impl WorkPool for Solo {
-    fn hungry(&self) -> bool {
-        false
-    }
-    fn give(&self, task: Task) {
-        self.deferred.borrow_mut().push(task);
-    }
-    fn take(&self) -> Option<Task> {
-        self.deferred.borrow_mut().pop()
-    }
-    fn count_test(&self) -> usize {
-        self.tests.set(self.tests.get() + 1);
-        self.tests.get()
-    }
-    fn stop(&self) {
-        self.stopped.set(true);
-    }
-    fn is_stopped(&self) -> bool {
-        self.stopped.get()
-    }
-}
-
 /// One explorer: a transformed copy of the program, its interpreter with the symbolic
 /// companion, and its own Z3 session.
 pub(crate) struct Worker<'p> {
@@ -151,11 +93,12 @@ pub(crate) struct Worker<'p> {
     scope: ScopeId,
     options: &'p ExploreOptions,
     start: Instant,
-    shapes: Vec<Option<Shape>>,
     space: InputSpace,
     money_vars: Vec<smt::catala::VarId>,
+    /// The solver chain.
     session: CatalaSession,
-    interp: Interpreter<'p, Sym>,
+    /// Runs the scope with the symbolic companion.
+    executor: Executor<'p>,
     pub(crate) tests: Vec<TestCase>,
     pub(crate) stats: ExploreStats,
     pub(crate) mismatches: Vec<(usize, String)>,
@@ -163,10 +106,10 @@ pub(crate) struct Worker<'p> {
     resumed: Option<Checkpoint>,
     last_checkpoint: Instant,
     /// The branch points and ways the runs so far went through.
-    covered: HashSet<(Span, u32)>,
-    /// The [`Strategy::NewBranchesFirst`] order is on (never with checkpoints: the subtrees
-    /// set aside are not in them).
-    new_branches_first: bool,
+    coverage: Coverage,
+    /// Picks the node to negate next (depth-first with checkpoints: the subtrees other
+    /// searchers set aside are not in them).
+    searcher: Box<dyn Searcher>,
 }
 
 /// The program as the exploration runs it: matches folded, exceptions packed, definitions in
@@ -200,17 +143,8 @@ impl<'p> Worker<'p> {
         start: Instant,
     ) -> Result<Worker<'p>, ConcolicError> {
         let opt = options.optimizations;
-        let decl = program.scope(scope);
         let mut space = InputSpace::default();
-        let mut shapes: Vec<Option<Shape>> = Vec::with_capacity(decl.inputs.len());
-        for input in &decl.inputs {
-            // A context variable is given or not: two branches where its definition is read.
-            shapes.push(match input.kind {
-                InputKind::Input => Some(space.shape_of(program, &input.ty, &input.name, 0)),
-                InputKind::Context => Some(space.optional_shape(program, &input.ty, &input.name)),
-                _ => None,
-            });
-        }
+        let executor = Executor::new(program, scope, opt, &mut space)?;
         let money_vars: Vec<_> = (0..space.vars.len())
             .filter(|i| space.vars[*i].is_money)
             .map(|i| smt::catala::VarId(i as u32))
@@ -228,39 +162,27 @@ impl<'p> Worker<'p> {
         for d in &space.domains {
             session.add_global(d)?;
         }
-        let mut state = PathState::new(opt.trivial_constraints);
-        state.lazy_exceptions = opt.lazy_defaults;
-        state.early_conflicts = opt.early_conflicts;
-        for (input, shape) in decl.inputs.iter().zip(&shapes) {
-            if let Some(Shape::Optional { given, .. }) = shape {
-                state.context_defaults.insert(
-                    input.span,
-                    (term::var(*given, smt::catala::Kind::Bool), false),
-                );
-            }
-        }
-        let interp = Interpreter::<Sym>::new(program, state)
-            .map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
         Ok(Worker {
             replay_program: crate::reorder::cutecat_order(original),
             program,
             scope,
             options,
             start,
-            shapes,
             space,
             money_vars,
             session,
-            interp,
+            executor,
             tests: Vec::new(),
             stats: ExploreStats::default(),
             mismatches: Vec::new(),
             resumed: None,
             last_checkpoint: start,
-            covered: HashSet::new(),
-            new_branches_first: options.strategy == Strategy::NewBranchesFirst
-                && options.checkpoint_every.is_none()
-                && options.resume.is_none(),
+            coverage: Coverage::default(),
+            searcher: if options.checkpoint_every.is_none() && options.resume.is_none() {
+                options.strategy.searcher()
+            } else {
+                Box::new(DepthFirst)
+            },
         })
     }
 
@@ -272,7 +194,7 @@ impl<'p> Worker<'p> {
                 self.program,
                 self.scope,
                 hints,
-                &mut self.shapes,
+                &mut self.executor.shapes,
                 &mut assignment,
             )?;
         }
@@ -332,7 +254,6 @@ impl<'p> Worker<'p> {
         let mut resumed_done = self.resumed.as_ref().map(|c| c.done.clone());
         // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
         let mut stopping = false;
-        let decl = self.program.scope(self.scope);
         let mut prefix: Vec<Node> = Vec::new();
         // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
         // later, as long as the first p nodes of the stack stay (Fig. 10).
@@ -350,101 +271,19 @@ impl<'p> Worker<'p> {
                         .filter_map(|(i, v)| Some((smt::catala::VarId(i as u32), v.clone()?))),
                 );
             }
-            let interp = &mut self.interp;
-            interp.session.reset();
-            for (input, shape) in decl.inputs.iter().zip(&self.shapes) {
-                if let Some(Shape::Optional { given, .. }) = shape {
-                    let is_given = matches!(
-                        assignment.get(given.0 as usize),
-                        Some(Some(smt::catala::ModelValue::Bool(true)))
-                    );
-                    if let Some(entry) = interp.session.context_defaults.get_mut(&input.span) {
-                        entry.1 = is_given;
-                    }
-                }
-            }
-            let args: Vec<Option<(Value, Sym)>> = self
-                .shapes
-                .iter()
-                .map(|s| s.as_ref().and_then(|s| s.build_arg(&assignment)))
-                .collect();
-            let inputs: Vec<Option<Value>> = args
-                .iter()
-                .map(|a| a.as_ref().map(|(v, _)| v.clone()))
-                .collect();
-            let result = interp.run(self.scope, args);
-            if opt.early_conflicts && result.is_err() {
-                for &(start, failing) in &interp.session.failed_exceptions {
-                    if start < failing {
-                        let condition = interp.session.condition_from(failing);
-                        let failed = match condition.len() {
-                            0 => term::bool_const(true),
-                            1 => condition[0].clone(),
-                            _ => term::app(term::Op::And, condition),
-                        };
-                        lemmas.push((start, term::not(&failed)));
-                        self.stats.early_lemmas += 1;
-                    }
-                }
+            let Run {
+                inputs,
+                path,
+                outcome,
+                lemmas: learnt,
+            } = self.executor.run(&assignment);
+            if !learnt.is_empty() {
+                self.stats.early_lemmas += learnt.len();
+                lemmas.extend(learnt);
                 lemmas.sort_by_key(|(p, _)| *p);
             }
-            let path = std::mem::take(&mut interp.session.constraints);
-            let outcome = match result {
-                Ok((_, failures)) if !failures.is_empty() => {
-                    Outcome::Assertion(failures[0].clone())
-                }
-                Ok(((Value::Struct(s), _), _)) => Outcome::Ok(
-                    decl.outputs
-                        .iter()
-                        .map(|o| o.name.clone())
-                        .zip(s.fields.iter().cloned())
-                        .collect(),
-                ),
-                Ok(_) => Outcome::Ok(Vec::new()),
-                // A failed assertion ends the path, whatever fails after it.
-                Err(e) => match interp.take_failures().into_iter().next() {
-                    Some(a) => Outcome::Assertion(a),
-                    None => Outcome::Error(e),
-                },
-            };
-            let index = pool.count_test() - 1;
-            if self.options.check {
-                if let Some(why) = replay(
-                    &self.replay_program,
-                    self.scope,
-                    &inputs,
-                    &outcome,
-                    opt.lazy_defaults,
-                ) {
-                    self.mismatches.push((index, why));
-                }
-            }
-            *self
-                .stats
-                .by_outcome
-                .entry(outcome.kind().to_string())
-                .or_default() += 1;
-            *self
-                .stats
-                .by_roundness
-                .entry(format!("{roundness:?}"))
-                .or_default() += 1;
-            let test = TestCase {
-                inputs,
-                outcome,
-                constraints: if self.options.keep_constraints {
-                    path.iter().map(|c| c.term.to_string()).collect()
-                } else {
-                    Vec::new()
-                },
-                roundness,
-                found_at: self.start.elapsed(),
-            };
-            let control = on_test(index, &test);
-            self.stats.tests += 1;
-            if self.options.keep_tests {
-                self.tests.push(test);
-            }
+            let (index, control) =
+                self.record_test(pool, inputs, &path, outcome, roundness, on_test);
             if control == Control::Stop {
                 return Ok(false);
             }
@@ -468,7 +307,7 @@ impl<'p> Worker<'p> {
                     }
                     (None, None) => i < floor,
                 };
-                self.covered.insert((c.span, c.way));
+                self.coverage.record(c.span, c.way);
                 stack.push(Node {
                     term: c.term,
                     done: done || c.fixed,
@@ -480,22 +319,15 @@ impl<'p> Worker<'p> {
                 if pool.hungry() {
                     self.share(&mut stack, &lemmas, floor, pool)?;
                 }
-                let Some(mut i) = stack.iter().rposition(|n| !n.done) else {
+                let Some(pick) = self
+                    .searcher
+                    .pick(&stack, &self.coverage, !lemmas.is_empty())
+                else {
                     return Ok(true);
                 };
-                // New branches first: the deepest open node leading somewhere no run has been
-                // yet; the open nodes below it are handed out as subtrees. Not with lemmas,
-                // which a handed-out subtree would not carry.
-                if self.new_branches_first && lemmas.is_empty() {
-                    let new = stack.iter().rposition(|n| {
-                        !n.done && n.other_way.is_some_and(|w| !self.covered.contains(&w))
-                    });
-                    if let Some(k) = new {
-                        if k < i {
-                            self.hand_out_below(&mut stack, k, pool)?;
-                            i = k;
-                        }
-                    }
+                let i = pick.negate;
+                if pick.set_aside_below {
+                    self.hand_out_below(&mut stack, i, pool)?;
                 }
                 stack.truncate(i + 1);
                 let negated = term::not(&stack[i].term);
@@ -546,6 +378,59 @@ impl<'p> Worker<'p> {
                 }
             }
         }
+    }
+
+    /// Counts, checks and hands out the test of one run; gives its index and the caller's
+    /// answer.
+    fn record_test(
+        &mut self,
+        pool: &dyn WorkPool,
+        inputs: Vec<Option<catala_eval::runtime::Value>>,
+        path: &[PathConstraint],
+        outcome: Outcome,
+        roundness: RoundnessLevel,
+        on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+    ) -> (usize, Control) {
+        let opt = self.options.optimizations;
+        let index = pool.count_test() - 1;
+        if self.options.check {
+            if let Some(why) = replay(
+                &self.replay_program,
+                self.scope,
+                &inputs,
+                &outcome,
+                opt.lazy_defaults,
+            ) {
+                self.mismatches.push((index, why));
+            }
+        }
+        *self
+            .stats
+            .by_outcome
+            .entry(outcome.kind().to_string())
+            .or_default() += 1;
+        *self
+            .stats
+            .by_roundness
+            .entry(format!("{roundness:?}"))
+            .or_default() += 1;
+        let test = TestCase {
+            inputs,
+            outcome,
+            constraints: if self.options.keep_constraints {
+                path.iter().map(|c| c.term.to_string()).collect()
+            } else {
+                Vec::new()
+            },
+            roundness,
+            found_at: self.start.elapsed(),
+        };
+        let control = on_test(index, &test);
+        self.stats.tests += 1;
+        if self.options.keep_tests {
+            self.tests.push(test);
+        }
+        (index, control)
     }
 
     /// Hands the shallowest open subtree of `stack` (below `floor`) to the pool, when another
@@ -689,7 +574,7 @@ impl<'p> Worker<'p> {
             .map_or(Duration::ZERO, |c| c.solver_time)
             + s.solver_time;
         self.stats.time = elapsed + self.start.elapsed();
-        let incomplete: Vec<String> = self.interp.session.incomplete.iter().cloned().collect();
+        let incomplete: Vec<String> = self.executor.incomplete().iter().cloned().collect();
         // Concrete-only operations or runs leaving their prefix may hide paths.
         self.stats.complete = self.stats.complete
             && !stopped

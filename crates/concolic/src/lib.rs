@@ -1,9 +1,10 @@
 //! `concolic`: concolic execution of Catala scopes (CUTECat's method). The scope is run by the
 //! ordinary interpreter of `catala_eval` with a symbolic companion ([`symbolic`]) that records
 //! the path condition at every branch point (default justifications, conditionals, matches,
-//! divisions by zero, assertions); [`explore`] negates constraints depth-first and asks Z3
-//! (through `smt::catala`) for inputs reaching each new path, until every feasible path has
-//! one concrete test. [`emit`] writes the tests as Catala test scopes. With the `lazy`
+//! divisions by zero, assertions); the [`executor`] makes one such run, a [`searcher`] picks
+//! the constraint to negate next (depth-first by default), and the solver chain of
+//! `smt::catala` gives inputs reaching each new path; [`explore`] repeats this until every
+//! feasible path has one concrete test. [`emit`] writes the tests as Catala test scopes. With the `lazy`
 //! optimization the companion asks the interpreter to stop a default term's exceptions at the
 //! second non-empty one (Fig. 9 of the paper); `reorder` packs exceptions by free variables
 //! first ([`reorder::pack_exceptions`]).
@@ -11,7 +12,9 @@
 //! Entry point: [`explore::explore`].
 
 pub mod checkpoint;
+pub mod coverage_guided;
 pub mod emit;
+pub mod executor;
 pub mod explore;
 pub mod fold;
 pub mod inputs;
@@ -21,6 +24,7 @@ pub mod parallel;
 pub mod reorder;
 mod replay;
 pub mod results;
+pub mod searcher;
 pub mod symbolic;
 
 pub use explore::{
@@ -35,7 +39,7 @@ pub enum ConcolicError {
     Runtime(Box<catala_eval::RuntimeError>),
     #[error(transparent)]
     Encode(#[from] smt::catala::session::EncodeError),
-    #[error("unknown optimization `{0}` (expected none, all, or a comma list of trivial, incremental, soft, lazy, reorder, folding, early, fast, guess; `-NAME` turns one off)")]
+    #[error("unknown optimization `{0}` (expected none, all, or a comma list of {names}; `-NAME` turns one off)", names = options::optimization_names())]
     UnknownOptimization(String),
     #[error("invalid hints: {0}")]
     Hints(String),

@@ -1,5 +1,7 @@
-//! Settings of an exploration: the optimizations of Section 4 of the paper, each switchable,
-//! and the limits, hints and outputs asked for.
+//! Settings of an exploration: the optimizations of Section 4 of the paper, each switchable
+//! and each described once in the table [`OPTIMIZATIONS`] (name, where it acts, help line),
+//! from which `--optim` is parsed and its help and errors are written; and the limits, hints
+//! and outputs asked for.
 
 use crate::checkpoint::Checkpoint;
 use crate::ConcolicError;
@@ -58,9 +60,38 @@ impl Optimizations {
         guesses: false,
     };
 
-    /// Parses `none`, `all` or a comma list of `trivial`, `incremental`, `soft`, `folding`,
-    /// `lazy`, `reorder` (exception packing), `early` (early conflicts), `fast` (simple queries without Z3), `guess` (models
-    /// guessed near the last inputs); `all,-NAME` turns one off.
+    /// The switch of one optimization.
+    pub fn switch(&mut self, which: Switch) -> &mut bool {
+        match which {
+            Switch::Trivial => &mut self.trivial_constraints,
+            Switch::Incremental => &mut self.incremental,
+            Switch::Soft => &mut self.soft_constraints,
+            Switch::Folding => &mut self.case_folding,
+            Switch::Lazy => &mut self.lazy_defaults,
+            Switch::Reorder => &mut self.exception_packing,
+            Switch::Early => &mut self.early_conflicts,
+            Switch::Fast => &mut self.fast_queries,
+            Switch::Guess => &mut self.guesses,
+        }
+    }
+
+    /// Whether one optimization is on.
+    pub fn is_on(&self, which: Switch) -> bool {
+        let mut copy = *self;
+        *copy.switch(which)
+    }
+
+    /// The names of the optimizations that are on, in the order of [`OPTIMIZATIONS`].
+    pub fn names_on(&self) -> Vec<&'static str> {
+        OPTIMIZATIONS
+            .iter()
+            .filter(|o| self.is_on(o.switch))
+            .map(|o| o.name)
+            .collect()
+    }
+
+    /// Parses `none`, `all` or a comma list of the names of [`OPTIMIZATIONS`]; `all,-NAME`
+    /// turns one off.
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
         match text.trim() {
             "all" => return Ok(Optimizations::ALL),
@@ -82,23 +113,157 @@ impl Optimizations {
                     }
                 }
                 "none" => o = Optimizations::NONE,
-                "trivial" => o.trivial_constraints = on,
-                "incremental" => o.incremental = on,
-                "soft" => o.soft_constraints = on,
-                "folding" => o.case_folding = on,
-                "lazy" => o.lazy_defaults = on,
-                "reorder" => o.exception_packing = on,
-                "early" => o.early_conflicts = on,
-                "fast" => o.fast_queries = on,
-                "guess" => o.guesses = on,
-                other => return Err(ConcolicError::UnknownOptimization(other.to_string())),
+                other => match OPTIMIZATIONS.iter().find(|e| e.name == other) {
+                    Some(entry) => *o.switch(entry.switch) = on,
+                    None => return Err(ConcolicError::UnknownOptimization(other.to_string())),
+                },
             }
         }
         Ok(o)
     }
 }
 
-/// The order in which an exploration visits the paths. Both visit the same set of paths.
+/// The optimizations, one per field of [`Optimizations`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switch {
+    Trivial,
+    Incremental,
+    Soft,
+    Folding,
+    Lazy,
+    Reorder,
+    Early,
+    Fast,
+    Guess,
+}
+
+/// Where an optimization acts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptimizationKind {
+    /// Rewrites a copy of the program before the exploration.
+    ProgramPass,
+    /// Changes what the symbolic companion records or how the interpreter evaluates with it.
+    CompanionFlag,
+    /// Changes how path queries are answered (a layer of the solver chain, or the Z3 session).
+    SolverLayer,
+    /// Changes how the search uses the answers.
+    Search,
+}
+
+impl OptimizationKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            OptimizationKind::ProgramPass => "program pass",
+            OptimizationKind::CompanionFlag => "companion flag",
+            OptimizationKind::SolverLayer => "solver layer",
+            OptimizationKind::Search => "search",
+        }
+    }
+}
+
+/// One entry of the table of optimizations.
+#[derive(Clone, Copy, Debug)]
+pub struct Optimization {
+    /// The name `--optim` takes.
+    pub name: &'static str,
+    pub switch: Switch,
+    pub kind: OptimizationKind,
+    /// One line for `--help`.
+    pub help: &'static str,
+}
+
+/// Every optimization: option parsing, `--help` and error messages read this table.
+pub const OPTIMIZATIONS: &[Optimization] = &[
+    Optimization {
+        name: "trivial",
+        switch: Switch::Trivial,
+        kind: OptimizationKind::CompanionFlag,
+        help: "drop constraints without variables and repeated ones; fold constant operands",
+    },
+    Optimization {
+        name: "incremental",
+        switch: Switch::Incremental,
+        kind: OptimizationKind::SolverLayer,
+        help: "push/pop the path condition in Z3 instead of asserting it anew",
+    },
+    Optimization {
+        name: "soft",
+        switch: Switch::Soft,
+        kind: OptimizationKind::SolverLayer,
+        help: "pull money inputs towards round amounts ($100, $10, $1)",
+    },
+    Optimization {
+        name: "folding",
+        switch: Switch::Folding,
+        kind: OptimizationKind::ProgramPass,
+        help: "fold the cases of a match that share their arm into one branch",
+    },
+    Optimization {
+        name: "lazy",
+        switch: Switch::Lazy,
+        kind: OptimizationKind::CompanionFlag,
+        help: "stop a default term's exceptions at the second applicable one (a conflict)",
+    },
+    Optimization {
+        name: "reorder",
+        switch: Switch::Reorder,
+        kind: OptimizationKind::ProgramPass,
+        help: "pack the exceptions of default terms by the variables they read",
+    },
+    Optimization {
+        name: "early",
+        switch: Switch::Early,
+        kind: OptimizationKind::Search,
+        help: "early conflicts: a failing exception prunes the other outcomes of earlier ones",
+    },
+    Optimization {
+        name: "fast",
+        switch: Switch::Fast,
+        kind: OptimizationKind::SolverLayer,
+        help: "decide conditions over dates, enumerations and booleans exactly, without Z3",
+    },
+    Optimization {
+        name: "guess",
+        switch: Switch::Guess,
+        kind: OptimizationKind::SolverLayer,
+        help: "guess models near the last inputs, checked exactly, before asking Z3",
+    },
+];
+
+/// The names of [`OPTIMIZATIONS`], comma-separated.
+pub fn optimization_names() -> String {
+    OPTIMIZATIONS
+        .iter()
+        .map(|o| o.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The one-line help of `--optim`.
+pub fn optim_help() -> String {
+    format!(
+        "Optimizations: none, all, or a comma list of {}; `all,-NAME` turns one off",
+        optimization_names()
+    )
+}
+
+/// The long help of `--optim`: one line per optimization, with where it acts.
+pub fn optim_long_help() -> String {
+    let mut text = optim_help();
+    text.push_str(" (all on by default):");
+    for o in OPTIMIZATIONS {
+        text.push_str(&format!(
+            "\n  {:<12} {} ({})",
+            o.name,
+            o.help,
+            o.kind.label()
+        ));
+    }
+    text
+}
+
+/// The order in which an exploration visits the paths (its searcher, see [`crate::searcher`]).
+/// All visit the same set of paths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Depth-first, negating the last open constraint (Section 3 of the paper).
@@ -109,6 +274,21 @@ pub enum Strategy {
     /// first; the open constraints below it are set aside as subtrees and explored later.
     /// Problems sitting behind an untried branch are found sooner. Not with checkpoints.
     NewBranchesFirst,
+    /// The open constraint whose negation leads the way runs took least often goes first
+    /// (`crate::coverage_guided`); the open constraints below it are set aside as subtrees.
+    /// Not with checkpoints.
+    CoverageGuided,
+}
+
+impl Strategy {
+    /// The searcher of this order.
+    pub(crate) fn searcher(self) -> Box<dyn crate::searcher::Searcher> {
+        match self {
+            Strategy::DepthFirst => Box::new(crate::searcher::DepthFirst),
+            Strategy::NewBranchesFirst => Box::new(crate::searcher::NewBranchesFirst),
+            Strategy::CoverageGuided => Box::new(crate::coverage_guided::CoverageGuided),
+        }
+    }
 }
 
 /// Settings of an exploration.
@@ -150,5 +330,37 @@ impl Default for ExploreOptions {
             checkpoint_every: None,
             query_timeout: Some(Duration::from_secs(60)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_optimization_has_one_entry_and_parses_by_its_name() {
+        let mut seen = Optimizations::NONE;
+        for o in OPTIMIZATIONS {
+            let parsed = Optimizations::parse(o.name).ok();
+            let mut alone = Optimizations::NONE;
+            *alone.switch(o.switch) = true;
+            assert_eq!(parsed, Some(alone), "{}", o.name);
+            let without = Optimizations::parse(&format!("all,-{}", o.name)).ok();
+            assert_eq!(without.map(|w| w.is_on(o.switch)), Some(false));
+            *seen.switch(o.switch) = true;
+        }
+        assert_eq!(seen, Optimizations::ALL, "every field is in the table");
+        assert_eq!(Optimizations::ALL.names_on().len(), OPTIMIZATIONS.len());
+    }
+
+    #[test]
+    fn unknown_names_are_reported_with_the_names_of_the_table() {
+        let err = Optimizations::parse("trivial,magic")
+            .err()
+            .map(|e| e.to_string());
+        let msg = err.unwrap_or_default();
+        assert!(msg.contains("`magic`"), "{msg}");
+        assert!(msg.contains(&optimization_names()), "{msg}");
+        assert!(optim_long_help().contains("guess"));
     }
 }

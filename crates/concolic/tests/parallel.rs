@@ -273,3 +273,40 @@ fn new_branches_first_reaches_an_untaken_branch_sooner() {
     assert_eq!(first_missing(&dfs), Some(16));
     assert_eq!(first_missing(&nbf), Some(5));
 }
+
+#[test]
+fn coverage_guided_order_finds_the_depth_first_paths() {
+    let dir = workspace().join("tests/fixtures/concolic");
+    let more = [
+        ("early_conflict.catala_en", "EarlyConflict"),
+        ("late_branch.catala_en", "Late"),
+    ];
+    for (file, scope) in SMALL_SCOPES.into_iter().chain(more) {
+        let path = dir.join(file);
+        let (_, dfs) = explore_in_order(&path, scope, Strategy::DepthFirst);
+        let (_, cov) = explore_in_order(&path, scope, Strategy::CoverageGuided);
+        assert_eq!(cov, dfs, "{scope}");
+    }
+    let corpus = workspace().join("../shared/corpus/cutecat-benchmarks");
+    if corpus.is_dir() {
+        let path = corpus.join("impot_revenu/nombre_de_parts.catala_fr");
+        let (_, dfs) = explore_in_order(&path, "Test", Strategy::DepthFirst);
+        let (_, cov) = explore_in_order(&path, "Test", Strategy::CoverageGuided);
+        assert_eq!(cov.len(), 381);
+        assert_eq!(cov, dfs);
+    } else {
+        eprintln!("corpus not found: family quotient skipped");
+    }
+}
+
+#[test]
+fn coverage_guided_order_reaches_the_untaken_branch_first_too() {
+    // The fixture of `new_branches_first_reaches_an_untaken_branch_sooner`: while some way is
+    // untaken, the least-taken way is an untaken one, so the coverage-guided order also
+    // reaches the missing rule long before the depth-first order (17th of 17).
+    let path = workspace().join("tests/fixtures/concolic/late_branch.catala_en");
+    let (cov, _) = explore_in_order(&path, "Late", Strategy::CoverageGuided);
+    assert_eq!(cov.len(), 17);
+    let first_missing = cov.iter().position(|k| k == "no_value");
+    assert!(first_missing.is_some_and(|p| p <= 5), "{first_missing:?}");
+}

@@ -71,11 +71,38 @@ pub enum HatchError {
     NotFound(String),
 }
 
+/// A pair of search bounds: most function calls along a path and longest prestate (the trace
+/// of library calls before the method runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub calls: usize,
+    pub prestate_length: usize,
+}
+
+/// How far the bounded search got. The derivative-guided search runs rounds of growing bounds
+/// (calls 1, 2, 4, … up to `exec_bound`; within each, prestates of length 0 to
+/// `append_bound`); a round that ends has explored every execution within its bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// The bounds asked for (`--exec-bound`, `--append-bound`).
+    pub limit: Bounds,
+    /// Every round ended: no violation within `limit`.
+    pub exhausted: bool,
+    /// The last round that ended: every execution with at most `calls` calls and a prestate
+    /// of at most `prestate_length` events was explored (and, for the derivative search, every
+    /// one with fewer calls than the previous round's bound and any prestate up to the limit).
+    pub completed: Option<Bounds>,
+    /// The round that was running when the time ran out.
+    pub interrupted: Option<Bounds>,
+}
+
 /// The result of a run.
 #[derive(Clone, Debug)]
 pub struct Report {
     pub falsified: bool,
     pub timed_out: bool,
+    /// How far the search got (meaningful when nothing was falsified).
+    pub progress: SearchProgress,
     pub elapsed: Duration,
     pub violation: Option<Violation>,
     pub states: usize,
@@ -195,6 +222,16 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
     for a in &lib.axioms {
         solver.add_axiom(a.clone());
     }
+    let limit = Bounds {
+        calls: opts.exec_bound,
+        prestate_length: opts.append_bound,
+    };
+    let mut progress = SearchProgress {
+        limit,
+        exhausted: false,
+        completed: None,
+        interrupted: None,
+    };
     let (violation, timed_out, states, paths) = match opts.mode {
         Mode::Derivative => {
             let mut sem = DerivativeSemantics {
@@ -240,6 +277,15 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                         );
                     }
                     total = (r.0, r.1, total.2 + r.2, total.3 + r.3);
+                    let round = Bounds {
+                        calls: depth,
+                        prestate_length: len,
+                    };
+                    if total.1 {
+                        progress.interrupted = Some(round);
+                    } else if total.0.is_none() {
+                        progress.completed = Some(round);
+                    }
                     if total.0.is_some() || total.1 {
                         break 'rounds;
                     }
@@ -260,12 +306,20 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 appended: 0,
             };
             let r = run(&mut sem, &mut solver, h, init, opts, start)?;
-            (r.0, r.1 || start.elapsed() > opts.timeout, r.2, r.3)
+            let timed_out = r.1 || start.elapsed() > opts.timeout;
+            if timed_out {
+                progress.interrupted = Some(limit);
+            } else if r.0.is_none() {
+                progress.completed = Some(limit);
+            }
+            (r.0, timed_out, r.2, r.3)
         }
     };
+    progress.exhausted = violation.is_none() && !timed_out;
     Ok(Report {
         falsified: violation.is_some(),
         timed_out: timed_out && violation.is_none(),
+        progress,
         elapsed: start.elapsed(),
         violation,
         states,

@@ -19,8 +19,40 @@ pub mod lexer;
 pub mod naive;
 pub mod syntax;
 
-pub use engine::{falsify, falsify_file, HatchError, Mode, Options, Report};
+pub use engine::{
+    falsify, falsify_file, Bounds, HatchError, Mode, Options, Report, SearchProgress,
+};
 pub use sre;
+
+impl SearchProgress {
+    /// One sentence saying how far the search got when nothing was falsified.
+    pub fn describe(&self) -> String {
+        let limit = format!(
+            "{} calls, prestates of {} events",
+            self.limit.calls, self.limit.prestate_length
+        );
+        if self.exhausted {
+            return format!(
+                "bounds exhausted: every execution with at most {} calls and prestates of at most {} events explored",
+                self.limit.calls, self.limit.prestate_length
+            );
+        }
+        let done = match self.completed {
+            Some(b) => format!(
+                "every execution with at most {} calls and prestates of at most {} events explored",
+                b.calls, b.prestate_length
+            ),
+            None => "no round of the search ended".to_string(),
+        };
+        match self.interrupted {
+            Some(b) => format!(
+                "time limit reached: {done}; the search was at {} calls, prestate length {} (bounds: {limit})",
+                b.calls, b.prestate_length
+            ),
+            None => format!("{done} (bounds: {limit})"),
+        }
+    }
+}
 
 impl Report {
     /// The violating symbolic trace, one printed event per entry.

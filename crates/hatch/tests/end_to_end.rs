@@ -63,7 +63,37 @@ fn the_correct_method_is_not_falsified() {
             !r.timed_out,
             "{mode:?}: the bounded search space is exhausted"
         );
+        assert!(r.progress.exhausted, "{mode:?}");
+        assert_eq!(r.progress.completed, Some(r.progress.limit), "{mode:?}");
+        assert_eq!(r.progress.interrupted, None, "{mode:?}");
+        assert!(r.progress.describe().starts_with("bounds exhausted"));
     }
+}
+
+#[test]
+fn a_search_stopped_by_the_time_limit_says_which_round_was_running() {
+    let Some(dir) = suite("Stack_KVStore") else {
+        return;
+    };
+    let options = Options {
+        timeout: Duration::from_millis(1500),
+        ..Options::default()
+    };
+    let r = falsify_file(&dir.join("concat_aux.ml"), &options).expect("runs");
+    assert!(!r.falsified && r.timed_out);
+    let p = r.progress;
+    assert!(!p.exhausted);
+    let running = p.interrupted.expect("the round running at the time limit");
+    assert!(running.calls <= p.limit.calls && running.prestate_length <= p.limit.prestate_length);
+    // the rounds before the interrupted one ended
+    if let Some(done) = p.completed {
+        assert!((done.calls, done.prestate_length) < (running.calls, running.prestate_length));
+    }
+    assert!(
+        p.describe().starts_with("time limit reached"),
+        "{}",
+        p.describe()
+    );
 }
 
 #[test]

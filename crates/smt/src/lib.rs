@@ -1,11 +1,19 @@
-//! `smt`: the one place in lexprobe that talks to Z3. It takes first-order [`Term`]s (booleans,
-//! integers, uninterpreted sorts and functions, quantified axioms) built by the engines and gives
-//! satisfiability answers, validity checks, models and simplified formulas. The derivative-guided
-//! engine (`hatch`, through `sre`) uses it today; the concolic engine will use the same layer.
+//! `smt`: the one place in lexprobe that talks to Z3, and the solver substrate of both engines.
+//! Queries go through a chain of [`SolverLayer`]s ([`layer`]) whose last layer is a Z3 session
+//! on the thread's Z3 context (one per thread, freed with its last solver). The derivative-guided
+//! engine (`hatch`, through `sre`) hands it first-order [`Term`]s (booleans, integers,
+//! uninterpreted sorts and functions, quantified axioms) through [`Solver`] (a bounded cache,
+//! then Z3) and gets satisfiability answers, validity checks, models and simplified formulas;
+//! the concolic engine hands it Catala terms through [`catala::CatalaSession`] (exact answers,
+//! guesses, then Z3). The two term languages stay apart: the first needs uninterpreted sorts
+//! and quantifiers, the second exact rationals with Catala's rounding.
 
+mod context;
+pub mod layer;
 pub mod solver;
 pub mod term;
 
-pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats};
+pub use layer::{Chain, GenerationalMap, QueryCache, SolverLayer, Verdict};
+pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats, Z3Layer};
 pub use term::{ArithOp, CmpOp, Sort, Term};
 pub mod catala;

@@ -1,9 +1,13 @@
-//! The Z3 layer: a [`Solver`] owns one Z3 context for its whole life, encodes [`Term`]s,
-//! answers satisfiability and validity queries (with a result cache and a per-query timeout),
-//! supports incremental scopes with `push`/`pop`, and extracts models as readable values.
+//! The derivative-guided engine's solver: a [`Solver`] is a chain of layers (see
+//! [`crate::layer`]): a bounded cache of answers, then a [`Z3Layer`] on the thread's Z3
+//! context that encodes [`Term`]s, answers satisfiability and validity queries with a
+//! per-query timeout, and extracts models as readable values. Incremental scopes
+//! (`push`/`pop`) are kept as terms and joined to each query.
 //! Background axioms (quantified facts about uninterpreted functions) are registered once and
 //! added to exactly those queries that mention one of their functions.
 
+use crate::context::ContextHandle;
+use crate::layer::{Chain, QueryCache, SolverLayer, Verdict};
 use crate::term::{ArithOp, CmpOp, Sort, Term};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
@@ -34,54 +38,241 @@ pub struct SolverStats {
     pub cache_hits: u64,
 }
 
-/// A solver owning a Z3 context, with caching and axioms.
+/// Bounds of the query cache: two generations of this many queries (a 60-second run asks
+/// about 400,000; an entry is a fingerprint and an answer, about 40 bytes).
+const CACHE_GENERATION: usize = 500_000;
+/// Z3 checks between two renewals of the Z3 solver, whose state grows across push/pop.
+const SOLVER_RENEWAL: u64 = 20_000;
+
+/// The derivative-guided engine's solver chain: constant queries are decided on the spot, then
+/// a [`QueryCache`] of answers, then a [`Z3Layer`] on the thread's Z3 context. Background
+/// axioms and incremental scopes are kept here, as terms, and joined to each query.
 pub struct Solver {
-    ctx: &'static z3::Context,
-    solver: z3::Solver<'static>,
-    sorts: HashMap<String, z3::Sort<'static>>,
-    axioms: Vec<(BTreeSet<Rc<str>>, Term)>,
-    cache: HashMap<Vec<Term>, SatOutcome>,
     scopes: Vec<Vec<Term>>,
-    stats: SolverStats,
+    chain: Chain<QueryCache<SmtError>, Z3Layer>,
+}
+
+/// The last layer: one Z3 solver with a per-query timeout, each query asserted inside a
+/// push/pop scope.
+pub struct Z3Layer {
+    solver: z3::Solver<'static>,
+    timeout_ms: u32,
+    sorts: HashMap<String, z3::Sort<'static>>,
+    checks: u64,
+    /// Background axioms, each with the functions it speaks about.
+    axioms: Vec<(BTreeSet<Rc<str>>, Term)>,
+    /// Keeps the context alive; declared last so the Z3 objects above go first.
+    context: ContextHandle,
 }
 
 impl Solver {
     /// A fresh solver whose queries give up after `timeout_ms` milliseconds.
     pub fn new(timeout_ms: u32) -> Solver {
-        let cfg = z3::Config::new();
-        // One context per solver for the whole life of the program: the engine creates a handful.
-        let ctx: &'static z3::Context = Box::leak(Box::new(z3::Context::new(&cfg)));
-        let solver = z3::Solver::new(ctx);
-        let mut params = z3::Params::new(ctx);
-        params.set_u32("timeout", timeout_ms);
-        solver.set_params(&params);
         Solver {
-            ctx,
-            solver,
-            sorts: HashMap::new(),
-            axioms: Vec::new(),
-            cache: HashMap::new(),
             scopes: vec![Vec::new()],
-            stats: SolverStats::default(),
+            chain: Chain {
+                first: QueryCache::new(CACHE_GENERATION),
+                then: Z3Layer::new(timeout_ms),
+            },
         }
     }
 
     pub fn stats(&self) -> SolverStats {
-        self.stats
+        SolverStats {
+            queries: self.chain.then.checks,
+            cache_hits: self.chain.first.hits,
+        }
     }
 
     /// Registers a background axiom; it joins every query mentioning one of its functions.
     pub fn add_axiom(&mut self, axiom: Term) {
         let mut fs = BTreeSet::new();
         axiom.functions(&mut fs);
-        self.axioms.push((fs, axiom));
-        self.cache.clear();
+        self.chain.then.axioms.push((fs, axiom));
+        self.chain.first.clear();
+    }
+
+    fn run(
+        &mut self,
+        formulas: &[Term],
+        want_model: bool,
+    ) -> Result<(SatOutcome, Option<Model>), SmtError> {
+        let mut all: Vec<Term> = self.scopes.iter().flatten().cloned().collect();
+        all.extend(formulas.iter().cloned());
+        if all.iter().any(Term::is_false) {
+            return Ok((SatOutcome::Unsat, None));
+        }
+        all.retain(|t| !t.is_true());
+        if want_model {
+            let (verdict, model) = self.chain.then.check_with_model(&all)?;
+            self.chain.first.learn(&all, &verdict);
+            return Ok((SatOutcome::from(&verdict), model));
+        }
+        let verdict = self.chain.decide(&all)?.unwrap_or(Verdict::Unknown);
+        Ok((SatOutcome::from(&verdict), None))
+    }
+
+    /// Satisfiability of the conjunction of `formulas` (and of the assertions of the open scopes).
+    pub fn check(&mut self, formulas: &[Term]) -> Result<SatOutcome, SmtError> {
+        Ok(self.run(formulas, false)?.0)
+    }
+
+    /// Satisfiability with a model of the free variables when satisfiable.
+    pub fn check_with_model(
+        &mut self,
+        formulas: &[Term],
+    ) -> Result<(SatOutcome, Option<Model>), SmtError> {
+        self.run(formulas, true)
+    }
+
+    /// True when the conjunction is certainly satisfiable or the solver could not decide
+    /// (callers that prune use this, so an unknown answer keeps a path alive).
+    pub fn maybe_sat(&mut self, formulas: &[Term]) -> Result<bool, SmtError> {
+        Ok(self.check(formulas)? != SatOutcome::Unsat)
+    }
+
+    /// Validity of `formula` under the open scopes: its negation is unsatisfiable.
+    pub fn is_valid(&mut self, formula: &Term) -> Result<bool, SmtError> {
+        Ok(self.check(&[Term::negation(formula.clone())])? == SatOutcome::Unsat)
+    }
+
+    /// Opens an incremental scope.
+    pub fn push(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Adds an assertion to the innermost scope.
+    pub fn assert(&mut self, formula: Term) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.push(formula);
+        }
+    }
+
+    /// Closes the innermost scope (the outermost one is never closed).
+    pub fn pop(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+
+    /// Simplifies a formula with Z3 and prints the result.
+    pub fn simplify_to_string(&mut self, formula: &Term) -> Result<String, SmtError> {
+        let b = self.chain.then.encode(formula, &HashMap::new())?;
+        Ok(b.simplify().to_string())
+    }
+}
+
+impl From<&Verdict<()>> for SatOutcome {
+    fn from(v: &Verdict<()>) -> SatOutcome {
+        match v {
+            Verdict::Sat(()) => SatOutcome::Sat,
+            Verdict::Unsat => SatOutcome::Unsat,
+            Verdict::Unknown => SatOutcome::Unknown,
+        }
+    }
+}
+
+impl Z3Layer {
+    fn new(timeout_ms: u32) -> Z3Layer {
+        let context = ContextHandle::of_thread();
+        Z3Layer {
+            solver: Self::fresh_solver(&context, timeout_ms),
+            timeout_ms,
+            sorts: HashMap::new(),
+            checks: 0,
+            axioms: Vec::new(),
+            context,
+        }
+    }
+
+    fn relevant_axioms(&self, formulas: &[Term]) -> Vec<Term> {
+        if self.axioms.is_empty() {
+            return Vec::new();
+        }
+        let mut fs = BTreeSet::new();
+        for f in formulas {
+            f.functions(&mut fs);
+        }
+        self.axioms
+            .iter()
+            .filter(|(afs, _)| afs.iter().any(|f| fs.contains(f)))
+            .map(|(_, a)| a.clone())
+            .collect()
+    }
+
+    fn fresh_solver(context: &ContextHandle, timeout_ms: u32) -> z3::Solver<'static> {
+        let solver = z3::Solver::new(context.get());
+        let mut params = z3::Params::new(context.get());
+        params.set_u32("timeout", timeout_ms);
+        solver.set_params(&params);
+        solver
+    }
+
+    /// Checks the conjunction of `all` and the axioms set for it; with a model of the free
+    /// variables of `all` when satisfiable.
+    fn check_with_model(&mut self, all: &[Term]) -> Result<(Verdict<()>, Option<Model>), SmtError> {
+        self.check(all, true)
+    }
+
+    fn check(
+        &mut self,
+        all: &[Term],
+        want_model: bool,
+    ) -> Result<(Verdict<()>, Option<Model>), SmtError> {
+        self.checks += 1;
+        if self.checks.is_multiple_of(SOLVER_RENEWAL) {
+            // every query is asserted in its own scope, so a fresh solver answers the same
+            self.solver = Self::fresh_solver(&self.context, self.timeout_ms);
+        }
+        self.solver.push();
+        let empty = HashMap::new();
+        let axioms = self.relevant_axioms(all);
+        for f in all.iter().chain(&axioms) {
+            let b = match self.encode_bool(f, &empty) {
+                Ok(b) => b,
+                Err(e) => {
+                    self.solver.pop(1);
+                    return Err(e);
+                }
+            };
+            self.solver.assert(&b);
+        }
+        let verdict = match self.solver.check() {
+            z3::SatResult::Sat => Verdict::Sat(()),
+            z3::SatResult::Unsat => Verdict::Unsat,
+            z3::SatResult::Unknown => Verdict::Unknown,
+        };
+        let mut model = None;
+        if want_model && verdict == Verdict::Sat(()) {
+            if let Some(m) = self.solver.get_model() {
+                let mut vars = BTreeMap::new();
+                for f in all {
+                    vars.extend(f.free_vars());
+                }
+                let mut out = Model::new();
+                for (name, sort) in vars {
+                    let c = match self.encode(&Term::Var(name.clone(), sort), &empty) {
+                        Ok(c) => c,
+                        Err(e) => {
+                            self.solver.pop(1);
+                            return Err(e);
+                        }
+                    };
+                    if let Some(v) = m.eval(&c, true) {
+                        out.insert(name.to_string(), v.to_string());
+                    }
+                }
+                model = Some(out);
+            }
+        }
+        self.solver.pop(1);
+        Ok((verdict, model))
     }
 
     fn sort(&mut self, s: &Sort) -> z3::Sort<'static> {
         match s {
-            Sort::Bool => z3::Sort::bool(self.ctx),
-            Sort::Int => z3::Sort::int(self.ctx),
+            Sort::Bool => z3::Sort::bool(self.context.get()),
+            Sort::Int => z3::Sort::int(self.context.get()),
             Sort::Unit => self.named_sort("unit"),
             Sort::Named(n) => self.named_sort(n),
         }
@@ -91,7 +282,7 @@ impl Solver {
         if let Some(s) = self.sorts.get(n) {
             return s.clone();
         }
-        let s = z3::Sort::uninterpreted(self.ctx, z3::Symbol::String(n.to_string()));
+        let s = z3::Sort::uninterpreted(self.context.get(), z3::Symbol::String(n.to_string()));
         self.sorts.insert(n.to_string(), s.clone());
         s
     }
@@ -101,7 +292,7 @@ impl Solver {
         t: &Term,
         bound: &HashMap<Rc<str>, Dynamic<'static>>,
     ) -> Result<Dynamic<'static>, SmtError> {
-        let ctx = self.ctx;
+        let ctx = self.context.get();
         Ok(match t {
             Term::Var(n, s) => {
                 if let Some(b) = bound.get(n) {
@@ -221,128 +412,14 @@ impl Solver {
             .as_int()
             .ok_or_else(|| SmtError::IllSorted(t.to_string()))
     }
+}
 
-    fn relevant_axioms(&self, formulas: &[Term]) -> Vec<Term> {
-        if self.axioms.is_empty() {
-            return Vec::new();
-        }
-        let mut fs = BTreeSet::new();
-        for f in formulas {
-            f.functions(&mut fs);
-        }
-        self.axioms
-            .iter()
-            .filter(|(afs, _)| afs.iter().any(|f| fs.contains(f)))
-            .map(|(_, a)| a.clone())
-            .collect()
-    }
+impl SolverLayer<Vec<Term>> for Z3Layer {
+    type Model = ();
+    type Error = SmtError;
 
-    fn run(
-        &mut self,
-        formulas: &[Term],
-        want_model: bool,
-    ) -> Result<(SatOutcome, Option<Model>), SmtError> {
-        let mut all: Vec<Term> = self.scopes.iter().flatten().cloned().collect();
-        all.extend(formulas.iter().cloned());
-        if all.iter().any(Term::is_false) {
-            return Ok((SatOutcome::Unsat, None));
-        }
-        all.retain(|t| !t.is_true());
-        if !want_model {
-            if let Some(r) = self.cache.get(&all) {
-                self.stats.cache_hits += 1;
-                return Ok((r.clone(), None));
-            }
-        }
-        self.stats.queries += 1;
-        let mut with_axioms = all.clone();
-        with_axioms.extend(self.relevant_axioms(&all));
-        self.solver.push();
-        let empty = HashMap::new();
-        for f in &with_axioms {
-            let b = match self.encode_bool(f, &empty) {
-                Ok(b) => b,
-                Err(e) => {
-                    self.solver.pop(1);
-                    return Err(e);
-                }
-            };
-            self.solver.assert(&b);
-        }
-        let outcome = match self.solver.check() {
-            z3::SatResult::Sat => SatOutcome::Sat,
-            z3::SatResult::Unsat => SatOutcome::Unsat,
-            z3::SatResult::Unknown => SatOutcome::Unknown,
-        };
-        let mut model = None;
-        if want_model && outcome == SatOutcome::Sat {
-            if let Some(m) = self.solver.get_model() {
-                let mut vars = BTreeMap::new();
-                for f in &all {
-                    vars.extend(f.free_vars());
-                }
-                let mut out = Model::new();
-                for (name, sort) in vars {
-                    let c = self.encode(&Term::Var(name.clone(), sort), &empty)?;
-                    if let Some(v) = m.eval(&c, true) {
-                        out.insert(name.to_string(), v.to_string());
-                    }
-                }
-                model = Some(out);
-            }
-        }
-        self.solver.pop(1);
-        self.cache.insert(all, outcome.clone());
-        Ok((outcome, model))
-    }
-
-    /// Satisfiability of the conjunction of `formulas` (and of the assertions of the open scopes).
-    pub fn check(&mut self, formulas: &[Term]) -> Result<SatOutcome, SmtError> {
-        Ok(self.run(formulas, false)?.0)
-    }
-
-    /// Satisfiability with a model of the free variables when satisfiable.
-    pub fn check_with_model(
-        &mut self,
-        formulas: &[Term],
-    ) -> Result<(SatOutcome, Option<Model>), SmtError> {
-        self.run(formulas, true)
-    }
-
-    /// True when the conjunction is certainly satisfiable or the solver could not decide
-    /// (callers that prune use this, so an unknown answer keeps a path alive).
-    pub fn maybe_sat(&mut self, formulas: &[Term]) -> Result<bool, SmtError> {
-        Ok(self.check(formulas)? != SatOutcome::Unsat)
-    }
-
-    /// Validity of `formula` under the open scopes: its negation is unsatisfiable.
-    pub fn is_valid(&mut self, formula: &Term) -> Result<bool, SmtError> {
-        Ok(self.check(&[Term::negation(formula.clone())])? == SatOutcome::Unsat)
-    }
-
-    /// Opens an incremental scope.
-    pub fn push(&mut self) {
-        self.scopes.push(Vec::new());
-    }
-
-    /// Adds an assertion to the innermost scope.
-    pub fn assert(&mut self, formula: Term) {
-        if let Some(s) = self.scopes.last_mut() {
-            s.push(formula);
-        }
-    }
-
-    /// Closes the innermost scope (the outermost one is never closed).
-    pub fn pop(&mut self) {
-        if self.scopes.len() > 1 {
-            self.scopes.pop();
-        }
-    }
-
-    /// Simplifies a formula with Z3 and prints the result.
-    pub fn simplify_to_string(&mut self, formula: &Term) -> Result<String, SmtError> {
-        let b = self.encode(formula, &HashMap::new())?;
-        Ok(b.simplify().to_string())
+    fn decide(&mut self, query: &Vec<Term>) -> Result<Option<Verdict<()>>, SmtError> {
+        Ok(Some(self.check(query, false)?.0))
     }
 }
 

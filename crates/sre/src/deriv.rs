@@ -9,7 +9,7 @@
 
 use crate::event::Event;
 use crate::regex::{Node, Sre};
-use smt::{SatOutcome, Solver, Term};
+use smt::{GenerationalMap, SatOutcome, Solver, Term};
 use std::collections::HashMap;
 
 /// Decides questions about symbolic events.
@@ -78,12 +78,15 @@ impl EventOracle for SmtOracle<'_> {
     }
 }
 
-/// Derivatives, next events and prefix enumeration with memo tables.
-#[derive(Default)]
+/// Entries per generation of each memo table of a [`Deriver`] (two generations are kept, so a
+/// long search keeps the recent entries and its memory stays flat).
+const MEMO_GENERATION: usize = 20_000;
+
+/// Derivatives, next events and prefix enumeration with bounded memo tables.
 pub struct Deriver {
-    next_cache: HashMap<Sre, Vec<Event>>,
-    deriv_cache: HashMap<(Sre, Event), Option<Sre>>,
-    dist_cache: HashMap<Sre, usize>,
+    next_cache: GenerationalMap<Sre, Vec<Event>>,
+    deriv_cache: GenerationalMap<(Sre, Event), Option<Sre>>,
+    dist_cache: GenerationalMap<Sre, usize>,
     /// Number of derivative computations that could not decide an inclusion.
     pub undecided: u64,
 }
@@ -94,6 +97,17 @@ pub fn dual(events: &[Event]) -> Event {
         .iter()
         .fold(Event::bottom(), |acc, e| acc.or(e))
         .negate()
+}
+
+impl Default for Deriver {
+    fn default() -> Self {
+        Deriver {
+            next_cache: GenerationalMap::new(MEMO_GENERATION),
+            deriv_cache: GenerationalMap::new(MEMO_GENERATION),
+            dist_cache: GenerationalMap::new(MEMO_GENERATION),
+            undecided: 0,
+        }
+    }
 }
 
 impl Deriver {
@@ -125,7 +139,7 @@ impl Deriver {
     /// next(R) of Definition 6.3, without the dual event; unsatisfiable events are dropped.
     pub fn next(&mut self, oracle: &mut dyn EventOracle, r: &Sre) -> Vec<Event> {
         if let Some(v) = self.next_cache.get(r) {
-            return v.clone();
+            return v;
         }
         let v = match r.node() {
             Node::Empty | Node::Eps => Vec::new(),
@@ -231,7 +245,7 @@ impl Deriver {
     pub fn derivative(&mut self, oracle: &mut dyn EventOracle, e: &Event, r: &Sre) -> Option<Sre> {
         let key = (r.clone(), e.clone());
         if let Some(v) = self.deriv_cache.get(&key) {
-            return v.clone();
+            return v;
         }
         let v = self.derivative_uncached(oracle, e, r);
         if v.is_none() {
@@ -354,7 +368,7 @@ impl Deriver {
     /// DistToDead(R) = min |Π| with D_Π R = ∅, or `cutoff + 1` when no dead state is that close.
     pub fn dist_to_dead(&mut self, oracle: &mut dyn EventOracle, r: &Sre, cutoff: usize) -> usize {
         if let Some(d) = self.dist_cache.get(r) {
-            return *d;
+            return d;
         }
         let mut frontier = vec![r.clone()];
         let mut seen: Vec<Sre> = vec![r.clone()];

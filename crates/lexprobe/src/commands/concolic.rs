@@ -48,9 +48,12 @@ pub struct ConcolicArgs {
     /// Stop after this many tests.
     #[arg(long)]
     pub max_tests: Option<usize>,
-    /// Optimizations: none, all, or a comma list of trivial, incremental, soft, folding, lazy,
-    /// reorder, early, fast, guess; `all,-early` turns one off.
-    #[arg(long, default_value = "all")]
+    #[arg(
+        long,
+        default_value = "all",
+        help = concolic::options::optim_help(),
+        long_help = concolic::options::optim_long_help()
+    )]
     pub optim: String,
     /// Initial inputs: a JSON object (possibly partial) or @FILE.
     #[arg(long)]
@@ -90,9 +93,10 @@ pub struct ConcolicArgs {
     /// --optim); test numbers and figures continue from it.
     #[arg(long)]
     pub resume: Option<PathBuf>,
-    /// Order of the paths: depth-first (the paper's), or new-branches (a branch no run has
-    /// taken yet goes first, so problems behind it show up sooner; same paths in the end; not
-    /// with --checkpoint or --resume).
+    /// Order of the paths: depth-first (the paper's), new-branches (a branch no run has
+    /// taken yet goes first, so problems behind it show up sooner), or coverage (the way runs
+    /// took least often goes first); the same paths in the end; only depth-first with
+    /// --checkpoint or --resume.
     #[arg(long, value_enum, default_value_t = StrategyArg::DepthFirst)]
     pub strategy: StrategyArg,
 }
@@ -102,6 +106,7 @@ pub struct ConcolicArgs {
 pub enum StrategyArg {
     DepthFirst,
     NewBranches,
+    Coverage,
 }
 
 impl From<StrategyArg> for concolic::Strategy {
@@ -109,6 +114,7 @@ impl From<StrategyArg> for concolic::Strategy {
         match s {
             StrategyArg::DepthFirst => concolic::Strategy::DepthFirst,
             StrategyArg::NewBranches => concolic::Strategy::NewBranchesFirst,
+            StrategyArg::Coverage => concolic::Strategy::CoverageGuided,
         }
     }
 }
@@ -166,11 +172,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
         );
         return USAGE;
     }
-    if args.strategy == StrategyArg::NewBranches
+    if args.strategy != StrategyArg::DepthFirst
         && (args.checkpoint.is_some() || args.resume.is_some())
     {
         eprintln!(
-            "lexprobe concolic: --checkpoint and --resume need --strategy depth-first (the subtrees new-branches sets aside are not in a checkpoint)"
+            "lexprobe concolic: --checkpoint and --resume need --strategy depth-first (the subtrees other orders set aside are not in a checkpoint)"
         );
         return USAGE;
     }

@@ -1,9 +1,11 @@
 //! `lexprobe falsify BENCH_DIR/METHOD.ml [--naive]`: runs the derivative-guided (or naive)
 //! symbolic executor of `hatch` on a benchmark method and prints the falsifying execution —
 //! path condition, symbolic trace with a concrete model, continuation effect — and the time.
+//! When nothing is falsified, says how far the bounded search got: every bound exhausted, or
+//! the bounds explored completely and the round running when the time ran out.
 //! Exit code 1 when a violation is found, 0 when none within the bounds, 2 on input errors.
 
-use hatch::{falsify_file, Mode, Options, Report};
+use hatch::{falsify_file, Bounds, Mode, Options, Report, SearchProgress};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -65,6 +67,20 @@ pub fn run(args: FalsifyArgs) -> i32 {
     }
 }
 
+/// How far the bounded search got, for the JSON output.
+fn bounds_json(p: &SearchProgress) -> serde_json::Value {
+    let pair = |b: Option<Bounds>| {
+        b.map(|b| serde_json::json!({"calls": b.calls, "prestate_length": b.prestate_length}))
+    };
+    serde_json::json!({
+        "exec_bound": p.limit.calls,
+        "append_bound": p.limit.prestate_length,
+        "exhausted": p.exhausted,
+        "completed": pair(p.completed),
+        "interrupted": pair(p.interrupted),
+    })
+}
+
 /// Prints the report as text or JSON.
 fn print_report(out: &mut impl Write, report: &Report, args: &FalsifyArgs) -> std::io::Result<()> {
     let trace = report.trace_lines();
@@ -84,6 +100,7 @@ fn print_report(out: &mut impl Write, report: &Report, args: &FalsifyArgs) -> st
             "states": report.states,
             "paths": report.paths,
             "solver_queries": report.solver.queries,
+            "bounds": bounds_json(&report.progress),
         });
         writeln!(out, "{json}")?;
     } else {
@@ -115,8 +132,7 @@ fn print_report(out: &mut impl Write, report: &Report, args: &FalsifyArgs) -> st
                     .collect();
                 writeln!(out, "Model  = {}", model.join(", "))?;
             }
-            None if report.timed_out => writeln!(out, "No violation found before the time limit")?,
-            None => writeln!(out, "No violation found within the bounds")?,
+            None => writeln!(out, "No violation found: {}", report.progress.describe())?,
         }
         writeln!(
             out,

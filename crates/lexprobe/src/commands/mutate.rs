@@ -45,8 +45,12 @@ pub struct MutateArgs {
     /// Time limit of each exploration, in seconds.
     #[arg(long)]
     pub timeout: Option<f64>,
-    /// Optimizations: none, all, or a comma list.
-    #[arg(long, default_value = "all")]
+    #[arg(
+        long,
+        default_value = "all",
+        help = concolic::options::optim_help(),
+        long_help = concolic::options::optim_long_help()
+    )]
     pub optim: String,
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
@@ -55,8 +59,9 @@ pub struct MutateArgs {
     #[arg(long)]
     pub witnesses: Option<PathBuf>,
     /// Order of each mutant's paths (see `lexprobe concolic --help`): depth-first (the
-    /// paper's), new-branches, or both side by side in two threads, the first detection
-    /// counting (the two orders are fast on different mutants).
+    /// paper's), new-branches, coverage, or both (depth-first and new-branches) side by side
+    /// in two threads, the first detection counting (the two orders are fast on different
+    /// mutants).
     #[arg(long, value_enum, default_value_t = MutateStrategy::Both)]
     pub strategy: MutateStrategy,
 }
@@ -66,6 +71,7 @@ pub struct MutateArgs {
 pub enum MutateStrategy {
     DepthFirst,
     NewBranches,
+    Coverage,
     Both,
 }
 
@@ -100,7 +106,8 @@ pub fn run(args: MutateArgs) -> i32 {
             optimizations,
             strategy: match args.strategy {
                 MutateStrategy::NewBranches => Strategy::NewBranchesFirst,
-                _ => Strategy::DepthFirst,
+                MutateStrategy::Coverage => Strategy::CoverageGuided,
+                MutateStrategy::DepthFirst | MutateStrategy::Both => Strategy::DepthFirst,
             },
             timeout: args
                 .timeout

@@ -7,8 +7,10 @@
 //! there is none. Anything else (arithmetic, two variables in one comparison, decimals,
 //! variables the caller keeps for Z3) is left to Z3, as is a search that grows too long.
 
+use super::session::{EncodeError, ModelSource, PathQuery};
 use super::term::{Op, Term, TermNode, VarId};
 use super::ModelValue;
+use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The answer for a conjunction of terms.
@@ -241,6 +243,30 @@ fn search(
     }
     a[*i] = None;
     Some(false)
+}
+
+/// The solver layer answering the queries of this fragment exactly, without Z3.
+pub struct FiniteAnswers {
+    /// Variables left to Z3 (money amounts, which Z3 rounds).
+    kept: Vec<VarId>,
+}
+
+impl FiniteAnswers {
+    pub fn new(kept: Vec<VarId>) -> FiniteAnswers {
+        FiniteAnswers { kept }
+    }
+}
+
+impl<'a> SolverLayer<PathQuery<'a>> for FiniteAnswers {
+    type Model = ModelSource;
+    type Error = EncodeError;
+
+    fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
+        Ok(decide(q.terms, &self.kept).map(|d| match d {
+            Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
+            Decision::Unsat => Verdict::Unsat,
+        }))
+    }
 }
 
 #[cfg(test)]

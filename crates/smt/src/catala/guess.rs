@@ -9,8 +9,10 @@
 //! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
 //! the soft constraints of Section 4.2 look for first.
 
+use super::session::{EncodeError, ModelSource, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use super::ModelValue;
+use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Cents in the round amount money guesses are multiples of.
@@ -450,6 +452,43 @@ fn search(
         }
     }
     Some(false)
+}
+
+/// The solver layer guessing models near the last inputs; it never answers "unsatisfiable".
+pub struct Guesses {
+    /// Money variables, guessed at multiples of $100 only.
+    money: Vec<VarId>,
+    /// The inputs of the last run.
+    hints: BTreeMap<VarId, ModelValue>,
+    /// Queries answered by a guess.
+    pub found: u64,
+}
+
+impl Guesses {
+    pub fn new(money: Vec<VarId>) -> Guesses {
+        Guesses {
+            money,
+            hints: BTreeMap::new(),
+            found: 0,
+        }
+    }
+
+    /// Records the inputs of the run the next queries start from.
+    pub fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
+        self.hints.clear();
+        self.hints.extend(inputs);
+    }
+}
+
+impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
+    type Model = ModelSource;
+    type Error = EncodeError;
+
+    fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
+        let model = guess(q.terms, &self.hints, &self.money);
+        self.found += u64::from(model.is_some());
+        Ok(model.map(|m| Verdict::Sat(ModelSource::Own(m))))
+    }
 }
 
 #[cfg(test)]

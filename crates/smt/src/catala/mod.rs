@@ -1,14 +1,20 @@
 //! Catala values in Z3, for the concolic engine. [`term`] is a small, solver-independent term
 //! language over the sorts Catala's scalar values map to (booleans; integers, money in cents and
 //! dates as day numbers on Z3 integers; decimals on Z3 reals) with Catala's rounding operators.
-//! [`session`] encodes those terms into one Z3 context, keeps the path condition as an
-//! incremental push/pop stack, answers satisfiability queries, extracts models, and refines
-//! models of money variables towards round amounts with soft constraints tried one by one.
+//! [`session`] is the solver chain of an exploration (layers of [`crate::layer`]): exact
+//! answers without Z3 ([`finite`]), models guessed near the last inputs ([`guess`]), then
+//! [`z3_session`], which encodes the terms into the thread's Z3 context, keeps the path
+//! condition as an incremental push/pop stack, answers satisfiability queries, extracts models,
+//! and refines models of money variables towards round amounts with soft constraints tried one
+//! by one.
 
 pub mod finite;
 pub mod guess;
 pub mod session;
 pub mod term;
+pub mod z3_session;
 
-pub use session::{CatalaSession, ModelValue, QueryOutcome, RoundnessLevel, SessionStats};
+pub use session::{
+    CatalaSession, ModelSource, ModelValue, PathQuery, QueryOutcome, RoundnessLevel, SessionStats,
+};
 pub use term::{Kind, Op, Term, TermNode, VarId};

@@ -1,0 +1,150 @@
+//! The executor: one run of the scope on concrete inputs by the interpreter of `catala_eval`
+//! with the symbolic companion riding along ([`crate::symbolic`]). It takes an assignment of
+//! the input variables and gives a `Run`: the inputs as values, the path condition (one
+//! [`PathConstraint`] per branch decided on the way), the outcome (outputs, a failed assertion
+//! or an error) and, with early conflicts on, the lemmas learnt from exceptions that failed
+//! (Fig. 10 of the paper). The searcher and the solver chain never see the interpreter.
+
+use crate::inputs::{Assignment, InputSpace, Shape};
+use crate::options::Optimizations;
+use crate::results::Outcome;
+use crate::symbolic::{PathConstraint, PathState, Sym};
+use crate::ConcolicError;
+use catala_eval::eval::Interpreter;
+use catala_eval::runtime::Value;
+use catala_ir::dcalc::{InputKind, Program, ScopeId};
+use smt::catala::term::{self, Term};
+use std::collections::BTreeSet;
+
+/// What one run gives.
+pub(crate) struct Run {
+    /// The inputs, as the scope received them.
+    pub(crate) inputs: Vec<Option<Value>>,
+    /// The path condition, in the order the branches were decided.
+    pub(crate) path: Vec<PathConstraint>,
+    pub(crate) outcome: Outcome,
+    /// Early-conflict lemmas (p, ¬χ'): they hold for queries negating a node at position p or
+    /// later (Fig. 10).
+    pub(crate) lemmas: Vec<(usize, Term)>,
+}
+
+/// Runs one scope of a (transformed) program with the symbolic companion.
+pub(crate) struct Executor<'p> {
+    program: &'p Program,
+    scope: ScopeId,
+    /// How each input of the scope is built from the input variables.
+    pub(crate) shapes: Vec<Option<Shape>>,
+    interp: Interpreter<'p, Sym>,
+    early_conflicts: bool,
+}
+
+impl<'p> Executor<'p> {
+    /// An executor of `scope`, with the input variables of its inputs declared in `space`.
+    pub(crate) fn new(
+        program: &'p Program,
+        scope: ScopeId,
+        opt: Optimizations,
+        space: &mut InputSpace,
+    ) -> Result<Executor<'p>, ConcolicError> {
+        let decl = program.scope(scope);
+        let mut shapes: Vec<Option<Shape>> = Vec::with_capacity(decl.inputs.len());
+        for input in &decl.inputs {
+            // A context variable is given or not: two branches where its definition is read.
+            shapes.push(match input.kind {
+                InputKind::Input => Some(space.shape_of(program, &input.ty, &input.name, 0)),
+                InputKind::Context => Some(space.optional_shape(program, &input.ty, &input.name)),
+                _ => None,
+            });
+        }
+        let mut state = PathState::new(opt.trivial_constraints);
+        state.lazy_exceptions = opt.lazy_defaults;
+        state.early_conflicts = opt.early_conflicts;
+        for (input, shape) in decl.inputs.iter().zip(&shapes) {
+            if let Some(Shape::Optional { given, .. }) = shape {
+                state.context_defaults.insert(
+                    input.span,
+                    (term::var(*given, smt::catala::Kind::Bool), false),
+                );
+            }
+        }
+        let interp = Interpreter::<Sym>::new(program, state)
+            .map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+        Ok(Executor {
+            program,
+            scope,
+            shapes,
+            interp,
+            early_conflicts: opt.early_conflicts,
+        })
+    }
+
+    /// Runs the scope on `assignment`.
+    pub(crate) fn run(&mut self, assignment: &Assignment) -> Run {
+        let decl = self.program.scope(self.scope);
+        let interp = &mut self.interp;
+        interp.session.reset();
+        for (input, shape) in decl.inputs.iter().zip(&self.shapes) {
+            if let Some(Shape::Optional { given, .. }) = shape {
+                let is_given = matches!(
+                    assignment.get(given.0 as usize),
+                    Some(Some(smt::catala::ModelValue::Bool(true)))
+                );
+                if let Some(entry) = interp.session.context_defaults.get_mut(&input.span) {
+                    entry.1 = is_given;
+                }
+            }
+        }
+        let args: Vec<Option<(Value, Sym)>> = self
+            .shapes
+            .iter()
+            .map(|s| s.as_ref().and_then(|s| s.build_arg(assignment)))
+            .collect();
+        let inputs: Vec<Option<Value>> = args
+            .iter()
+            .map(|a| a.as_ref().map(|(v, _)| v.clone()))
+            .collect();
+        let result = interp.run(self.scope, args);
+        let mut lemmas = Vec::new();
+        if self.early_conflicts && result.is_err() {
+            for &(start, failing) in &interp.session.failed_exceptions {
+                if start < failing {
+                    let condition = interp.session.condition_from(failing);
+                    let failed = match condition.len() {
+                        0 => term::bool_const(true),
+                        1 => condition[0].clone(),
+                        _ => term::app(term::Op::And, condition),
+                    };
+                    lemmas.push((start, term::not(&failed)));
+                }
+            }
+        }
+        let path = std::mem::take(&mut interp.session.constraints);
+        let outcome = match result {
+            Ok((_, failures)) if !failures.is_empty() => Outcome::Assertion(failures[0].clone()),
+            Ok(((Value::Struct(s), _), _)) => Outcome::Ok(
+                decl.outputs
+                    .iter()
+                    .map(|o| o.name.clone())
+                    .zip(s.fields.iter().cloned())
+                    .collect(),
+            ),
+            Ok(_) => Outcome::Ok(Vec::new()),
+            // A failed assertion ends the path, whatever fails after it.
+            Err(e) => match interp.take_failures().into_iter().next() {
+                Some(a) => Outcome::Assertion(a),
+                None => Outcome::Error(e),
+            },
+        };
+        Run {
+            inputs,
+            path,
+            outcome,
+            lemmas,
+        }
+    }
+
+    /// Operations the runs so far evaluated concretely only (paths may be missing).
+    pub(crate) fn incomplete(&self) -> &BTreeSet<String> {
+        &self.interp.session.incomplete
+    }
+}

@@ -1,0 +1,620 @@
+//! The last layer of the concolic solver chain ([`super::session`]): the thread's Z3 context
+//! holding a concolic exploration's solver state. The path condition is kept as
+//! a stack (one `push` per constraint), so a depth-first exploration that negates the last open
+//! constraint only pops and pushes the suffix that changed (Section 4.4, incremental solving);
+//! with incrementality off, every query starts from a fresh assertion set. Global constraints
+//! (input domains, assertions) sit below the stack. After a satisfiable query, money variables
+//! can be pulled towards round amounts by trying, in turn, multiples of $100, $10 and $1
+//! (Section 4.2), each as one extra query on top of the path condition.
+
+use super::term::{Kind, Op, Term, TermNode, VarId};
+use crate::context::ContextHandle;
+use std::cell::OnceCell;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use z3::ast::{Ast, Bool, Dynamic, Int, Real};
+use z3::{Context, Model, Params, SatResult, Solver};
+
+/// Errors of the Catala encoding.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum EncodeError {
+    #[error("ill-sorted term: {0}")]
+    IllSorted(String),
+    #[error("malformed numeric constant: {0}")]
+    BadConstant(String),
+}
+
+/// The answer to a path query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryOutcome {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+/// How round the money inputs of a model are (Table 5 of the paper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RoundnessLevel {
+    /// Every money variable is a multiple of $100 (or there is none).
+    Hundreds,
+    Tens,
+    Units,
+    /// Some amount has cents.
+    Cents,
+}
+
+impl RoundnessLevel {
+    /// The roundness of some amounts in cents.
+    pub fn of_cents(amounts: &[i128]) -> RoundnessLevel {
+        for (level, step) in [
+            (RoundnessLevel::Hundreds, 10_000),
+            (RoundnessLevel::Tens, 1_000),
+            (RoundnessLevel::Units, 100),
+        ] {
+            if amounts.iter().all(|c| c % step == 0) {
+                return level;
+            }
+        }
+        RoundnessLevel::Cents
+    }
+}
+
+/// A variable's value in a model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelValue {
+    Bool(bool),
+    /// Decimal notation.
+    Int(String),
+    /// Numerator and positive denominator in decimal notation.
+    Real(String, String),
+}
+
+/// Counters of one session.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SessionStats {
+    /// Satisfiability checks for path conditions.
+    pub path_queries: u64,
+    /// Extra checks made to round money inputs.
+    pub soft_queries: u64,
+    /// Time spent in Z3 checks.
+    pub solver_time: Duration,
+    /// Path queries answered without Z3 (included in `path_queries`).
+    pub fast_queries: u64,
+    /// Of those, the ones answered by a model guessed near the last inputs.
+    pub guessed_queries: u64,
+}
+
+/// A Z3 solver with the path-condition stack of one exploration.
+pub struct Z3Session {
+    timeout_ms: Option<u32>,
+    /// Created on the first query Z3 has to answer (with the globals asserted).
+    solver: Option<Solver<'static>>,
+    /// Constraints currently asserted above the globals, one push level each.
+    stack: Vec<Term>,
+    globals: Vec<Term>,
+    incremental: bool,
+    /// Encoded terms by node address, in two generations: when the young one is full it
+    /// replaces the old one, so the terms of the current path stay encoded while those of
+    /// paths long left are released (with their Z3 terms) and memory stays flat.
+    cache: HashMap<usize, (Term, Dynamic<'static>)>,
+    old_cache: HashMap<usize, (Term, Dynamic<'static>)>,
+    model: Option<Model<'static>>,
+    /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
+    stats: SessionStats,
+    /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
+    /// answer (a run answered without Z3 never creates one: 10 ms); declared last so the
+    /// solver, the encoded terms and the model above are dropped before it.
+    context: OnceCell<ContextHandle>,
+}
+
+const CACHE_GENERATION: usize = 20_000;
+/// Path queries between two renewals of the incremental solver.
+const SOLVER_RENEWAL: u64 = 50_000;
+
+impl Z3Session {
+    /// A session on the thread's context. `timeout_ms` bounds each check; `incremental`
+    /// selects push/pop reuse.
+    pub fn new(timeout_ms: Option<u32>, incremental: bool) -> Z3Session {
+        Z3Session {
+            timeout_ms,
+            solver: None,
+            stack: Vec::new(),
+            globals: Vec::new(),
+            incremental,
+            cache: HashMap::new(),
+            old_cache: HashMap::new(),
+            model: None,
+            stats: SessionStats::default(),
+            context: OnceCell::new(),
+        }
+    }
+
+    pub fn stats(&self) -> SessionStats {
+        self.stats
+    }
+
+    fn ctx(&self) -> &'static Context {
+        self.context.get_or_init(ContextHandle::of_thread).get()
+    }
+
+    /// The solver, created with the globals on first use.
+    fn ensure_solver(&mut self) -> Result<(), EncodeError> {
+        if self.solver.is_some() {
+            return Ok(());
+        }
+        let solver = Solver::new(self.ctx());
+        if let Some(t) = self.timeout_ms {
+            let mut params = Params::new(self.ctx());
+            params.set_u32("timeout", t);
+            solver.set_params(&params);
+        }
+        for t in self.globals.clone() {
+            let b = self.encode_bool(&t)?;
+            solver.assert(&b);
+        }
+        self.solver = Some(solver);
+        Ok(())
+    }
+
+    /// Adds a constraint that holds in every query (input domains, input assertions).
+    pub fn add_global(&mut self, t: &Term) -> Result<(), EncodeError> {
+        self.globals.push(t.clone());
+        if self.solver.is_some() {
+            let b = self.encode_bool(t)?;
+            self.pop_to(0);
+            if let Some(solver) = &self.solver {
+                solver.assert(&b);
+            }
+        }
+        Ok(())
+    }
+
+    fn pop_to(&mut self, len: usize) {
+        if self.stack.len() > len {
+            let n = self.stack.len() - len;
+            if let Some(solver) = &self.solver {
+                solver.pop(n as u32);
+            }
+            self.stack.truncate(len);
+        }
+    }
+
+    /// Is the conjunction of the globals and `path` satisfiable? On `Sat`, the model is kept
+    /// for [`Z3Session::value`]. `asked` counts the path queries of the exploration so far
+    /// (answered by any layer): the incremental solver is renewed every [`SOLVER_RENEWAL`].
+    pub fn check_path(&mut self, path: &[Term], asked: u64) -> Result<QueryOutcome, EncodeError> {
+        if self.incremental && asked % SOLVER_RENEWAL == SOLVER_RENEWAL - 1 {
+            self.renew_solver();
+        }
+        self.ensure_solver()?;
+        if self.incremental {
+            let common = self
+                .stack
+                .iter()
+                .zip(path)
+                .take_while(|(a, b)| std::rc::Rc::ptr_eq(a, b) || a == b)
+                .count();
+            self.pop_to(common);
+            for t in &path[common..] {
+                let b = self.encode_bool(t)?;
+                if let Some(solver) = &self.solver {
+                    solver.push();
+                    solver.assert(&b);
+                }
+                self.stack.push(t.clone());
+            }
+        } else {
+            if let Some(solver) = &self.solver {
+                solver.reset();
+            }
+            self.stack.clear();
+            for t in self.globals.clone().iter().chain(path) {
+                let b = self.encode_bool(t)?;
+                if let Some(solver) = &self.solver {
+                    solver.assert(&b);
+                }
+            }
+        }
+        self.stats.path_queries += 1;
+        let outcome = self.check();
+        if !self.incremental {
+            // Leave no path constraint behind for `add_global`.
+            self.stack.clear();
+        }
+        Ok(outcome)
+    }
+
+    /// Replaces the solver by a fresh one holding the globals only: Z3's incremental solver
+    /// keeps state across push/pop that grows with the number of queries.
+    fn renew_solver(&mut self) {
+        self.solver = None;
+        self.stack.clear();
+    }
+
+    fn check(&mut self) -> QueryOutcome {
+        let Some(solver) = &self.solver else {
+            return QueryOutcome::Unknown;
+        };
+        let start = Instant::now();
+        let r = solver.check();
+        self.stats.solver_time += start.elapsed();
+        match r {
+            SatResult::Sat => {
+                self.model = solver.get_model();
+                QueryOutcome::Sat
+            }
+            SatResult::Unsat => QueryOutcome::Unsat,
+            SatResult::Unknown => QueryOutcome::Unknown,
+        }
+    }
+
+    /// After a satisfiable [`Z3Session::check_path`]: tries to make every variable of
+    /// `money_vars` (cents) a multiple of $100, then $10, then $1, keeping the first model
+    /// that works. Returns the level reached.
+    ///
+    /// Each level tries two candidate assignments, every amount of the current model rounded
+    /// up to the level's multiple, then every amount rounded down, as assumptions (equalities)
+    /// on top of the path condition: a query with fixed amounts is much cheaper for Z3 than one
+    /// with divisibility constraints, and the path condition stays satisfied by construction.
+    pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
+        let levels = [
+            (RoundnessLevel::Hundreds, 10_000),
+            (RoundnessLevel::Tens, 1_000),
+            (RoundnessLevel::Units, 100),
+        ];
+        if money_vars.is_empty() {
+            return Ok(RoundnessLevel::Hundreds);
+        }
+        let current: Vec<Option<i128>> = money_vars
+            .iter()
+            .map(|v| match self.value(*v, Kind::Int) {
+                Some(ModelValue::Int(s)) => s.parse::<i128>().ok(),
+                _ => None,
+            })
+            .collect();
+        let Some(current) = current.into_iter().collect::<Option<Vec<i128>>>() else {
+            return Ok(RoundnessLevel::Cents);
+        };
+        let refine = self.model.is_some() && self.solver.is_some();
+        // Z3 terms only when refining: a guessed model needs no Z3 context at all.
+        let vars: Vec<Int<'static>> = if refine {
+            money_vars
+                .iter()
+                .map(|v| Int::new_const(self.ctx(), format!("v{}", v.0)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for (level, step) in levels {
+            if current.iter().all(|c| c % step == 0) {
+                return Ok(level);
+            }
+            if !refine {
+                continue;
+            }
+            let up: Vec<i128> = current
+                .iter()
+                .map(|c| c.div_euclid(step) * step + if c % step == 0 { 0 } else { step })
+                .collect();
+            let down: Vec<i128> = current.iter().map(|c| c.div_euclid(step) * step).collect();
+            for candidate in [up, down] {
+                let Some(assumptions) = candidate
+                    .iter()
+                    .zip(&vars)
+                    .map(|(c, v)| {
+                        let value = i64::try_from(*c).ok()?;
+                        Some(v._eq(&Int::from_i64(self.ctx(), value)))
+                    })
+                    .collect::<Option<Vec<Bool<'static>>>>()
+                else {
+                    continue;
+                };
+                let Some(solver) = &self.solver else {
+                    continue;
+                };
+                self.stats.soft_queries += 1;
+                let start = Instant::now();
+                let r = solver.check_assumptions(&assumptions);
+                self.stats.solver_time += start.elapsed();
+                if r == SatResult::Sat {
+                    if let Some(m) = solver.get_model() {
+                        self.model = Some(m);
+                        return Ok(level);
+                    }
+                }
+            }
+        }
+        Ok(RoundnessLevel::Cents)
+    }
+
+    /// The value of a variable in the last model (completed with defaults when unconstrained).
+    pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
+        let model = self.model.as_ref()?;
+        let name = format!("v{}", v.0);
+        match kind {
+            Kind::Bool => model
+                .eval(&Bool::new_const(self.ctx(), name), true)?
+                .as_bool()
+                .map(ModelValue::Bool),
+            Kind::Int => {
+                let i = model.eval(&Int::new_const(self.ctx(), name), true)?;
+                match i.as_i64() {
+                    Some(n) => Some(ModelValue::Int(n.to_string())),
+                    None => parse_int_text(&i.to_string()).map(ModelValue::Int),
+                }
+            }
+            Kind::Real => {
+                let r = model.eval(&Real::new_const(self.ctx(), name), true)?;
+                match r.as_real() {
+                    Some((n, d)) => Some(ModelValue::Real(n.to_string(), d.to_string())),
+                    None => parse_real_text(&r.to_string()).map(|(n, d)| ModelValue::Real(n, d)),
+                }
+            }
+        }
+    }
+
+    fn encode_bool(&mut self, t: &Term) -> Result<Bool<'static>, EncodeError> {
+        self.encode(t)?
+            .as_bool()
+            .ok_or_else(|| EncodeError::IllSorted(t.to_string()))
+    }
+
+    fn encode_int(&mut self, t: &Term) -> Result<Int<'static>, EncodeError> {
+        self.encode(t)?
+            .as_int()
+            .ok_or_else(|| EncodeError::IllSorted(t.to_string()))
+    }
+
+    fn encode_real(&mut self, t: &Term) -> Result<Real<'static>, EncodeError> {
+        let d = self.encode(t)?;
+        if let Some(i) = d.as_int() {
+            return Ok(Real::from_int(&i));
+        }
+        d.as_real()
+            .ok_or_else(|| EncodeError::IllSorted(t.to_string()))
+    }
+
+    /// Encodes a term (memoised on the shared node).
+    fn encode(&mut self, t: &Term) -> Result<Dynamic<'static>, EncodeError> {
+        let key = std::rc::Rc::as_ptr(t) as usize;
+        if let Some((_, d)) = self.cache.get(&key) {
+            return Ok(d.clone());
+        }
+        let d = match self.old_cache.remove(&key) {
+            Some((_, d)) => d,
+            None => self.encode_node(t)?,
+        };
+        if self.cache.len() >= CACHE_GENERATION {
+            self.old_cache = std::mem::take(&mut self.cache);
+        }
+        self.cache.insert(key, (t.clone(), d.clone()));
+        Ok(d)
+    }
+
+    fn encode_node(&mut self, t: &Term) -> Result<Dynamic<'static>, EncodeError> {
+        let ctx = self.ctx();
+        let bad = || EncodeError::IllSorted(t.to_string());
+        Ok(match &**t {
+            TermNode::Var(v, k) => {
+                let name = format!("v{}", v.0);
+                match k {
+                    Kind::Bool => Dynamic::from_ast(&Bool::new_const(ctx, name)),
+                    Kind::Int => Dynamic::from_ast(&Int::new_const(ctx, name)),
+                    Kind::Real => Dynamic::from_ast(&Real::new_const(ctx, name)),
+                }
+            }
+            TermNode::Bool(b) => Dynamic::from_ast(&Bool::from_bool(ctx, *b)),
+            TermNode::Int(s) => Dynamic::from_ast(
+                &Int::from_str(ctx, s).ok_or_else(|| EncodeError::BadConstant(s.clone()))?,
+            ),
+            TermNode::Real(n, d) => Dynamic::from_ast(
+                &Real::from_real_str(ctx, n, d)
+                    .ok_or_else(|| EncodeError::BadConstant(format!("{n}/{d}")))?,
+            ),
+            TermNode::App(op, args) => {
+                let arg = |i: usize| args.get(i).ok_or_else(bad);
+                match op {
+                    Op::Not => Dynamic::from_ast(&self.encode_bool(arg(0)?)?.not()),
+                    Op::And | Op::Or => {
+                        let parts = args
+                            .iter()
+                            .map(|a| self.encode_bool(a))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let refs: Vec<&Bool<'static>> = parts.iter().collect();
+                        if *op == Op::And {
+                            Dynamic::from_ast(&Bool::and(ctx, &refs))
+                        } else {
+                            Dynamic::from_ast(&Bool::or(ctx, &refs))
+                        }
+                    }
+                    Op::Xor => {
+                        let a = self.encode_bool(arg(0)?)?;
+                        let b = self.encode_bool(arg(1)?)?;
+                        Dynamic::from_ast(&a.xor(&b))
+                    }
+                    Op::Add | Op::Sub | Op::Mul | Op::Neg => {
+                        self.encode_arith(*op, t.kind(), args).map_err(|_| bad())?
+                    }
+                    Op::Div => {
+                        let a = self.encode_real(arg(0)?)?;
+                        let b = self.encode_real(arg(1)?)?;
+                        Dynamic::from_ast(&a.div(&b))
+                    }
+                    Op::ToReal => Dynamic::from_ast(&self.encode_real(arg(0)?)?),
+                    Op::Round | Op::Truncate => {
+                        let q = self.encode_real(arg(0)?)?;
+                        let zero = Real::from_real(ctx, 0, 1);
+                        let half = if *op == Op::Round {
+                            Real::from_real(ctx, 1, 2)
+                        } else {
+                            zero.clone()
+                        };
+                        let pos = Real::add(ctx, &[&q, &half]).to_int();
+                        let neg = Real::add(ctx, &[&q.unary_minus(), &half])
+                            .to_int()
+                            .unary_minus();
+                        Dynamic::from_ast(&q.ge(&zero).ite(&pos, &neg))
+                    }
+                    Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                        let (a, b) = (arg(0)?, arg(1)?);
+                        if a.kind() == Kind::Real || b.kind() == Kind::Real {
+                            let x = self.encode_real(a)?;
+                            let y = self.encode_real(b)?;
+                            Dynamic::from_ast(&match op {
+                                Op::Lt => x.lt(&y),
+                                Op::Le => x.le(&y),
+                                Op::Gt => x.gt(&y),
+                                _ => x.ge(&y),
+                            })
+                        } else {
+                            let x = self.encode_int(a)?;
+                            let y = self.encode_int(b)?;
+                            Dynamic::from_ast(&match op {
+                                Op::Lt => x.lt(&y),
+                                Op::Le => x.le(&y),
+                                Op::Gt => x.gt(&y),
+                                _ => x.ge(&y),
+                            })
+                        }
+                    }
+                    Op::Eq => {
+                        let (a, b) = (arg(0)?, arg(1)?);
+                        if a.kind() == Kind::Real || b.kind() == Kind::Real {
+                            let x = self.encode_real(a)?;
+                            let y = self.encode_real(b)?;
+                            Dynamic::from_ast(&x._eq(&y))
+                        } else {
+                            let x = self.encode(a)?;
+                            let y = self.encode(b)?;
+                            Dynamic::from_ast(&x._eq(&y))
+                        }
+                    }
+                    Op::Ite => {
+                        let c = self.encode_bool(arg(0)?)?;
+                        let x = self.encode(arg(1)?)?;
+                        let y = self.encode(arg(2)?)?;
+                        Dynamic::from_ast(&c.ite(&x, &y))
+                    }
+                }
+            }
+        })
+    }
+
+    fn encode_arith(
+        &mut self,
+        op: Op,
+        kind: Kind,
+        args: &[Term],
+    ) -> Result<Dynamic<'static>, EncodeError> {
+        let ctx = self.ctx();
+        if kind == Kind::Real {
+            let xs = args
+                .iter()
+                .map(|a| self.encode_real(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let refs: Vec<&Real<'static>> = xs.iter().collect();
+            let first = xs.first().ok_or(EncodeError::IllSorted("arity".into()))?;
+            Ok(Dynamic::from_ast(&match op {
+                Op::Add => Real::add(ctx, &refs),
+                Op::Sub => Real::sub(ctx, &refs),
+                Op::Mul => Real::mul(ctx, &refs),
+                _ => first.unary_minus(),
+            }))
+        } else {
+            let xs = args
+                .iter()
+                .map(|a| self.encode_int(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            let refs: Vec<&Int<'static>> = xs.iter().collect();
+            let first = xs.first().ok_or(EncodeError::IllSorted("arity".into()))?;
+            Ok(Dynamic::from_ast(&match op {
+                Op::Add => Int::add(ctx, &refs),
+                Op::Sub => Int::sub(ctx, &refs),
+                Op::Mul => Int::mul(ctx, &refs),
+                _ => first.unary_minus(),
+            }))
+        }
+    }
+}
+
+/// Reads Z3's printing of an integer numeral: `42` or `(- 42)`.
+fn parse_int_text(s: &str) -> Option<String> {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix("(-").and_then(|r| r.strip_suffix(')')) {
+        let digits = inner.trim();
+        return digits
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| format!("-{digits}"));
+    }
+    s.bytes().all(|b| b.is_ascii_digit()).then(|| s.to_string())
+}
+
+/// Reads Z3's printing of a rational numeral: `2.0`, `(/ 1.0 3.0)`, `(- (/ 1.0 3.0))`.
+fn parse_real_text(s: &str) -> Option<(String, String)> {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix("(-").and_then(|r| r.strip_suffix(')')) {
+        let (n, d) = parse_real_text(inner)?;
+        return Some((format!("-{n}"), d));
+    }
+    if let Some(inner) = s.strip_prefix("(/").and_then(|r| r.strip_suffix(')')) {
+        let mut parts = inner.split_whitespace();
+        let n = parse_int_text(parts.next()?.trim_end_matches(".0"))?;
+        let d = parse_int_text(parts.next()?.trim_end_matches(".0"))?;
+        return Some((n, d));
+    }
+    parse_int_text(s.trim_end_matches(".0")).map(|n| (n, "1".to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catala::term::{app, int_const, real_const, var};
+
+    #[test]
+    fn rounding_is_half_away_from_zero() {
+        // round(x) = -3 with x = -5/2 exactly: only possible if -2.5 rounds to -3.
+        let mut s = Z3Session::new(None, true);
+        let x = var(VarId(0), Kind::Real);
+        let is_half = app(Op::Eq, vec![x.clone(), real_const("-5", "2")]);
+        let rounds_to = |k: &str| app(Op::Eq, vec![app(Op::Round, vec![x.clone()]), int_const(k)]);
+        assert_eq!(
+            s.check_path(&[is_half.clone(), rounds_to("-3")], 0).ok(),
+            Some(QueryOutcome::Sat)
+        );
+        assert_eq!(
+            s.check_path(&[is_half.clone(), rounds_to("-2")], 1).ok(),
+            Some(QueryOutcome::Unsat)
+        );
+        let is_pos = app(Op::Eq, vec![x.clone(), real_const("5", "2")]);
+        assert_eq!(
+            s.check_path(&[is_pos, rounds_to("3")], 2).ok(),
+            Some(QueryOutcome::Sat)
+        );
+    }
+
+    #[test]
+    fn money_is_pulled_to_round_amounts() {
+        // cents > 1_000_000 (i.e. more than $10,000): the refined model is a multiple of $100.
+        let mut s = Z3Session::new(None, true);
+        let c = var(VarId(3), Kind::Int);
+        let gt = app(Op::Gt, vec![c, int_const("1000000")]);
+        assert_eq!(s.check_path(&[gt], 0).ok(), Some(QueryOutcome::Sat));
+        let level = s.round_money(&[VarId(3)]).ok();
+        assert_eq!(level, Some(RoundnessLevel::Hundreds));
+        let Some(ModelValue::Int(v)) = s.value(VarId(3), Kind::Int) else {
+            panic!("no model value")
+        };
+        let v: i64 = v.parse().unwrap_or(0);
+        assert!(v > 1_000_000 && v % 10_000 == 0, "{v}");
+    }
+
+    #[test]
+    fn z3_numerals_are_read_back() {
+        assert_eq!(parse_int_text("(- 12)").as_deref(), Some("-12"));
+        assert_eq!(
+            parse_real_text("(- (/ 1.0 3.0))"),
+            Some(("-1".into(), "3".into()))
+        );
+    }
+}
