@@ -36,7 +36,9 @@ fn main() {
         }
         i += 1;
     }
-    opts.verbose = std::env::var("HATCH_VERBOSE").is_ok();
+    if std::env::var("HATCH_VERBOSE").is_ok() {
+        opts.on_round = Some(|line| eprintln!("{line}"));
+    }
     match hatch::falsify_file(std::path::Path::new(path), &opts) {
         Ok(r) if json => {
             let v = serde_json::json!({

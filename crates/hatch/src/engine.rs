@@ -39,8 +39,9 @@ pub struct Options {
     pub match_limit: usize,
     /// Per-query solver timeout.
     pub solver_timeout_ms: u32,
-    /// Prints one line per round (prestate length) on standard error.
-    pub verbose: bool,
+    /// Called with one line per round (bound on calls and prestate length: states, paths,
+    /// time, rejected witnesses); the library prints nothing itself.
+    pub on_round: Option<fn(String)>,
 }
 
 impl Default for Options {
@@ -53,7 +54,7 @@ impl Default for Options {
             dead_cutoff: 3,
             match_limit: 64,
             solver_timeout_ms: 5000,
-            verbose: false,
+            on_round: None,
         }
     }
 }
@@ -267,14 +268,14 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                         context_len: 0,
                     };
                     let r = run(&mut sem, &mut solver, h, init, &round_opts, start)?;
-                    if opts.verbose {
-                        eprintln!(
+                    if let Some(report) = opts.on_round {
+                        report(format!(
                             "calls ≤ {depth}, prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected",
                             r.2,
                             r.3,
                             start.elapsed().as_secs_f64(),
                             sem.rejected
-                        );
+                        ));
                     }
                     total = (r.0, r.1, total.2 + r.2, total.3 + r.3);
                     let round = Bounds {
