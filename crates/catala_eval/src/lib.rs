@@ -14,6 +14,7 @@
 
 pub mod eval;
 pub mod externals;
+pub mod loader;
 pub mod runtime;
 
 pub use eval::{

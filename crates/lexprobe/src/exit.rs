@@ -9,3 +9,5 @@ pub const USAGE: i32 = 2;
 pub const RELATION_FAILED: i32 = 1;
 /// `lexprobe metamorphic`: no relation failed, but at least one is inconclusive.
 pub const INCONCLUSIVE: i32 = 3;
+/// `lexprobe falsify`: the property was falsified (a violating trace was found).
+pub const FALSIFIED: i32 = 1;

@@ -2,7 +2,8 @@
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
-    /// Catala's boxes, for people.
+    /// For people (Catala's boxes, tables, sentences); `text` is accepted as an alias.
+    #[value(alias = "text")]
     Human,
     /// JSON, for machines.
     Json,

@@ -39,21 +39,16 @@ struct CompiledScope {
 
 /// Parses and compiles a Catala file; errors are rendered like the Catala compiler's.
 fn compile(file: &Path, scope: &str) -> Result<CompiledScope, CatalaSystemError> {
-    let (sources, parsed) = catala_syntax::parse_file_with_sources(file);
-    let ast = parsed.map_err(|d| {
-        CatalaSystemError::Program(catala_syntax::render_gnu(
-            &sources, None, &d.message, &d.labels,
-        ))
-    })?;
-    let program = catala_ir::compile(&sources, &ast).map_err(|diagnostics| {
+    let loaded = catala_eval::loader::load_program(file, &[]).map_err(|f| {
         CatalaSystemError::Program(
-            diagnostics
+            f.diagnostics
                 .iter()
-                .map(|d| catala_syntax::render_gnu(&sources, None, &d.message, &d.labels))
+                .map(|d| catala_syntax::render_gnu(&f.sources, None, &d.message, &d.labels))
                 .collect::<Vec<_>>()
                 .join("\n"),
         )
     })?;
+    let (sources, program) = (loaded.sources, loaded.program);
     let id = program
         .scope_by_name(scope)
         .ok_or_else(|| CatalaSystemError::UnknownScope {

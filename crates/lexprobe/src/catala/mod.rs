@@ -34,42 +34,24 @@ pub type LoadResult = Result<Loaded, (SourceMap, Vec<ErrorReport>)>;
 /// Parses and compiles `path`; on failure returns the sources read so far (to render the
 /// errors' source lines) and the errors.
 pub fn load(path: &Path, include_dirs: &[PathBuf]) -> LoadResult {
-    if !path.is_file() {
-        return Err((
-            SourceMap::default(),
-            vec![ErrorReport::plain(
-                "io",
-                format!("cannot read {}: no such file", path.display()),
-            )],
-        ));
-    }
-    let options = match catala_syntax::LoadOptions::for_file(path, include_dirs) {
-        Ok(o) => o,
-        Err(d) => return Err((SourceMap::default(), vec![ErrorReport::from_diagnostic(&d)])),
-    };
-    let (sources, parsed) = catala_syntax::parse_file_with_options(path, &options);
-    let ast = match parsed {
-        Ok(ast) => ast,
-        Err(d) => return Err((sources, vec![ErrorReport::from_diagnostic(&d)])),
-    };
-    match catala_ir::compile(&sources, &ast) {
-        Ok(program) => {
-            // Every external declaration needs an implementation before anything runs.
-            if let Err((span, message)) =
-                catala_eval::externals::Externals::standard().check(&program)
-            {
-                let d = catala_syntax::Diagnostic::new(
-                    catala_syntax::DiagnosticKind::NameResolution,
-                    message,
-                )
-                .at(span);
-                return Err((sources, vec![ErrorReport::from_diagnostic(&d)]));
-            }
-            Ok(Loaded { sources, program })
-        }
-        Err(ds) => {
-            let reports = ds.iter().map(ErrorReport::from_diagnostic).collect();
-            Err((sources, reports))
+    match catala_eval::loader::load_program(path, include_dirs) {
+        Ok(l) => Ok(Loaded {
+            sources: l.sources,
+            program: l.program,
+        }),
+        Err(f) => {
+            let reports = f
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    if d.kind == catala_syntax::DiagnosticKind::Io && d.labels.is_empty() {
+                        ErrorReport::plain("io", d.message.clone())
+                    } else {
+                        ErrorReport::from_diagnostic(d)
+                    }
+                })
+                .collect();
+            Err((f.sources, reports))
         }
     }
 }

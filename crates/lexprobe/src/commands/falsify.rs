@@ -5,6 +5,8 @@
 //! the bounds explored completely and the round running when the time ran out.
 //! Exit code 1 when a violation is found, 0 when none within the bounds, 2 on input errors.
 
+use crate::exit::{FALSIFIED, SUCCESS, USAGE};
+use crate::format::OutputFormat;
 use hatch::{falsify_file, Bounds, Mode, Options, Report, SearchProgress};
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,19 +28,15 @@ pub struct FalsifyArgs {
     /// Time limit in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub timeout: f64,
-    /// Output format: text or json.
-    #[arg(long, default_value = "text")]
-    pub format: String,
+    /// Output format.
+    #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
 }
 
 pub fn run(args: FalsifyArgs) -> i32 {
-    if args.format != "text" && args.format != "json" {
-        eprintln!("error: --format must be `text` or `json`");
-        return 2;
-    }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         eprintln!("error: --timeout must be a positive number of seconds");
-        return 2;
+        return USAGE;
     }
     let opts = Options {
         mode: if args.naive {
@@ -55,15 +53,15 @@ pub fn run(args: FalsifyArgs) -> i32 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return USAGE;
         }
     };
     // a closed standard output (e.g. piped into `head`) does not change the verdict
     let _ = print_report(&mut std::io::stdout().lock(), &report, &args);
     if report.falsified {
-        1
+        FALSIFIED
     } else {
-        0
+        SUCCESS
     }
 }
 
@@ -84,7 +82,7 @@ fn bounds_json(p: &SearchProgress) -> serde_json::Value {
 /// Prints the report as text or JSON.
 fn print_report(out: &mut impl Write, report: &Report, args: &FalsifyArgs) -> std::io::Result<()> {
     let trace = report.trace_lines();
-    if args.format == "json" {
+    if args.format == OutputFormat::Json {
         let v = report.violation.as_ref();
         let json = serde_json::json!({
             "falsified": report.falsified,

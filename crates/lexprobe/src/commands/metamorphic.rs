@@ -17,6 +17,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::exit;
+use crate::format::OutputFormat;
 
 /// Shown after the options in `lexprobe metamorphic --help`.
 const EXIT_CODES_HELP: &str = "\
@@ -96,9 +97,9 @@ pub struct MetamorphicArgs {
     /// Write an HTML report here.
     #[arg(long)]
     pub report: Option<String>,
-    /// Output format: text or json.
-    #[arg(long, default_value = "text")]
-    pub format: String,
+    /// Output format.
+    #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
 }
 
 /// Parses `60s`, `500ms`, `5m`, `1h` or a bare number of seconds.
@@ -206,9 +207,6 @@ fn positioned_name_error(
 fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     let budget = parse_duration(&args.budget)?;
     let timeout = parse_duration(&args.timeout)?;
-    if args.format != "text" && args.format != "json" {
-        return Err(format!("unknown format `{}` (text or json)", args.format));
-    }
     let domain_text = std::fs::read_to_string(&args.domain)
         .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
     let mut domain = Domain::from_toml(&domain_text).map_err(|e| {
@@ -304,7 +302,7 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         },
     );
     let description = system.describe();
-    if args.format == "json" {
+    if args.format == OutputFormat::Json {
         let document = metamorphic::report::to_json(&reports, &description);
         println!(
             "{}",
@@ -346,7 +344,7 @@ mod tests {
             stop_after_failures: None,
             depth: 4,
             report: None,
-            format: "json".into(),
+            format: OutputFormat::Json,
         }
     }
 
