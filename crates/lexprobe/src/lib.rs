@@ -7,4 +7,5 @@ pub mod catala;
 pub mod commands;
 pub mod exit;
 pub mod format;
+pub mod positioned;
 pub mod testing;

@@ -52,7 +52,11 @@ pub fn run(args: FalsifyArgs) -> i32 {
     let report = match falsify_file(&args.method, &opts) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
+            let text = e.to_string();
+            match crate::positioned::render(&text) {
+                Some(boxed) => eprint!("{boxed}"),
+                None => eprintln!("error: {text}"),
+            }
             return USAGE;
         }
     };

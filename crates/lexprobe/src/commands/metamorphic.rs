@@ -157,7 +157,10 @@ pub fn run(args: MetamorphicArgs) -> i32 {
     match run_checked(&args) {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("lexprobe metamorphic: {message}");
+            match crate::positioned::render(&message) {
+                Some(boxed) => eprint!("{boxed}"),
+                None => eprintln!("lexprobe metamorphic: {message}"),
+            }
             exit::USAGE
         }
     }
