@@ -173,30 +173,14 @@ impl PathState {
     }
 }
 
-/// Day number (days since 1970-01-01) of a date.
+/// Day number (days since 1970-01-01) of a date: the runtime's own conversion.
 pub fn day_number(d: &Date) -> i64 {
-    let (y, m, day) = (d.year, i64::from(d.month), i64::from(d.day));
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    d.day_number()
 }
 
 /// The date of a day number (inverse of [`day_number`]).
 pub fn date_of_day_number(z: i64) -> Option<Date> {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    Date::new(year, month, day)
+    Date::from_day_number(z)
 }
 
 /// The constant term of a scalar value (`None` for values with no scalar encoding).

@@ -122,8 +122,20 @@ impl Date {
         Date::new(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
     }
 
-    fn day_number(self) -> i64 {
+    /// Days since 1970-01-01 (negative before).
+    pub fn day_number(self) -> i64 {
         days_from_civil(self.year, self.month, self.day)
+    }
+
+    /// The date of a day number (inverse of [`Date::day_number`]); `None` out of the supported
+    /// range of years.
+    pub fn from_day_number(z: i64) -> Option<Date> {
+        // About ±10^12 years either way, the range `Date::new` accepts.
+        if z.unsigned_abs() > (MAX_ABS_YEAR as u64) * 366 {
+            return None;
+        }
+        let d = civil_from_days(z);
+        Date::new(d.year, i64::from(d.month), i64::from(d.day))
     }
 
     /// `self + duration` with Catala's rule: years, then months, one rounding, then days.
