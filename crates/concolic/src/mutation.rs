@@ -7,7 +7,7 @@
 
 use crate::explore::{explore_with, Control, ExploreOptions, Outcome, Strategy};
 use crate::ConcolicError;
-use catala_eval::eval::Interpreter;
+use catala_eval::eval::{ErrorSignature, Interpreter};
 use catala_eval::Value;
 use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Stmt, UnaryOp};
 use std::collections::BTreeSet;
@@ -209,14 +209,6 @@ fn pick(n: usize, count: usize, seed: u64) -> Vec<usize> {
     chosen
 }
 
-fn signature(e: &catala_eval::RuntimeError) -> String {
-    format!(
-        "{}{:?}",
-        e.kind.as_str(),
-        e.labels.iter().map(|l| l.span).collect::<Vec<_>>()
-    )
-}
-
 /// A prepared plain interpreter answering "which error, if any, does this input give?".
 struct Oracle<'p> {
     interp: Interpreter<'p, ()>,
@@ -232,10 +224,10 @@ impl<'p> Oracle<'p> {
 
     /// The error signature of a run (`None` when it computes its outputs or fails an
     /// assertion).
-    fn error_of(&mut self, inputs: &[Option<Value>]) -> Option<String> {
+    fn error_of(&mut self, inputs: &[Option<Value>]) -> Option<ErrorSignature> {
         catala_eval::eval::run_with(&mut self.interp, self.scope, inputs.to_vec())
             .err()
-            .map(|e| signature(&e))
+            .map(|e| e.signature())
     }
 }
 
@@ -354,7 +346,7 @@ fn run_campaign(
     let candidates = candidate_mutations(program, scope);
     let mut run = MutationRun::default();
     let mut original = Oracle::new(program, scope)?;
-    let baseline: Option<Vec<Option<String>>> = options
+    let baseline: Option<Vec<Option<ErrorSignature>>> = options
         .witnesses
         .as_ref()
         .map(|ws| ws.iter().map(|w| original.error_of(w)).collect());
@@ -412,7 +404,7 @@ fn detect(
             return Control::Stop;
         }
         if let Outcome::Error(err) = &t.outcome {
-            if original.error_of(&t.inputs).as_deref() != Some(signature(err).as_str())
+            if original.error_of(&t.inputs) != Some(err.signature())
                 && plain_mutant.error_of(&t.inputs).is_some()
             {
                 first = Some(t.found_at);

@@ -10,7 +10,7 @@ use catala_syntax::{Label, Span};
 use std::rc::Rc;
 
 /// What went wrong during an evaluation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RuntimeErrorKind {
     /// Several exceptions (or rules) applied at once.
     Conflict,
@@ -99,7 +99,26 @@ pub struct RuntimeError {
     pub labels: Vec<Label>,
 }
 
+/// What identifies a runtime error across runs: its kind and its positions (in order of the
+/// source), whatever the inputs. Two tests failing with the same signature hit the same problem
+/// (the same conflict between the same rules, the same empty variable, …).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ErrorSignature {
+    pub kind: RuntimeErrorKind,
+    pub spans: Vec<Span>,
+}
+
 impl RuntimeError {
+    /// The error's [`ErrorSignature`].
+    pub fn signature(&self) -> ErrorSignature {
+        let mut spans: Vec<Span> = self.labels.iter().map(|l| l.span).collect();
+        spans.sort();
+        ErrorSignature {
+            kind: self.kind,
+            spans,
+        }
+    }
+
     /// An error at the given spans (headings looked up in the program).
     pub fn new(program: &Program, kind: RuntimeErrorKind, spans: &[Span]) -> RuntimeError {
         RuntimeError {

@@ -12,7 +12,7 @@ pub mod ops;
 mod tests;
 
 pub use companion::{BranchEvent, Companion, Composite, Projection};
-pub use error::{AssertionFailure, RunError, RuntimeError, RuntimeErrorKind};
+pub use error::{AssertionFailure, ErrorSignature, RunError, RuntimeError, RuntimeErrorKind};
 pub use interpreter::{Interpreter, ScopeArgs, Tracked};
 
 use crate::runtime::json::{value_from_json, value_to_json, InputError};

@@ -5,6 +5,7 @@
 //! inputs outside its input space, so they are only counted.
 
 use super::{ErrorReport, Loaded};
+use catala_eval::eval::ErrorSignature;
 use concolic::{Outcome, TestCase};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
@@ -21,7 +22,7 @@ struct Finding {
 
 #[derive(Default)]
 pub struct Findings {
-    by_signature: HashMap<String, usize>,
+    by_signature: HashMap<ErrorSignature, usize>,
     found: Vec<Finding>,
 }
 
@@ -31,9 +32,7 @@ impl Findings {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
-        let mut spans: Vec<String> = e.labels.iter().map(|l| format!("{:?}", l.span)).collect();
-        spans.sort();
-        let signature = format!("{} {}", e.kind.as_str(), spans.join(" "));
+        let signature = e.signature();
         if let Some(&i) = self.by_signature.get(&signature) {
             let f = &mut self.found[i];
             f.tests += 1;
