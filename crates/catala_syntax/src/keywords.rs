@@ -364,45 +364,79 @@ pub enum BuiltinName {
     Impossible,
 }
 
+/// The built-in names of each language: the first entry of a meaning is its spelling when
+/// printing.
+const BUILTINS: &[(Language, &str, BuiltinName)] = {
+    use BuiltinName::{Cardinal, Function, Impossible};
+    use Language::{En, Fr, Pl};
+    &[
+        (En, "round", Function(Builtin::Round)),
+        (Fr, "arrondi", Function(Builtin::Round)),
+        (Pl, "zaokrąglony", Function(Builtin::Round)),
+        (En, "decimal", Function(Builtin::ToDecimal)),
+        (Fr, "décimal", Function(Builtin::ToDecimal)),
+        (Pl, "dziesiętny", Function(Builtin::ToDecimal)),
+        (En, "money", Function(Builtin::ToMoney)),
+        (Fr, "argent", Function(Builtin::ToMoney)),
+        (Pl, "pieniądze", Function(Builtin::ToMoney)),
+        (En, "integer", Function(Builtin::ToInteger)),
+        (Fr, "entier", Function(Builtin::ToInteger)),
+        (Pl, "całkowita", Function(Builtin::ToInteger)),
+        (En, "number", Cardinal),
+        (Fr, "nombre", Cardinal),
+        (Pl, "liczba", Cardinal),
+        (En, "impossible", Impossible),
+        (Fr, "impossible", Impossible),
+        (Pl, "niemożliwe", Impossible),
+        (En, "get_day", Function(Builtin::GetDay)),
+        (Fr, "accès_jour", Function(Builtin::GetDay)),
+        (Pl, "dostęp_dzień", Function(Builtin::GetDay)),
+        (En, "get_month", Function(Builtin::GetMonth)),
+        (Fr, "accès_mois", Function(Builtin::GetMonth)),
+        (Pl, "dostęp_miesiąc", Function(Builtin::GetMonth)),
+        (En, "get_year", Function(Builtin::GetYear)),
+        (Fr, "accès_année", Function(Builtin::GetYear)),
+        (Pl, "dostęp_rok", Function(Builtin::GetYear)),
+        (En, "first_day_of_month", Function(Builtin::FirstDayOfMonth)),
+        (
+            Fr,
+            "premier_jour_du_mois",
+            Function(Builtin::FirstDayOfMonth),
+        ),
+        (
+            Pl,
+            "pierwszy_dzień_miesiąca",
+            Function(Builtin::FirstDayOfMonth),
+        ),
+        (En, "last_day_of_month", Function(Builtin::LastDayOfMonth)),
+        (
+            Fr,
+            "dernier_jour_du_mois",
+            Function(Builtin::LastDayOfMonth),
+        ),
+        (
+            Pl,
+            "ostatni_dzień_miesiąca",
+            Function(Builtin::LastDayOfMonth),
+        ),
+    ]
+};
+
 /// Recognises the built-in function names of a language, including the late-2024 unqualified
 /// date accessors (`accès_année`, `get_year`).
 pub fn builtin(lang: Language, name: &str) -> Option<BuiltinName> {
-    use BuiltinName::{Cardinal, Function, Impossible};
-    let b = match (lang, name) {
-        (Language::En, "round") | (Language::Fr, "arrondi") | (Language::Pl, "zaokrąglony") => {
-            Function(Builtin::Round)
-        }
-        (Language::En, "decimal") | (Language::Fr, "décimal") | (Language::Pl, "dziesiętny") => {
-            Function(Builtin::ToDecimal)
-        }
-        (Language::En, "money") | (Language::Fr, "argent") | (Language::Pl, "pieniądze") => {
-            Function(Builtin::ToMoney)
-        }
-        (Language::En, "integer") | (Language::Fr, "entier") | (Language::Pl, "całkowita") => {
-            Function(Builtin::ToInteger)
-        }
-        (Language::En, "number") | (Language::Fr, "nombre") | (Language::Pl, "liczba") => Cardinal,
-        (Language::En, "impossible")
-        | (Language::Fr, "impossible")
-        | (Language::Pl, "niemożliwe") => Impossible,
-        (Language::En, "get_day")
-        | (Language::Fr, "accès_jour")
-        | (Language::Pl, "dostęp_dzień") => Function(Builtin::GetDay),
-        (Language::En, "get_month")
-        | (Language::Fr, "accès_mois")
-        | (Language::Pl, "dostęp_miesiąc") => Function(Builtin::GetMonth),
-        (Language::En, "get_year")
-        | (Language::Fr, "accès_année")
-        | (Language::Pl, "dostęp_rok") => Function(Builtin::GetYear),
-        (Language::En, "first_day_of_month")
-        | (Language::Fr, "premier_jour_du_mois")
-        | (Language::Pl, "pierwszy_dzień_miesiąca") => Function(Builtin::FirstDayOfMonth),
-        (Language::En, "last_day_of_month")
-        | (Language::Fr, "dernier_jour_du_mois")
-        | (Language::Pl, "ostatni_dzień_miesiąca") => Function(Builtin::LastDayOfMonth),
-        _ => return None,
-    };
-    Some(b)
+    BUILTINS
+        .iter()
+        .find(|(l, n, _)| *l == lang && *n == name)
+        .map(|(_, _, b)| *b)
+}
+
+/// The spelling of a built-in name in a language.
+pub fn builtin_spelling(lang: Language, b: BuiltinName) -> &'static str {
+    BUILTINS
+        .iter()
+        .find(|(l, _, x)| *l == lang && *x == b)
+        .map_or("builtin", |(_, n, _)| n)
 }
 
 /// A primitive type written as a lower-case identifier (`date` is a keyword, handled apart).
@@ -441,6 +475,30 @@ pub fn primitive_type(lang: Language, name: &str) -> Option<PrimitiveType> {
         _ => return None,
     };
     Some(t)
+}
+
+/// The spelling of a primitive type in a language.
+pub fn primitive_spelling(lang: Language, t: PrimitiveType) -> &'static str {
+    use PrimitiveType as P;
+    match (lang, t) {
+        (Language::En, P::Integer) => "integer",
+        (Language::Fr, P::Integer) => "entier",
+        (Language::Pl, P::Integer) => "całkowita",
+        (Language::En, P::Decimal) => "decimal",
+        (Language::Fr, P::Decimal) => "décimal",
+        (Language::Pl, P::Decimal) => "dziesiętny",
+        (Language::En, P::Boolean) => "boolean",
+        (Language::Fr, P::Boolean) => "booléen",
+        (Language::Pl, P::Boolean) => "zerojedynkowy",
+        (Language::En, P::Money) => "money",
+        (Language::Fr, P::Money) => "argent",
+        (Language::Pl, P::Money) => "pieniądze",
+        (Language::En, P::Duration) => "duration",
+        (Language::Fr, P::Duration) => "durée",
+        (Language::Pl, P::Duration) => "czastrwania",
+        (Language::Fr, P::Position) => "position_source",
+        (_, P::Position) => "code_location",
+    }
 }
 
 /// The money operator suffix (`+$`, `+€`, `+PLN`) and the money literal symbol.

@@ -12,6 +12,7 @@ pub mod lexer;
 pub mod literate;
 pub mod modules;
 mod parser;
+pub mod printer;
 pub mod render;
 pub mod source;
 pub mod stdlib;

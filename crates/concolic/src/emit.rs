@@ -3,55 +3,205 @@
 //! tests ending in an error are listed in the file's text with their inputs. The file includes
 //! the explored source (`> Include:`), so `lexprobe test` and the Catala compiler can replay it.
 //! Values are written as exact Catala literals (negative numbers as differences, non-decimal
-//! fractions as quotients).
+//! fractions as quotients). The scopes are built as syntax trees and written by the one Catala
+//! printer (`catala_syntax::printer`), in the language of the explored file.
 
 use crate::{Exploration, Outcome};
 use catala_eval::runtime::{Decimal, Integer, Value};
 use catala_ir::dcalc::{Program, ScopeId};
-use catala_syntax::ast::Language;
+use catala_syntax::ast::{self, BinOp, ExprKind as E, Ident, Language, QualName};
+use catala_syntax::printer::Printer;
+use catala_syntax::Span;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
-fn integer_literal(i: &Integer) -> String {
-    if i.signum() < 0 {
-        format!("(0 - {})", i.abs())
-    } else {
-        i.to_string()
+fn ident(name: &str) -> Ident {
+    Ident {
+        name: name.to_string(),
+        span: Span::default(),
     }
 }
 
-fn money_literal(cents: &Integer, lang: Language) -> String {
-    let abs = cents.abs();
-    let (units, rest) = abs.div_rem(&Integer::from(100));
-    let r = rest.to_i64().unwrap_or(0);
-    let text = match lang {
-        Language::En => format!("${units}.{r:02}"),
-        Language::Fr => format!("{units},{r:02} €"),
-        Language::Pl => format!("{units}.{r:02} PLN"),
-    };
-    if cents.signum() < 0 {
-        let zero = match lang {
-            Language::En => "$0.00".to_string(),
-            Language::Fr => "0,00 €".to_string(),
-            Language::Pl => "0.00 PLN".to_string(),
-        };
-        format!("({zero} - {text})")
-    } else {
-        text
+fn node(kind: E) -> ast::Expr {
+    ast::Expr {
+        kind,
+        span: Span::default(),
     }
 }
 
-/// Exact decimal literal: finite expansions as digits, others as a quotient.
-fn decimal_literal(d: &Decimal, lang: Language) -> String {
-    let sep = if matches!(lang, Language::Fr) {
-        ","
-    } else {
-        "."
-    };
+fn lit(l: ast::Literal) -> ast::Expr {
+    node(E::Literal(l))
+}
+
+/// `zero - x`: how a negative amount is written (a literal has no sign).
+fn negated(zero: ast::Expr, x: ast::Expr) -> ast::Expr {
+    node(E::Binop(
+        BinOp::Sub,
+        Span::default(),
+        Box::new(zero),
+        Box::new(x),
+    ))
+}
+
+fn int_lit(digits: String) -> ast::Expr {
+    lit(ast::Literal::Integer(digits))
+}
+
+fn dec_lit(int_part: String, frac_part: String) -> ast::Expr {
+    lit(ast::Literal::Decimal {
+        int_part,
+        frac_part,
+    })
+}
+
+/// The syntax tree of a Catala literal for a value (the inverse of evaluation for the values a
+/// test takes or gives).
+pub fn value_expr(program: &Program, v: &Value) -> ast::Expr {
+    match v {
+        Value::Unit | Value::Closure(_) => node(E::Tuple(Vec::new())),
+        Value::Bool(b) => lit(ast::Literal::Bool(*b)),
+        Value::Integer(i) => {
+            let abs = int_lit(i.abs().to_string());
+            if i.signum() < 0 {
+                negated(int_lit("0".into()), abs)
+            } else {
+                abs
+            }
+        }
+        Value::Decimal(d) => decimal_expr(d),
+        Value::Money(c) => {
+            let abs = c.abs();
+            let (units, rest) = abs.div_rem(&Integer::from(100));
+            let m = lit(ast::Literal::Money {
+                units: units.to_string(),
+                cents: format!("{:02}", rest.to_i64().unwrap_or(0)),
+            });
+            if c.signum() < 0 {
+                let zero = lit(ast::Literal::Money {
+                    units: "0".into(),
+                    cents: "00".into(),
+                });
+                negated(zero, m)
+            } else {
+                m
+            }
+        }
+        Value::Date(d) => lit(ast::Literal::Date {
+            year: d.year,
+            month: u32::from(d.month),
+            day: u32::from(d.day),
+        }),
+        Value::Duration(d) => {
+            let part = |amount: i64, unit| {
+                let l = |a: i64| {
+                    lit(ast::Literal::Duration {
+                        amount: a.to_string(),
+                        unit,
+                    })
+                };
+                if amount < 0 {
+                    negated(l(0), l(-amount))
+                } else {
+                    l(amount)
+                }
+            };
+            let add = |a, b| {
+                node(E::Binop(
+                    BinOp::Add,
+                    Span::default(),
+                    Box::new(a),
+                    Box::new(b),
+                ))
+            };
+            add(
+                add(
+                    part(d.years, ast::DurationUnit::Year),
+                    part(d.months, ast::DurationUnit::Month),
+                ),
+                part(d.days, ast::DurationUnit::Day),
+            )
+        }
+        Value::Struct(st) => {
+            let def = program.structs.get(st.struct_id as usize);
+            let name = def.map_or("?", |d| d.name.as_str());
+            let fields = st
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    let fname = def
+                        .and_then(|d| d.fields.get(i))
+                        .map_or("?", |f| f.name.as_str());
+                    (ident(fname), value_expr(program, f))
+                })
+                .collect();
+            node(E::StructLit(
+                QualName {
+                    path: Vec::new(),
+                    name: ident(name),
+                },
+                fields,
+            ))
+        }
+        Value::Enum(e) => {
+            let def = program.enums.get(e.enum_id as usize);
+            let case = def.and_then(|d| d.cases.get(e.case as usize));
+            let optional = program.option_enum.map(|o| o.0) == Some(e.enum_id);
+            // `Enum.Case` names the case without ambiguity (but `Present`/`Absent` stand alone).
+            let path = match def {
+                Some(d) if !optional => vec![ident(&d.name)],
+                _ => Vec::new(),
+            };
+            let payload = case
+                .is_some_and(|c| c.payload.is_some())
+                .then(|| Box::new(value_expr(program, &e.payload)));
+            node(E::Constructor {
+                name: QualName {
+                    path,
+                    name: ident(case.map_or("?", |c| c.name.as_str())),
+                },
+                payload,
+            })
+        }
+        Value::Tuple(items) => node(E::Tuple(
+            items.iter().map(|i| value_expr(program, i)).collect(),
+        )),
+        Value::List(items) => node(E::List(
+            items.iter().map(|i| value_expr(program, i)).collect(),
+        )),
+    }
+}
+
+/// Exact decimal: finite expansions as digits, others as a quotient.
+fn decimal_expr(d: &Decimal) -> ast::Expr {
     let (num, den) = d.numer_denom();
-    let (Some(n), Some(mut q)) = (num.abs().to_i64(), den.to_i64()) else {
-        return format!("({num}{sep}0 / {den}{sep}0)");
+    let expr = match (num.abs().to_i64(), den.to_i64()) {
+        (Some(n), Some(q)) => match finite_expansion(n, q) {
+            Some((int_part, frac_part)) => dec_lit(int_part, frac_part),
+            None => node(E::Binop(
+                BinOp::Div,
+                Span::default(),
+                Box::new(dec_lit(n.to_string(), "0".into())),
+                Box::new(dec_lit(q.to_string(), "0".into())),
+            )),
+        },
+        _ => node(E::Binop(
+            BinOp::Div,
+            Span::default(),
+            Box::new(dec_lit(num.abs().to_string(), "0".into())),
+            Box::new(dec_lit(den.to_string(), "0".into())),
+        )),
     };
+    if d.signum() < 0 {
+        negated(dec_lit("0".into(), "0".into()), expr)
+    } else {
+        expr
+    }
+}
+
+/// `n / q` as integer and fractional digits when its decimal expansion is finite.
+fn finite_expansion(n: i64, den: i64) -> Option<(String, String)> {
+    let mut q = den;
     let mut digits = 0u32;
     while q % 10 == 0 && q > 1 {
         q /= 10;
@@ -66,88 +216,23 @@ fn decimal_literal(d: &Decimal, lang: Language) -> String {
         q /= 5;
         fives += 1;
     }
-    let text = if q == 1 {
-        let scale = digits + twos.max(fives);
-        let den = den.to_i64().unwrap_or(1) as i128;
-        let scaled = (n as i128) * 10i128.pow(scale) / den;
-        let p = 10i128.pow(scale);
-        let frac = if scale == 0 {
-            "0".to_string()
-        } else {
-            format!("{:0width$}", scaled % p, width = scale as usize)
-        };
-        format!("{}{sep}{frac}", scaled / p)
-    } else {
-        format!("({n}{sep}0 / {den}{sep}0)")
-    };
-    if d.signum() < 0 {
-        format!("(0{sep}0 - {text})")
-    } else {
-        text
+    if q != 1 {
+        return None;
     }
+    let scale = digits + twos.max(fives);
+    let scaled = i128::from(n).checked_mul(10i128.checked_pow(scale)?)? / i128::from(den);
+    let p = 10i128.pow(scale);
+    let frac = if scale == 0 {
+        "0".to_string()
+    } else {
+        format!("{:0width$}", scaled % p, width = scale as usize)
+    };
+    Some(((scaled / p).to_string(), frac))
 }
 
-/// A Catala literal for a value.
+/// A Catala literal for a value, as the printer writes it in `lang`.
 pub fn literal(program: &Program, v: &Value, lang: Language) -> String {
-    let fr = matches!(lang, Language::Fr);
-    match v {
-        Value::Unit => "()".into(),
-        Value::Bool(b) => match (b, fr) {
-            (true, true) => "vrai".into(),
-            (false, true) => "faux".into(),
-            (b, false) => b.to_string(),
-        },
-        Value::Integer(i) => integer_literal(i),
-        Value::Decimal(d) => decimal_literal(d, lang),
-        Value::Money(c) => money_literal(c, lang),
-        Value::Date(d) => format!("|{:04}-{:02}-{:02}|", d.year, d.month, d.day),
-        Value::Duration(d) => {
-            let (y, m, dd) = if fr {
-                ("an", "mois", "jour")
-            } else {
-                ("year", "month", "day")
-            };
-            format!(
-                "{} {y} + {} {m} + {} {dd}",
-                integer_literal(&Integer::from(d.years)),
-                integer_literal(&Integer::from(d.months)),
-                integer_literal(&Integer::from(d.days))
-            )
-        }
-        Value::Struct(s) => {
-            let def = program.structs.get(s.struct_id as usize);
-            let name = def.map_or("?", |d| d.name.as_str());
-            let mut out = format!("{name} {{");
-            for (i, f) in s.fields.iter().enumerate() {
-                let fname = def
-                    .and_then(|d| d.fields.get(i))
-                    .map_or("?", |f| f.name.as_str());
-                let _ = write!(out, " -- {fname}: {}", literal(program, f, lang));
-            }
-            out.push_str(" }");
-            out
-        }
-        Value::Enum(e) => {
-            let def = program.enums.get(e.enum_id as usize);
-            let case = def.and_then(|d| d.cases.get(e.case as usize));
-            let name = case.map_or("?", |c| c.name.as_str());
-            if case.is_some_and(|c| c.payload.is_some()) {
-                let kw = if fr { "contenu" } else { "content" };
-                format!("{name} {kw} ({})", literal(program, &e.payload, lang))
-            } else {
-                name.to_string()
-            }
-        }
-        Value::Tuple(items) => {
-            let parts: Vec<String> = items.iter().map(|i| literal(program, i, lang)).collect();
-            format!("({})", parts.join(", "))
-        }
-        Value::List(items) => {
-            let parts: Vec<String> = items.iter().map(|i| literal(program, i, lang)).collect();
-            format!("[{}]", parts.join("; "))
-        }
-        Value::Closure(_) => "()".into(),
-    }
+    Printer::new(lang).expr(&value_expr(program, v))
 }
 
 /// `to` relative to the directory `from` (both made absolute).
@@ -182,32 +267,59 @@ pub fn test_file_text(
 ) -> String {
     let decl = program.scope(scope);
     let lang = decl.language;
-    let fr = matches!(lang, Language::Fr);
+    let printer = Printer::new(lang);
+    let (title, include_word) = match lang {
+        Language::En => ("Tests of", "Include"),
+        Language::Fr => ("Tests de", "Inclusion"),
+        Language::Pl => ("Testy", "Include"),
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "# {} {}\n\n> {}: {}\n",
-        if fr { "Tests de" } else { "Tests of" },
+        "# {title} {}\n\n> {include_word}: {}\n",
         decl.name,
-        if fr { "Inclusion" } else { "Include" },
         include.display()
     );
+    let run = ident("run");
     for (i, t) in exploration.tests.iter().enumerate() {
-        let test_name = format!("Test_{}_{}", decl.name, i + 1);
-        let mut defs = String::new();
+        let test_name = ident(&format!("Test_{}_{}", decl.name, i + 1));
+        let mut items: Vec<ast::ScopeUseItem> = Vec::new();
         for (input, v) in decl.inputs.iter().zip(&t.inputs) {
             if let Some(v) = v {
-                let _ = writeln!(
-                    defs,
-                    "  {} run.{} {} {}",
-                    if fr { "définition" } else { "definition" },
-                    input.name,
-                    if fr { "égal à" } else { "equals" },
-                    literal(program, v, lang)
-                );
+                items.push(ast::ScopeUseItem::Definition(ast::Definition {
+                    label: None,
+                    exception: ast::ExceptionTo::None,
+                    target: ast::DefTarget {
+                        path: vec![run.clone(), ident(&input.name)],
+                        state: None,
+                        span: Span::default(),
+                    },
+                    params: Vec::new(),
+                    condition: None,
+                    body: ast::DefBody::Expr(value_expr(program, v)),
+                    is_rule: false,
+                    span: Span::default(),
+                    attributes: Vec::new(),
+                }));
             }
         }
         let Outcome::Ok(outs) = &t.outcome else {
+            // A path ending in an error: its inputs, for a reader to replay.
+            let mut defs = String::new();
+            for item in &items {
+                let text = printer.item(
+                    &ast::ItemKind::ScopeUse(ast::ScopeUse {
+                        scope: QualName {
+                            path: Vec::new(),
+                            name: test_name.clone(),
+                        },
+                        condition: None,
+                        items: vec![item.clone()],
+                    }),
+                    &[],
+                );
+                defs.extend(text.lines().skip(1).map(|l| format!("{l}\n")));
+            }
             let _ = writeln!(
                 out,
                 "Path {} ends with `{}` on these inputs:\n\n```\n{defs}```\n",
@@ -216,29 +328,54 @@ pub fn test_file_text(
             );
             continue;
         };
-        let _ = writeln!(out, "```catala");
-        if fr {
-            let _ = writeln!(
-                out,
-                "#[test]\ndéclaration champ d'application {test_name}:\n  résultat run champ d'application {}\n\nchamp d'application {test_name}:",
-                decl.name
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "#[test]\ndeclaration scope {test_name}:\n  output run scope {}\n\nscope {test_name}:",
-                decl.name
-            );
-        }
-        out.push_str(&defs);
         for (name, v) in outs {
-            let _ = writeln!(
-                out,
-                "  assertion run.{name} = {}",
-                literal(program, v, lang)
-            );
+            let field = node(E::Field(
+                Box::new(node(E::Var(run.clone()))),
+                None,
+                ident(name),
+            ));
+            let check = node(E::Binop(
+                BinOp::Eq,
+                Span::default(),
+                Box::new(field),
+                Box::new(value_expr(program, v)),
+            ));
+            items.push(ast::ScopeUseItem::Assertion(ast::Assertion {
+                expr: check,
+                span: Span::default(),
+                attributes: Vec::new(),
+            }));
         }
-        let _ = writeln!(out, "```\n");
+        let declaration = ast::ItemKind::ScopeDecl(ast::ScopeDecl {
+            name: test_name.clone(),
+            items: vec![ast::ScopeDeclItem::SubScope(ast::SubScopeDecl {
+                name: run.clone(),
+                scope: QualName {
+                    path: Vec::new(),
+                    name: ident(&decl.name),
+                },
+                output: true,
+                span: Span::default(),
+            })],
+        });
+        let body = ast::ItemKind::ScopeUse(ast::ScopeUse {
+            scope: QualName {
+                path: Vec::new(),
+                name: test_name,
+            },
+            condition: None,
+            items,
+        });
+        let test_attribute = ast::Attribute {
+            path: vec!["test".into()],
+            value: None,
+            span: Span::default(),
+        };
+        out.push_str("```catala\n");
+        out.push_str(&printer.item(&declaration, &[test_attribute]));
+        out.push('\n');
+        out.push_str(&printer.item(&body, &[]));
+        out.push_str("```\n\n");
     }
     out
 }
