@@ -855,7 +855,7 @@ impl<'a> ExprCtx<'a> {
                 let mut d = type_error(
                     format!(
                         "In this application of operator {}, the type of an operand is unknown",
-                        ops::binop_symbol(op)
+                        op.symbol()
                     ),
                     span,
                 );
@@ -909,7 +909,7 @@ impl<'a> ExprCtx<'a> {
             return Err(name_error_at(
                 format!(
                     "I don't know how to apply operator {} on types {} and {}",
-                    ops::binop_symbol(op),
+                    op.symbol(),
                     self.tyname(&at),
                     self.tyname(&bt)
                 ),

@@ -26,26 +26,6 @@ pub(crate) fn cmp_type(ty: &Ty) -> Option<CmpType> {
     }
 }
 
-/// Catala's symbol for a surface binary operator (for error messages).
-pub(crate) fn binop_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::And => "and",
-        BinOp::Or => "or",
-        BinOp::Xor => "xor",
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "=",
-        BinOp::Neq => "!=",
-        BinOp::Concat => "++",
-    }
-}
-
 /// Resolves `lhs op rhs` for the given operand types, or `None` when the combination is not
 /// legal. `rounding` is the date rounding mode of the enclosing scope.
 pub(crate) fn resolve_binary(

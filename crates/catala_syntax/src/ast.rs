@@ -324,6 +324,29 @@ pub enum BinOp {
     Concat,
 }
 
+impl BinOp {
+    /// The operator's symbol (`+`, `<=`, …); for the logical operators, their English keyword
+    /// (`and`, `or`, `xor`), as in Catala's messages.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Eq => "=",
+            BinOp::Neq => "!=",
+            BinOp::Concat => "++",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
     Not,

@@ -426,17 +426,7 @@ impl Printer {
                     BinOp::And => kw(K::And),
                     BinOp::Or => kw(K::Or),
                     BinOp::Xor => kw(K::Xor),
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::Div => "/",
-                    BinOp::Lt => "<",
-                    BinOp::Le => "<=",
-                    BinOp::Gt => ">",
-                    BinOp::Ge => ">=",
-                    BinOp::Eq => "=",
-                    BinOp::Neq => "!=",
-                    BinOp::Concat => "++",
+                    other => other.symbol(),
                 };
                 format!("{} {sym} {}", self.sub(a), self.sub(b))
             }
