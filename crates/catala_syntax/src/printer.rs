@@ -400,6 +400,17 @@ impl Printer {
         body
     }
 
+    /// `HEAD x among l such that cond` (filter, exists, find).
+    fn such_that(&self, head: &str, var: &Ident, list: &Expr, cond: &Expr) -> String {
+        format!(
+            "{head} {} {} {} {}",
+            self.binder_list(var, list),
+            self.kw(K::Such),
+            self.kw(K::That),
+            self.sub(self.under(var, cond))
+        )
+    }
+
     fn binder_list(&self, var: &Ident, list: &Expr) -> String {
         format!("{} {} {}", var.name, self.kw(K::Among), self.sub(list))
     }
@@ -568,20 +579,12 @@ impl Printer {
                 kw(K::To),
                 self.sub(self.under(var, body))
             ),
-            ExprKind::ListFilter { var, list, cond } => format!(
-                "{} {} {} {}",
-                kw(K::List),
-                self.binder_list(var, list),
-                format_args!("{} {}", kw(K::Such), kw(K::That)),
-                self.sub(self.under(var, cond))
-            ),
-            ExprKind::ListExists { var, list, cond } => format!(
-                "{} {} {} {}",
-                kw(K::Exists),
-                self.binder_list(var, list),
-                format_args!("{} {}", kw(K::Such), kw(K::That)),
-                self.sub(self.under(var, cond))
-            ),
+            ExprKind::ListFilter { var, list, cond } => {
+                self.such_that(kw(K::List), var, list, cond)
+            }
+            ExprKind::ListExists { var, list, cond } => {
+                self.such_that(kw(K::Exists), var, list, cond)
+            }
             ExprKind::ListForAll { var, list, cond } => format!(
                 "{} {} {} {}",
                 kw(K::For),
@@ -643,14 +646,10 @@ impl Printer {
                 }
                 out
             }
-            ExprKind::ListFind { var, list, cond } => format!(
-                "{} {} {} {} {}",
-                kw(K::Content),
-                kw(K::Of),
-                self.binder_list(var, list),
-                format_args!("{} {}", kw(K::Such), kw(K::That)),
-                self.sub(self.under(var, cond))
-            ),
+            ExprKind::ListFind { var, list, cond } => {
+                let head = format!("{} {}", kw(K::Content), kw(K::Of));
+                self.such_that(&head, var, list, cond)
+            }
             ExprKind::ListFold {
                 var,
                 list,
