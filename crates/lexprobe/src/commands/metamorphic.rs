@@ -31,7 +31,7 @@ Exit codes:
      output, enumeration choice), or a program that never answered
 
 External programs (cmd:'COMMAND') speak JSON Lines: one JSON object of inputs per line on
-stdin (with --request-id, plus a request_id the program may echo), one JSON object of
+stdin (with --request-id, plus a request_id the program must echo), one JSON object of
 outputs per line on stdout, or {\"error\": \"...\"}. See the README, \"Testing your own
 program\".";
 
@@ -69,8 +69,8 @@ pub struct MetamorphicArgs {
     /// Start the external program once per input instead of keeping it up.
     #[arg(long)]
     pub one_call: bool,
-    /// Send a `request_id` with every request to the external program; once the program
-    /// echoes it, every reply is checked against its request.
+    /// Send a `request_id` with every request to the external program, which must echo it
+    /// in its reply: a reply without its request's id is refused.
     #[arg(long)]
     pub request_id: bool,
     /// Time limit for one run of the system.

@@ -7,8 +7,8 @@
 //!
 //! With request ids on ([`ExternalProgram::with_request_ids`]; off by default, since a
 //! program that rejects unknown input fields would refuse them), every request carries a
-//! `request_id`; a program may echo it in its reply, and then every reply is checked against
-//! its request. A reply is never attributed to another input:
+//! `request_id` that the program must echo in its reply, and every reply is checked against
+//! its request (a reply without the id, such as a stray JSON object, is refused). A reply is never attributed to another input:
 //! after a malformed, missing (timeout, exit) or wrong-id reply, or when an idle instance
 //! has printed lines nobody asked for, the instance is killed and the next run starts a
 //! fresh one; the run itself is a [`RunFailure`] of its test. Writes never raise SIGPIPE
@@ -22,7 +22,7 @@ use crate::value::Record;
 use reply::{check_request_id, parse_reply, reply_lines, request_line, ReplyLine};
 use std::io::Read;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -47,8 +47,6 @@ pub struct ExternalProgram {
     idle_workers: Mutex<Vec<Worker>>,
     send_request_ids: bool,
     next_request: AtomicU64,
-    /// Set once a reply echoed its request id: from then on every reply must.
-    echoes_ids: AtomicBool,
     restarts: AtomicUsize,
 }
 
@@ -124,13 +122,12 @@ impl ExternalProgram {
             idle_workers: Mutex::new(Vec::new()),
             send_request_ids: false,
             next_request: AtomicU64::new(1),
-            echoes_ids: AtomicBool::new(false),
             restarts: AtomicUsize::new(0),
         }
     }
 
-    /// Sends a `request_id` with every request (a program that echoes it has every reply
-    /// checked against its request).
+    /// Sends a `request_id` with every request; every reply must echo the id of its own
+    /// request.
     pub fn with_request_ids(mut self, on: bool) -> ExternalProgram {
         self.send_request_ids = on;
         self
@@ -290,12 +287,7 @@ impl ExternalProgram {
         };
         let parsed = parse_reply(&text).map_err(Err)?;
         if let Some(id) = id {
-            let echoes = self.echoes_ids.load(Ordering::Relaxed);
-            match check_request_id(parsed.request_id.as_ref(), id, echoes) {
-                Ok(true) => self.echoes_ids.store(true, Ordering::Relaxed),
-                Ok(false) => {}
-                Err(wrong) => return Err(Err(wrong)),
-            }
+            check_request_id(parsed.request_id.as_ref(), id).map_err(Err)?;
         }
         Ok(parsed.outputs)
     }

@@ -157,24 +157,23 @@ pub fn parse_reply(line: &str) -> Result<Reply, RunFailure> {
     })
 }
 
-/// Checks the id a reply carries against the request's: a reply with another id, or
-/// without one from a program that has echoed ids before, belongs to another request.
+/// Checks the id a reply carries against the request's: with request ids on, every reply
+/// must echo the id of its own request; a reply with another id or none belongs to another
+/// request (or is a stray JSON object the program printed).
 pub fn check_request_id(
     reply: Option<&serde_json::Value>,
     expected: u64,
-    program_echoes_ids: bool,
-) -> Result<bool, RunFailure> {
+) -> Result<(), RunFailure> {
     match reply {
-        Some(found) if found.as_u64() == Some(expected) => Ok(true),
+        Some(found) if found.as_u64() == Some(expected) => Ok(()),
         Some(found) => Err(RunFailure::WrongRequestId {
             expected,
             found: found.to_string(),
         }),
-        None if program_echoes_ids => Err(RunFailure::WrongRequestId {
+        None => Err(RunFailure::WrongRequestId {
             expected,
-            found: "no request_id".to_string(),
+            found: "no request_id (with request ids on, the program must echo them)".to_string(),
         }),
-        None => Ok(false),
     }
 }
 
@@ -224,17 +223,16 @@ mod tests {
         assert_eq!(sent, serde_json::json!({"x": 1, "request_id": 7}));
         assert!(line.ends_with('\n'));
         assert_eq!(request_line(&input, None), "{\"x\":1}\n");
-        assert_eq!(
-            check_request_id(Some(&serde_json::json!(7)), 7, false),
-            Ok(true)
-        );
-        assert_eq!(check_request_id(None, 7, false), Ok(false));
+        assert_eq!(check_request_id(Some(&serde_json::json!(7)), 7), Ok(()));
         assert!(matches!(
-            check_request_id(Some(&serde_json::json!(6)), 7, false),
+            check_request_id(None, 7),
             Err(RunFailure::WrongRequestId { expected: 7, .. })
         ));
-        assert!(check_request_id(None, 7, true).is_err());
-        assert!(check_request_id(Some(&serde_json::json!("7")), 7, false).is_err());
+        assert!(matches!(
+            check_request_id(Some(&serde_json::json!(6)), 7),
+            Err(RunFailure::WrongRequestId { expected: 7, .. })
+        ));
+        assert!(check_request_id(Some(&serde_json::json!("7")), 7).is_err());
     }
 
     #[test]
