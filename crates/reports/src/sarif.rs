@@ -1,0 +1,141 @@
+//! SARIF 2.1.0 logs (OASIS Static Analysis Results Interchange Format), the format code-review
+//! views of CI servers show next to the source: one run of one tool, its rules (one per kind of
+//! problem), and one result per distinct problem with every position it points at, its message
+//! and, in `properties`, the inputs that show it. Columns count Unicode code points, as Catala's
+//! do (`columnKind: unicodeCodePoints`).
+
+use crate::uri::path_to_uri;
+use serde_json::{json, Map, Value as Json};
+
+/// The schema a log names in `$schema`.
+pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// How serious a result is (SARIF's `level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        }
+    }
+}
+
+/// A kind of problem (a SARIF `reportingDescriptor`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// A stable identifier, e.g. `conflict`.
+    pub id: String,
+    /// One sentence saying what the kind of problem is.
+    pub description: String,
+}
+
+/// A region of a file; lines and columns start at 1, the end column is exclusive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    pub file: String,
+    pub start_line: usize,
+    pub start_col: usize,
+    pub end_line: usize,
+    pub end_col: usize,
+}
+
+/// One distinct problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub rule_id: String,
+    pub level: Level,
+    pub message: String,
+    /// The first is the primary location; all are listed.
+    pub locations: Vec<Location>,
+    /// Extra data (the inputs that show the problem, counts), as SARIF `properties`.
+    pub properties: Map<String, Json>,
+}
+
+/// The tool that produced the log.
+#[derive(Clone, Debug)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+    pub information_uri: Option<String>,
+}
+
+fn location_json(l: &Location) -> Json {
+    // SARIF requires positive lines and columns; a zero would be a caller's mistake, so it is
+    // lifted to 1 rather than making the whole log invalid.
+    let start_line = l.start_line.max(1);
+    let start_col = l.start_col.max(1);
+    let end_line = l.end_line.max(start_line);
+    let end_col = if end_line == start_line {
+        l.end_col.max(start_col)
+    } else {
+        l.end_col.max(1)
+    };
+    json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": path_to_uri(&l.file) },
+            "region": {
+                "startLine": start_line,
+                "startColumn": start_col,
+                "endLine": end_line,
+                "endColumn": end_col,
+            }
+        }
+    })
+}
+
+/// The whole log: one run with `rules` (those no finding uses are kept, so a reader sees what
+/// was looked for) and `findings`, in the given order.
+pub fn to_sarif(tool: &Tool, rules: &[Rule], findings: &[Finding]) -> Json {
+    let rules_json: Vec<Json> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": { "text": r.description },
+            })
+        })
+        .collect();
+    let results: Vec<Json> = findings
+        .iter()
+        .map(|f| {
+            let mut result = json!({
+                "ruleId": f.rule_id,
+                "level": f.level.as_str(),
+                "message": { "text": f.message },
+                "locations": f.locations.iter().map(location_json).collect::<Vec<_>>(),
+            });
+            if let Some(i) = rules.iter().position(|r| r.id == f.rule_id) {
+                result["ruleIndex"] = json!(i);
+            }
+            if !f.properties.is_empty() {
+                result["properties"] = Json::Object(f.properties.clone());
+            }
+            result
+        })
+        .collect();
+    let mut driver = json!({
+        "name": tool.name,
+        "version": tool.version,
+        "rules": rules_json,
+    });
+    if let Some(uri) = &tool.information_uri {
+        driver["informationUri"] = json!(uri);
+    }
+    json!({
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": driver },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    })
+}
