@@ -8,4 +8,5 @@ pub mod commands;
 pub mod exit;
 pub mod format;
 pub mod positioned;
+pub mod report_files;
 pub mod testing;

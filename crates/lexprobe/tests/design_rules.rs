@@ -42,6 +42,16 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     );
     m.insert("hatch", vec!["smt", "sre"]);
     m.insert(
+        "reports",
+        vec![
+            "catala_syntax",
+            "catala_ir",
+            "catala_eval",
+            "concolic",
+            "metamorphic",
+        ],
+    );
+    m.insert(
         "lexprobe",
         vec![
             "catala_syntax",
@@ -52,6 +62,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
             "concolic",
             "metamorphic",
             "hatch",
+            "reports",
         ],
     );
     m

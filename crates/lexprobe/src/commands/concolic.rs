@@ -99,6 +99,17 @@ pub struct ConcolicArgs {
     /// --checkpoint or --resume.
     #[arg(long, value_enum, default_value_t = StrategyArg::DepthFirst)]
     pub strategy: StrategyArg,
+    #[command(flatten)]
+    pub outputs: ConcolicOutputArgs,
+}
+
+/// Result files written besides the printed output.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ConcolicOutputArgs {
+    /// Write the distinct problems found as SARIF 2.1.0 to FILE (one result per problem, with
+    /// its positions, message and the inputs of its first test).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
 }
 
 /// The order of an exploration's paths, on the command line.
@@ -199,6 +210,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
     }
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
     let findings: Mutex<Findings> = Mutex::new(Findings::default());
+    let sarif = args
+        .outputs
+        .sarif
+        .as_ref()
+        .map(|_| Mutex::new(crate::report_files::ConcolicSarif::default()));
     let result = if args.jobs > 1 {
         let out = Mutex::new(std::io::stdout());
         let file = args.file.clone();
@@ -217,6 +233,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .record(l, i, t);
+                if let Some(s) = &sarif {
+                    s.lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .record(l, scope, i, t);
+                }
                 if json_out && !args.jsonl {
                     let mut c = collected.lock().unwrap_or_else(|p| p.into_inner());
                     c.push((i, test_json(l, scope, t)));
@@ -234,7 +255,15 @@ pub fn run(args: ConcolicArgs) -> i32 {
             },
         )
     } else {
-        explore_sequential(&loaded, scope, &options, &args, json_out, &findings)
+        explore_sequential(
+            &loaded,
+            scope,
+            &options,
+            &args,
+            json_out,
+            &findings,
+            sarif.as_ref(),
+        )
     };
     let findings = findings.into_inner().unwrap_or_else(|p| p.into_inner());
     let exploration = match result {
@@ -277,6 +306,14 @@ pub fn run(args: ConcolicArgs) -> i32 {
     } else {
         print!("{}", findings.render());
         print_summary(&exploration, &args);
+    }
+    if let (Some(path), Some(s)) = (&args.outputs.sarif, sarif) {
+        let log = s.into_inner().unwrap_or_else(|p| p.into_inner());
+        let text = format!("{:#}\n", log.to_sarif(&args.scope));
+        if let Err(msg) = crate::report_files::write_file(path, &text) {
+            eprintln!("lexprobe concolic: {msg}");
+            return USAGE;
+        }
     }
     if let Some(dir) = &args.emit_tests {
         match concolic::emit::write_test_file(&loaded.program, scope, &exploration, &args.file, dir)
@@ -479,6 +516,7 @@ fn explore_sequential(
     args: &ConcolicArgs,
     json_out: bool,
     findings: &Mutex<Findings>,
+    sarif: Option<&Mutex<crate::report_files::ConcolicSarif>>,
 ) -> Result<Exploration, concolic::ConcolicError> {
     let mut out = std::io::stdout().lock();
     let mut on_test = |i: usize, t: &concolic::TestCase| {
@@ -486,6 +524,11 @@ fn explore_sequential(
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .record(loaded, i, t);
+        if let Some(s) = sarif {
+            s.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .record(loaded, scope, i, t);
+        }
         let written = if args.jsonl {
             writeln!(out, "{}", test_json(loaded, scope, t))
         } else if json_out {

@@ -31,6 +31,9 @@ pub struct FalsifyArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Also write JUnit XML to FILE: one test case for the method, failed when falsified.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 pub fn run(args: FalsifyArgs) -> i32 {
@@ -62,6 +65,13 @@ pub fn run(args: FalsifyArgs) -> i32 {
     };
     // a closed standard output (e.g. piped into `head`) does not change the verdict
     let _ = print_report(&mut std::io::stdout().lock(), &report, &args);
+    if let Some(path) = &args.junit {
+        let xml = crate::report_files::falsify_junit(&args.method, args.naive, &report);
+        if let Err(msg) = crate::report_files::write_file(path, &xml) {
+            eprintln!("error: {msg}");
+            return USAGE;
+        }
+    }
     if report.falsified {
         FALSIFIED
     } else {

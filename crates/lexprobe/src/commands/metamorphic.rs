@@ -100,6 +100,20 @@ pub struct MetamorphicArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    #[command(flatten)]
+    pub outputs: MetamorphicOutputArgs,
+}
+
+/// Result files for CI servers.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct MetamorphicOutputArgs {
+    /// Write the failed (and inconclusive) relations as SARIF 2.1.0 to FILE, at each
+    /// relation's position in the relations file, with the failing pair.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<std::path::PathBuf>,
+    /// Write JUnit XML to FILE: one test case per relation.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<std::path::PathBuf>,
 }
 
 /// Parses `60s`, `500ms`, `5m`, `1h` or a bare number of seconds.
@@ -318,6 +332,14 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         std::fs::write(path, metamorphic::report::to_html(&reports, &description))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
+    if let Some(path) = &args.outputs.sarif {
+        let log = crate::report_files::metamorphic_sarif(&reports, &args.relations, &description);
+        crate::report_files::write_file(path, &format!("{log:#}\n"))?;
+    }
+    if let Some(path) = &args.outputs.junit {
+        let xml = crate::report_files::metamorphic_junit(&reports, &args.relations, &description);
+        crate::report_files::write_file(path, &xml)?;
+    }
     Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
 }
 
@@ -348,6 +370,7 @@ mod tests {
             depth: 4,
             report: None,
             format: OutputFormat::Json,
+            outputs: MetamorphicOutputArgs::default(),
         }
     }
 

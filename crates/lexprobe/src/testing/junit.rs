@@ -1,88 +1,62 @@
 //! A test run as JUnit XML, the format CI servers (GitLab, Jenkins, GitHub test reporters)
 //! read: one `<testsuite>` per file, one `<testcase>` per `#[test]` scope or test block, a
-//! `<failure>` with the expected and actual outputs, a `<skipped>` with the reason.
+//! `<failure>` with the expected and actual outputs, a `<skipped>` with the reason. Written by
+//! the `reports` crate's JUnit writer, in the layout of the Jenkins JUnit schema.
 
-use super::{Counts, RunReport, Status};
-use std::fmt::Write;
+use super::{RunReport, Status};
+use reports::junit::{CaseOutcome, TestCase, TestSuite};
 
 /// The XML document of a run.
 pub fn to_junit(report: &RunReport) -> String {
-    let total = report.counts();
-    let seconds: f64 = report.files.iter().map(|f| f.seconds).sum();
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        xml,
-        "<testsuites name=\"lexprobe test\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{seconds:.3}\">",
-        total.passed + total.failed + total.skipped,
-        total.failed,
-        total.skipped
-    );
-    for file in &report.files {
-        let c = Counts::of(&file.cases);
-        let name = escape(&file.path.display().to_string());
-        let _ = writeln!(
-            xml,
-            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
-            file.cases.len(),
-            c.failed,
-            c.skipped,
-            file.seconds
-        );
-        for case in &file.cases {
-            let _ = write!(
-                xml,
-                "    <testcase classname=\"{name}\" name=\"{}\" time=\"{:.3}\"",
-                escape(&case.name),
-                case.seconds
-            );
-            let reason = escape(case.reason.as_deref().unwrap_or(""));
-            match case.status {
-                Status::Passed => xml.push_str("/>\n"),
-                Status::Skipped => {
-                    let _ = writeln!(
-                        xml,
-                        ">\n      <skipped message=\"{reason}\"/>\n    </testcase>"
-                    );
-                }
-                Status::Failed => {
-                    let mut body = String::new();
-                    if let Some(e) = &case.expected {
-                        let _ = writeln!(body, "expected:\n{e}");
+    let suites: Vec<TestSuite> = report
+        .files
+        .iter()
+        .map(|file| {
+            let name = file.path.display().to_string();
+            let cases = file
+                .cases
+                .iter()
+                .map(|case| {
+                    let reason = case.reason.clone().unwrap_or_default();
+                    let outcome = match case.status {
+                        Status::Passed => CaseOutcome::Passed,
+                        Status::Skipped => CaseOutcome::Skipped { message: reason },
+                        Status::Failed => {
+                            let mut body = String::new();
+                            if let Some(e) = &case.expected {
+                                body.push_str(&format!("expected:\n{e}\n"));
+                            }
+                            if let Some(a) = &case.actual {
+                                body.push_str(&format!("actual:\n{a}\n"));
+                            }
+                            CaseOutcome::Failed {
+                                message: reason,
+                                body,
+                            }
+                        }
+                    };
+                    TestCase {
+                        name: case.name.clone(),
+                        classname: name.clone(),
+                        seconds: case.seconds,
+                        outcome,
+                        output: None,
                     }
-                    if let Some(a) = &case.actual {
-                        let _ = writeln!(body, "actual:\n{a}");
-                    }
-                    let _ = writeln!(
-                        xml,
-                        ">\n      <failure message=\"{reason}\" type=\"mismatch\">{}</failure>\n    </testcase>",
-                        escape(&body)
-                    );
-                }
+                })
+                .collect();
+            TestSuite {
+                name,
+                cases,
+                properties: Vec::new(),
             }
-        }
-        xml.push_str("  </testsuite>\n");
-    }
-    xml.push_str("</testsuites>\n");
-    xml
+        })
+        .collect();
+    reports::junit::to_junit("lexprobe test", &suites)
 }
 
-/// Text made safe inside XML attributes and elements; characters XML 1.0 forbids (most control
-/// characters) are dropped.
+/// Text made safe inside XML attributes and elements (see [`reports::junit::escape`]).
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' | '\t' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 => {}
-            c => out.push(c),
-        }
-    }
-    out
+    reports::junit::escape(text)
 }
 
 #[cfg(test)]
