@@ -8,5 +8,6 @@ pub mod commands;
 pub mod exit;
 pub mod format;
 pub mod positioned;
+pub mod progress;
 pub mod report_files;
 pub mod testing;

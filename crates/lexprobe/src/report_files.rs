@@ -14,6 +14,56 @@ use reports::sarif::{Finding, Level, Location, Rule, Tool};
 use serde_json::{json, Map, Value as Json};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Mutex;
+
+use crate::commands::concolic::ConcolicOutputArgs;
+
+/// What a concolic exploration records besides its printed output, per streamed test: the
+/// live status line, the problems for `--sarif`.
+pub struct ConcolicRecorders {
+    pub status: crate::progress::Status,
+    sarif: Option<Mutex<ConcolicSarif>>,
+}
+
+impl ConcolicRecorders {
+    pub fn new(outputs: &ConcolicOutputArgs, scope: &str) -> ConcolicRecorders {
+        ConcolicRecorders {
+            status: crate::progress::Status::new(
+                crate::progress::wanted(outputs.quiet),
+                &format!("concolic {scope}"),
+            ),
+            sarif: outputs
+                .sarif
+                .as_ref()
+                .map(|_| Mutex::new(ConcolicSarif::default())),
+        }
+    }
+
+    /// Records test number `index` (0-based); called from any worker thread.
+    pub fn record(
+        &self,
+        loaded: &Loaded,
+        scope: catala_ir::dcalc::ScopeId,
+        index: usize,
+        test: &TestCase,
+    ) {
+        self.status.test(test.outcome.kind());
+        if let Some(s) = &self.sarif {
+            s.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .record(loaded, scope, index, test);
+        }
+    }
+
+    /// Writes the files asked for.
+    pub fn write(&self, outputs: &ConcolicOutputArgs, scope: &str) -> Result<(), String> {
+        if let (Some(path), Some(s)) = (&outputs.sarif, &self.sarif) {
+            let log = s.lock().unwrap_or_else(|p| p.into_inner()).to_sarif(scope);
+            write_file(path, &format!("{log:#}\n"))?;
+        }
+        Ok(())
+    }
+}
 
 /// This program, as SARIF's `tool.driver`.
 pub fn tool() -> Tool {
@@ -319,4 +369,35 @@ pub fn falsify_junit(method: &Path, naive: bool, report: &hatch::Report) -> Stri
         )],
     };
     reports::junit::to_junit("lexprobe falsify", &[suite])
+}
+
+/// The status message while relation number `n` (1-based) of `total` is searched.
+pub fn relation_running(
+    n: usize,
+    total: usize,
+    name: &str,
+    config: &metamorphic::search::SearchConfig,
+) -> String {
+    format!(
+        "relation {n}/{total} `{name}`: searching (a base is accepted after {} passes in a row: Bayes factor {}, θ {})",
+        metamorphic::search::consecutive_passes_needed(config.bayes_factor, config.theta),
+        config.bayes_factor,
+        config.theta
+    )
+}
+
+/// The line printed when a relation is done: verdict, tests, and the Bayes-factor state.
+pub fn relation_done_line(done: usize, total: usize, report: &RelationReport) -> String {
+    let o = &report.outcome;
+    format!(
+        "[{done}/{total}] {}: {} ({} tests, {} failed, {:.1} tests/s; {} bases accepted after {} passes in a row, {} exhausted)",
+        report.relation.name,
+        o.verdict.as_str(),
+        o.tests,
+        o.failed,
+        o.throughput(),
+        o.accepted_bases,
+        o.consecutive_passes_needed,
+        o.exhausted_bases
+    )
 }

@@ -110,6 +110,10 @@ pub struct ConcolicOutputArgs {
     /// its positions, message and the inputs of its first test).
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+    /// No live status line on the terminal (it is drawn on stderr only when stderr is a
+    /// terminal).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// The order of an exploration's paths, on the command line.
@@ -210,11 +214,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
     }
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
     let findings: Mutex<Findings> = Mutex::new(Findings::default());
-    let sarif = args
-        .outputs
-        .sarif
-        .as_ref()
-        .map(|_| Mutex::new(crate::report_files::ConcolicSarif::default()));
+    let recorders = crate::report_files::ConcolicRecorders::new(&args.outputs, &args.scope);
     let result = if args.jobs > 1 {
         let out = Mutex::new(std::io::stdout());
         let file = args.file.clone();
@@ -233,11 +233,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .record(l, i, t);
-                if let Some(s) = &sarif {
-                    s.lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .record(l, scope, i, t);
-                }
+                recorders.record(l, scope, i, t);
                 if json_out && !args.jsonl {
                     let mut c = collected.lock().unwrap_or_else(|p| p.into_inner());
                     c.push((i, test_json(l, scope, t)));
@@ -256,16 +252,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
         )
     } else {
         explore_sequential(
-            &loaded,
-            scope,
-            &options,
-            &args,
-            json_out,
-            &findings,
-            sarif.as_ref(),
+            &loaded, scope, &options, &args, json_out, &findings, &recorders,
         )
     };
     let findings = findings.into_inner().unwrap_or_else(|p| p.into_inner());
+    recorders.status.finish();
     let exploration = match result {
         Ok(e) => e,
         Err(e) => {
@@ -307,13 +298,9 @@ pub fn run(args: ConcolicArgs) -> i32 {
         print!("{}", findings.render());
         print_summary(&exploration, &args);
     }
-    if let (Some(path), Some(s)) = (&args.outputs.sarif, sarif) {
-        let log = s.into_inner().unwrap_or_else(|p| p.into_inner());
-        let text = format!("{:#}\n", log.to_sarif(&args.scope));
-        if let Err(msg) = crate::report_files::write_file(path, &text) {
-            eprintln!("lexprobe concolic: {msg}");
-            return USAGE;
-        }
+    if let Err(msg) = recorders.write(&args.outputs, &args.scope) {
+        eprintln!("lexprobe concolic: {msg}");
+        return USAGE;
     }
     if let Some(dir) = &args.emit_tests {
         match concolic::emit::write_test_file(&loaded.program, scope, &exploration, &args.file, dir)
@@ -516,7 +503,7 @@ fn explore_sequential(
     args: &ConcolicArgs,
     json_out: bool,
     findings: &Mutex<Findings>,
-    sarif: Option<&Mutex<crate::report_files::ConcolicSarif>>,
+    recorders: &crate::report_files::ConcolicRecorders,
 ) -> Result<Exploration, concolic::ConcolicError> {
     let mut out = std::io::stdout().lock();
     let mut on_test = |i: usize, t: &concolic::TestCase| {
@@ -524,11 +511,7 @@ fn explore_sequential(
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .record(loaded, i, t);
-        if let Some(s) = sarif {
-            s.lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .record(loaded, scope, i, t);
-        }
+        recorders.record(loaded, scope, i, t);
         let written = if args.jsonl {
             writeln!(out, "{}", test_json(loaded, scope, t))
         } else if json_out {

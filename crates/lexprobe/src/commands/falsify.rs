@@ -34,6 +34,9 @@ pub struct FalsifyArgs {
     /// Also write JUnit XML to FILE: one test case for the method, failed when falsified.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// No live status line on the terminal (drawn on stderr only when it is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 pub fn run(args: FalsifyArgs) -> i32 {
@@ -52,7 +55,24 @@ pub fn run(args: FalsifyArgs) -> i32 {
         timeout: Duration::from_secs_f64(args.timeout),
         ..Options::default()
     };
-    let report = match falsify_file(&args.method, &opts) {
+    let status = crate::progress::Status::new(
+        crate::progress::wanted(args.quiet),
+        &format!("falsify {}", args.method.display()),
+    );
+    status.set_message(format!(
+        "{} search, at most {} calls per path and {} events per sampled trace, {} s",
+        if args.naive {
+            "naive"
+        } else {
+            "derivative-guided"
+        },
+        args.exec_bound,
+        args.append_bound,
+        args.timeout
+    ));
+    let found = falsify_file(&args.method, &opts);
+    status.finish();
+    let report = match found {
         Ok(r) => r,
         Err(e) => {
             let text = e.to_string();

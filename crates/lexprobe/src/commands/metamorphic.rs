@@ -13,7 +13,6 @@ use metamorphic::search::{SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
 use metamorphic::InputMismatch;
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::exit;
@@ -114,6 +113,9 @@ pub struct MetamorphicOutputArgs {
     /// Write JUnit XML to FILE: one test case per relation.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<std::path::PathBuf>,
+    /// No live status line on the terminal (drawn on stderr only when it is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Parses `60s`, `500ms`, `5m`, `1h` or a bare number of seconds.
@@ -291,8 +293,18 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         max_depth: args.depth,
         ..TreeOptions::default()
     };
-    let show_progress = std::io::stderr().is_terminal();
     let total = relations.len();
+    let status =
+        crate::progress::Status::new(crate::progress::wanted(args.outputs.quiet), "metamorphic");
+    let show_progress = status.is_drawn();
+    if let Some(first) = relations.first() {
+        status.set_message(crate::report_files::relation_running(
+            1,
+            total,
+            &first.name,
+            &config,
+        ));
+    }
     let mut done = 0;
     let mut reports = Vec::with_capacity(relations.len());
     // Each relation's sample of tests is dropped once it is explained: memory stays that of
@@ -306,18 +318,23 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         &mut |mut report| {
             done += 1;
             if show_progress {
-                eprintln!(
-                    "[{done}/{total}] {}: {} ({} tests, {} failed)",
-                    report.relation.name,
-                    report.outcome.verdict.as_str(),
-                    report.outcome.tests,
-                    report.outcome.failed
-                );
+                status.println(&crate::report_files::relation_done_line(
+                    done, total, &report,
+                ));
+                if let Some(next) = relations.get(done) {
+                    status.set_message(crate::report_files::relation_running(
+                        done + 1,
+                        total,
+                        &next.name,
+                        &config,
+                    ));
+                }
             }
             report.release_sample();
             reports.push(report);
         },
     );
+    status.finish();
     let description = system.describe();
     if args.format == OutputFormat::Json {
         let document = metamorphic::report::to_json(&reports, &description);

@@ -64,6 +64,9 @@ pub struct MutateArgs {
     /// mutants).
     #[arg(long, value_enum, default_value_t = MutateStrategy::Both)]
     pub strategy: MutateStrategy,
+    /// No live status line on the terminal (drawn on stderr only when it is a terminal).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// The order of each mutant's exploration.
@@ -126,10 +129,23 @@ pub fn run(args: MutateArgs) -> i32 {
             .map(|l| l.program)
             .map_err(|_| format!("cannot load {}", file.display()))
     };
+    let status = crate::progress::Status::new(
+        crate::progress::wanted(args.quiet),
+        &format!("mutate {}", args.scope),
+    );
+    status.set_message(format!(
+        "{} mutants of seed {}, each explored until a problem shows{}",
+        args.count,
+        args.seed,
+        args.timeout
+            .map(|t| format!(" or {t} s pass"))
+            .unwrap_or_default()
+    ));
     let campaign = match args.strategy {
         MutateStrategy::Both => run_mutants_both_orders(&loaded.program, scope, &options, &setup),
         _ => run_mutants(&loaded.program, scope, &options),
     };
+    status.finish();
     let campaign = match campaign {
         Ok(r) => r,
         Err(e) => {
