@@ -156,6 +156,12 @@ pub trait Companion: Clone + 'static {
         _exception_start: usize,
     ) {
     }
+
+    /// A rule's consequence (the `PureDefault` at `span`) is about to give the value of its
+    /// default term: its justification held. Law coverage (`coverage.rs`) counts these; no
+    /// other companion needs them.
+    #[inline(always)]
+    fn consequence(_session: &mut Self::Session, _span: Span) {}
 }
 
 /// The companion of concrete runs: nothing at all.

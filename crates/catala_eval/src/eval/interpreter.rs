@@ -286,7 +286,10 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 }
             }
             ExprKind::Empty => Ok(None),
-            ExprKind::PureDefault(inner) => Ok(Some((self.eval(inner, fr)?, e.span))),
+            ExprKind::PureDefault(inner) => {
+                C::consequence(&mut self.session, e.span);
+                Ok(Some((self.eval(inner, fr)?, e.span)))
+            }
             ExprKind::ScopeArg(i) => Ok(fr
                 .args
                 .get(*i as usize)

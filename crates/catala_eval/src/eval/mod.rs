@@ -4,6 +4,7 @@
 
 pub mod assertion;
 pub mod companion;
+pub mod coverage;
 pub mod error;
 pub mod interpreter;
 mod lists;
