@@ -23,6 +23,8 @@ use crate::commands::concolic::ConcolicOutputArgs;
 pub struct ConcolicRecorders {
     pub status: crate::progress::Status,
     sarif: Option<Mutex<ConcolicSarif>>,
+    /// Each test's number (0-based) and inputs, replayed with coverage at the end.
+    coverage: Option<Mutex<Vec<(usize, Json)>>>,
 }
 
 impl ConcolicRecorders {
@@ -36,6 +38,7 @@ impl ConcolicRecorders {
                 .sarif
                 .as_ref()
                 .map(|_| Mutex::new(ConcolicSarif::default())),
+            coverage: outputs.coverage.wanted().then(|| Mutex::new(Vec::new())),
         }
     }
 
@@ -53,13 +56,54 @@ impl ConcolicRecorders {
                 .unwrap_or_else(|p| p.into_inner())
                 .record(loaded, scope, index, test);
         }
+        if let Some(c) = &self.coverage {
+            let inputs = test_inputs_json(loaded, scope, test);
+            c.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((index, inputs));
+        }
     }
 
     /// Writes the files asked for.
-    pub fn write(&self, outputs: &ConcolicOutputArgs, scope: &str) -> Result<(), String> {
+    pub fn write(
+        &self,
+        outputs: &ConcolicOutputArgs,
+        scope_name: &str,
+        loaded: &Loaded,
+        scope: catala_ir::dcalc::ScopeId,
+        args: &crate::commands::concolic::ConcolicArgs,
+    ) -> Result<(), String> {
         if let (Some(path), Some(s)) = (&outputs.sarif, &self.sarif) {
-            let log = s.lock().unwrap_or_else(|p| p.into_inner()).to_sarif(scope);
+            let log = s
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .to_sarif(scope_name);
             write_file(path, &format!("{log:#}\n"))?;
+        }
+        if let Some(c) = &self.coverage {
+            let mut tests = std::mem::take(&mut *c.lock().unwrap_or_else(|p| p.into_inner()));
+            tests.sort_by_key(|(i, _)| *i);
+            let mut builder = crate::law_coverage::CoverageBuilder::new(
+                loaded,
+                &args.file,
+                &args.includes.include,
+            )?;
+            for (i, inputs) in &tests {
+                let values = catala_eval::eval::inputs_from_json(&loaded.program, scope, inputs)
+                    .map_err(|e| format!("test {}: inputs not read back: {e}", i + 1))?;
+                builder.run(
+                    i + 1,
+                    &format!("concolic test {}", i + 1),
+                    scope,
+                    values,
+                    inputs,
+                );
+            }
+            let report = builder.finish(&format!(
+                "{} (scope {scope_name}, concolic exploration)",
+                args.file.display()
+            ));
+            outputs.coverage.write(&report)?;
         }
         Ok(())
     }

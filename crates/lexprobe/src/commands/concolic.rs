@@ -114,6 +114,8 @@ pub struct ConcolicOutputArgs {
     /// terminal).
     #[arg(long)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub coverage: crate::law_coverage::CoverageArgs,
 }
 
 /// The order of an exploration's paths, on the command line.
@@ -298,7 +300,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
         print!("{}", findings.render());
         print_summary(&exploration, &args);
     }
-    if let Err(msg) = recorders.write(&args.outputs, &args.scope) {
+    if let Err(msg) = recorders.write(&args.outputs, &args.scope, &loaded, scope, &args) {
         eprintln!("lexprobe concolic: {msg}");
         return USAGE;
     }

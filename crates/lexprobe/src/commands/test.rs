@@ -44,6 +44,9 @@ pub struct TestArgs {
     /// Test only the `tests` of this `[[target]]` of the directory's clerk.toml (repeatable).
     #[arg(long, value_name = "NAME")]
     pub target: Vec<String>,
+    /// Law coverage of the `#[test]` scopes (`--coverage FILE.html`, `--coverage-json FILE`).
+    #[command(flatten)]
+    pub coverage: crate::law_coverage::CoverageArgs,
 }
 
 pub fn run(args: TestArgs) -> i32 {
@@ -74,6 +77,25 @@ pub fn run(args: TestArgs) -> i32 {
     if let Some(path) = &args.junit {
         if let Err(e) = std::fs::write(path, testing::junit::to_junit(&run_report)) {
             eprintln!("lexprobe test: cannot write {}: {e}", path.display());
+            return USAGE;
+        }
+    }
+    if args.coverage.wanted() {
+        let files: Vec<PathBuf> = run_report
+            .files
+            .iter()
+            .filter(|f| f.compiled == Some(true))
+            .map(|f| f.path.clone())
+            .collect();
+        let (mut report, errors) =
+            crate::law_coverage::of_test_scopes(&files, &args.includes.include);
+        for e in errors {
+            eprintln!("lexprobe test: coverage: {e}");
+        }
+        let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        report.title = format!("{} (test scopes)", names.join(", "));
+        if let Err(msg) = args.coverage.write(&report) {
+            eprintln!("lexprobe test: {msg}");
             return USAGE;
         }
     }
