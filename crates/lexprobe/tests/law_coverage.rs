@@ -180,3 +180,37 @@ fn coverage_shows_problems_at_their_positions() {
     let empty = problems.iter().find(|p| p["kind"] == "no_value").unwrap();
     assert_eq!(empty["positions"][0]["line"], 9);
 }
+
+#[test]
+fn the_page_opens_in_a_browser_without_errors() {
+    let html = scratch("browser.html");
+    let out = run(&[
+        "concolic",
+        FIXTURE,
+        "--scope",
+        "Benefit",
+        "--quiet",
+        "--coverage",
+        html.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let present = |cmd: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {cmd}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !(present("node") && present("chromium")) {
+        eprintln!("notice: node or chromium is not installed: the browser check is skipped");
+        return;
+    }
+    let check = Command::new(workspace().join("bench/browser/check.sh"))
+        .arg(&html)
+        .output()
+        .expect("the check script runs");
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{report}");
+    assert!(report.contains("\"problems\":[]"), "{report}");
+    assert!(report.contains("\"badgeLeadsToTest\":true"), "{report}");
+    assert!(html.with_extension("png").is_file());
+}

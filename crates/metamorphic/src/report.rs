@@ -261,42 +261,58 @@ fn examples_table(report: &RelationReport) -> String {
     for (i, test) in report.outcome.worst_failures.iter().take(5).enumerate() {
         let _ = writeln!(
             html,
-            "<h4>Failing example {} (deviation {:.2})</h4><table class=\"ex\"><tr><th>field</th>{}</tr>",
+            "<h4>Failing example {} (deviation {:.2}): the cases side by side, fields that differ highlighted</h4><table class=\"pair\"><tr><th>field</th>{}</tr>",
             i + 1,
             test.deviation,
             vars.iter()
                 .map(|v| format!("<th>{}</th>", escape(v)))
                 .collect::<String>()
         );
-        let fields: Vec<&String> = test
-            .cases
-            .first()
-            .map(|c| c.keys().collect())
-            .unwrap_or_default();
-        for field in fields {
-            let values: Vec<Option<&Value>> = test.cases.iter().map(|c| c.get(field)).collect();
-            let differs = values.windows(2).any(|w| w[0] != w[1]);
-            let class = if differs { " class=\"diff\"" } else { "" };
-            let _ = write!(html, "<tr{class}><td>{}</td>", escape(field));
-            for v in values {
-                let _ = write!(
-                    html,
-                    "<td>{}</td>",
-                    v.map_or("?".into(), |v| escape(&v.to_string()))
-                );
+        html.push_str(&pair_rows(&test.cases, "in"));
+        html.push_str(&pair_rows(&test.outputs, "out"));
+        html.push_str("</table>\n");
+    }
+    html
+}
+
+/// One row per field of `records` (inputs or outputs of the cases of a test, side by side);
+/// a cell whose value differs from the first case's is marked `diff`, and so is the field.
+fn pair_rows(records: &[Record], class: &str) -> String {
+    let mut fields: Vec<&String> = Vec::new();
+    for r in records {
+        for k in r.keys() {
+            if !fields.contains(&k) {
+                fields.push(k);
             }
-            html.push_str("</tr>\n");
         }
-        let _ = write!(html, "<tr class=\"out\"><td>F</td>");
-        for o in &test.outputs {
+    }
+    let mut html = String::new();
+    for field in fields {
+        let values: Vec<Option<&Value>> = records.iter().map(|c| c.get(field)).collect();
+        let differs = values.windows(2).any(|w| w[0] != w[1]);
+        let name = if field == MAIN_OUTPUT_KEY {
+            "F".to_string()
+        } else {
+            escape(field)
+        };
+        let _ = write!(
+            html,
+            "<tr class=\"{class}\"><td{}>{name}</td>",
+            if differs { " class=\"diff\"" } else { "" }
+        );
+        for v in &values {
+            let cell = if *v != values[0] {
+                " class=\"diff\""
+            } else {
+                ""
+            };
             let _ = write!(
                 html,
-                "<td>{}</td>",
-                o.get(MAIN_OUTPUT_KEY)
-                    .map_or("?".into(), |v| escape(&v.to_string()))
+                "<td{cell}>{}</td>",
+                v.map_or("–".into(), |v| escape(&v.to_string()))
             );
         }
-        html.push_str("</tr></table>\n");
+        html.push_str("</tr>\n");
     }
     html
 }
@@ -304,7 +320,7 @@ fn examples_table(report: &RelationReport) -> String {
 /// The self-contained HTML report.
 pub fn to_html(reports: &[RelationReport], system: &str) -> String {
     let mut html = String::from(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>lexprobe metamorphic report</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.failed{color:#b00;font-weight:bold}.passed{color:#070}.diff td{background:#fff3c4}.out td{font-weight:bold}pre{background:#f6f6f6;padding:8px}.tree{overflow-x:auto}</style></head><body>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>lexprobe metamorphic report</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}.failed{color:#b00;font-weight:bold}.passed{color:#070}.inconclusive{color:#a60;font-weight:bold}td.diff{background:#ffe08a;font-weight:bold}tr.out td{border-top-color:#999}tr.out td:first-child{font-style:italic}pre{background:#f6f6f6;padding:8px}.tree{display:flex;gap:16px;align-items:flex-start;overflow-x:auto}.tree pre{margin:0;flex:0 0 auto;font-size:12px}section.relation{border-top:2px solid #888;margin-top:1.5em}</style></head><body>\n",
     );
     let _ = writeln!(
         html,
@@ -331,7 +347,11 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
     html.push_str("</table>\n");
     for r in reports {
         let o = &r.outcome;
-        let _ = writeln!(html, "<h2 id=\"{0}\">{0}</h2>", escape(&r.relation.name));
+        let _ = writeln!(
+            html,
+            "<section class=\"relation\"><h2 id=\"{0}\">{0}</h2>",
+            escape(&r.relation.name)
+        );
         if let Some(d) = &r.relation.description {
             let _ = writeln!(html, "<p>{}</p>", escape(d));
         }
@@ -370,17 +390,19 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
                 let _ = writeln!(html, "<p>Trees trained on {training_tests} tests.</p>");
                 let _ = writeln!(
                     html,
-                    "<h3>Lexicographic tree ({:.1}% accuracy, {} leaves)</h3><div class=\"tree\">{}</div>",
+                    "<h3>Lexicographic tree ({:.1}% accuracy, {} leaves)</h3><div class=\"tree\">{}<pre>{}</pre></div>",
                     lexicographic_accuracy * 100.0,
                     lexicographic.leaves(),
-                    tree_svg(lexicographic)
+                    tree_svg(lexicographic),
+                    escape(&lexicographic.to_text())
                 );
                 let _ = writeln!(
                     html,
-                    "<h3>CART tree ({:.1}% accuracy, {} leaves)</h3><div class=\"tree\">{}</div>",
+                    "<h3>CART tree ({:.1}% accuracy, {} leaves)</h3><div class=\"tree\">{}<pre>{}</pre></div>",
                     cart_accuracy * 100.0,
                     cart.leaves(),
-                    tree_svg(cart)
+                    tree_svg(cart),
+                    escape(&cart.to_text())
                 );
             }
             other => {
@@ -391,6 +413,7 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
         for message in &o.run_error_examples {
             let _ = writeln!(html, "<p>Run error: <code>{}</code></p>", escape(message));
         }
+        html.push_str("</section>\n");
     }
     html.push_str("</body></html>\n");
     html
@@ -399,6 +422,20 @@ pub fn to_html(reports: &[RelationReport], system: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pair_rows_mark_the_cells_that_differ() {
+        let mut a = Record::new();
+        a.insert("income".into(), Value::Integer(100));
+        a.insert("children".into(), Value::Integer(2));
+        let mut b = a.clone();
+        b.insert("income".into(), Value::Integer(200));
+        let rows = pair_rows(&[a, b], "in");
+        assert!(rows.contains(
+            "<tr class=\"in\"><td class=\"diff\">income</td><td>100</td><td class=\"diff\">200</td></tr>"
+        ));
+        assert!(rows.contains("<tr class=\"in\"><td>children</td><td>2</td><td>2</td></tr>"));
+    }
     use crate::check::check_relations;
     use crate::domain::Domain;
     use crate::relation::parse_relations;

@@ -62,6 +62,14 @@ fn class(s: Status) -> &'static str {
     }
 }
 
+fn runs(n: u64) -> String {
+    if n == 1 {
+        "1 run".to_string()
+    } else {
+        format!("{n} runs")
+    }
+}
+
 fn percent(t: &Tally) -> f64 {
     if t.total() == 0 {
         0.0
@@ -284,14 +292,14 @@ fn write_source(h: &mut String, report: &CoverageReport, outline: &Outline, f: u
             if let Some(it) = item.filter(|it| it.start_line == n) {
                 let what = match (it.status, it.kind) {
                     (Status::Applied, super::ItemKind::Assertion) if it.runs_failed > 0 => {
-                        format!("checked, failed in {} runs", it.runs_failed)
+                        format!("checked, failed in {}", runs(it.runs_failed))
                     }
                     (Status::Applied, super::ItemKind::Assertion) => {
-                        format!("checked in {} runs", it.runs_applied)
+                        format!("checked in {}", runs(it.runs_applied))
                     }
-                    (Status::Applied, _) => format!("applied in {} runs", it.runs_applied),
+                    (Status::Applied, _) => format!("applied in {}", runs(it.runs_applied)),
                     (Status::Considered, _) => {
-                        format!("considered in {} runs, never applied", it.runs_reached)
+                        format!("considered in {}, never applied", runs(it.runs_reached))
                     }
                     (Status::NotReached, _) => "never reached".to_string(),
                 };

@@ -1,0 +1,143 @@
+// Loads an HTML report in headless Chromium over the DevTools protocol (through
+// --remote-debugging-pipe, no extra package), fails on any console error, uncaught exception
+// or network request that is not a local file, checks what a reader needs (the outline, the
+// coloured lines, a badge whose link leads to a test), and saves a screenshot.
+// Usage: node check_page.mjs PAGE.html SCREENSHOT.png [CHECKS]
+//   CHECKS: "coverage" (default) or "metamorphic".
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const [page, shot, kind = "coverage"] = process.argv.slice(2);
+if (!page || !shot) {
+  console.error("usage: node check_page.mjs PAGE.html SCREENSHOT.png [coverage|metamorphic]");
+  process.exit(2);
+}
+const url = "file://" + resolve(page);
+const browser = process.env.CHROMIUM || "chromium";
+const profile = mkdtempSync(join(tmpdir(), "lexprobe-browser-"));
+const chrome = spawn(
+  browser,
+  [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--user-data-dir=" + profile, "--remote-debugging-pipe", "--window-size=1400,900",
+    "about:blank",
+  ],
+  { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
+);
+chrome.stderr.on("data", () => {});
+const toBrowser = chrome.stdio[3];
+const fromBrowser = chrome.stdio[4];
+
+let nextId = 1;
+const waiting = new Map();
+const listeners = [];
+let buffer = Buffer.alloc(0);
+fromBrowser.on("data", (chunk) => {
+  buffer = Buffer.concat([buffer, chunk]);
+  let end;
+  while ((end = buffer.indexOf(0)) >= 0) {
+    const message = JSON.parse(buffer.subarray(0, end).toString("utf8"));
+    buffer = buffer.subarray(end + 1);
+    if (message.id && waiting.has(message.id)) {
+      const { ok, fail } = waiting.get(message.id);
+      waiting.delete(message.id);
+      message.error ? fail(new Error(JSON.stringify(message.error))) : ok(message.result);
+    } else {
+      for (const l of listeners) l(message);
+    }
+  }
+});
+function send(method, params = {}, sessionId) {
+  const id = nextId++;
+  toBrowser.write(JSON.stringify({ id, method, params, sessionId }) + "\0");
+  return new Promise((ok, fail) => waiting.set(id, { ok, fail }));
+}
+
+const problems = [];
+const timer = setTimeout(() => {
+  console.error("timed out");
+  chrome.kill();
+  process.exit(1);
+}, 60000);
+
+try {
+  const { targetId } = await send("Target.createTarget", { url: "about:blank" });
+  const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
+  let loaded;
+  const loadedPromise = new Promise((ok) => (loaded = ok));
+  listeners.push((m) => {
+    if (m.sessionId !== sessionId) return;
+    if (m.method === "Runtime.consoleAPICalled" && ["error", "assert"].includes(m.params.type))
+      problems.push("console " + m.params.type + ": " + JSON.stringify(m.params.args.map((a) => a.value)));
+    if (m.method === "Runtime.exceptionThrown")
+      problems.push("exception: " + m.params.exceptionDetails.text);
+    if (m.method === "Log.entryAdded" && m.params.entry.level === "error")
+      problems.push("log error: " + m.params.entry.text + " " + (m.params.entry.url || ""));
+    if (m.method === "Network.requestWillBeSent") {
+      const u = m.params.request.url;
+      if (!u.startsWith("file://") && !u.startsWith("data:") && u !== "about:blank")
+        problems.push("network request: " + u);
+    }
+    if (m.method === "Page.loadEventFired") loaded();
+  });
+  for (const domain of ["Runtime", "Log", "Network", "Page"]) await send(domain + ".enable", {}, sessionId);
+  await send("Emulation.setDeviceMetricsOverride", { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false }, sessionId);
+  const started = Date.now();
+  await send("Page.navigate", { url }, sessionId);
+  await loadedPromise;
+  const loadMs = Date.now() - started;
+  const evaluate = async (expression) =>
+    (await send("Runtime.evaluate", { expression, returnByValue: true }, sessionId)).result.value;
+  let facts;
+  if (kind === "metamorphic") {
+    facts = await evaluate(`({
+      relations: document.querySelectorAll("section.relation, .relation").length,
+      svgTrees: document.querySelectorAll("svg").length,
+      pairs: document.querySelectorAll("table.pair").length,
+      highlighted: document.querySelectorAll("table.pair .diff").length,
+    })`);
+    if (facts.relations === 0) problems.push("no relation section");
+  } else {
+    facts = await evaluate(`(() => {
+      const badge = document.querySelector(".b a[href^='#t']");
+      const target = badge && document.getElementById(badge.getAttribute("href").slice(1));
+      return {
+        outline: document.querySelectorAll("nav#outline li").length,
+        applied: document.querySelectorAll(".l.a").length,
+        considered: document.querySelectorAll(".l.c").length,
+        notReached: document.querySelectorAll(".l.u").length,
+        badgeLeadsToTest: !!(target && target.querySelector("pre")),
+        tableRows: document.querySelectorAll("#table tr").length - 1,
+      };
+    })()`);
+    if (facts.outline === 0) problems.push("no outline");
+    if (facts.applied + facts.considered + facts.notReached === 0) problems.push("no coloured line");
+    if (facts.applied > 0 && !facts.badgeLeadsToTest) problems.push("a test badge leads nowhere");
+  }
+  const { data } = await send("Page.captureScreenshot", { format: "png" }, sessionId);
+  writeFileSync(shot, Buffer.from(data, "base64"));
+  // A second screenshot at the first failing pair (metamorphic) or problem mark / test badge
+  // (coverage): SCREENSHOT-detail.png.
+  const detail = kind === "metamorphic" ? "table.pair" : "a.p, .b a";
+  const found = await evaluate(`(() => { const e = document.querySelector(${JSON.stringify(detail)});
+    if (!e) return false; e.scrollIntoView({block: "center"}); return true; })()`);
+  if (found) {
+    await new Promise((ok) => setTimeout(ok, 200));
+    const second = await send("Page.captureScreenshot", { format: "png" }, sessionId);
+    writeFileSync(shot.replace(/\.png$/, "") + "-detail.png", Buffer.from(second.data, "base64"));
+  }
+  // Let late console messages arrive.
+  await new Promise((ok) => setTimeout(ok, 300));
+  console.log(JSON.stringify({ page, bytes: statSync(page).size, loadMs, facts, problems }));
+} catch (e) {
+  problems.push(String(e));
+  console.log(JSON.stringify({ page, problems }));
+} finally {
+  clearTimeout(timer);
+  try { await send("Browser.close"); } catch {}
+  chrome.kill();
+}
+process.exit(problems.length === 0 ? 0 : 1);
