@@ -28,7 +28,7 @@ fn run(args: &[&str]) -> std::process::Output {
         .expect("lexprobe starts")
 }
 
-fn item<'a>(doc: &'a Json, line: u64) -> &'a Json {
+fn item(doc: &Json, line: u64) -> &Json {
     doc["items"]
         .as_array()
         .expect("items")

@@ -102,9 +102,7 @@ pub fn outline(report: &CoverageReport) -> Outline {
                 .get(item.file + 1)
                 .copied()
                 .unwrap_or(headings.len());
-        let h = range
-            .filter(|&h| headings[h].line <= item.start_line)
-            .last();
+        let h = range.rev().find(|&h| headings[h].line <= item.start_line);
         if let Some(h) = h {
             headings[h].own.add(item.status);
         }
