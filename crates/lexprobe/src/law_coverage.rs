@@ -73,6 +73,10 @@ pub struct CoverageBuilder<'p> {
     total: usize,
     /// Counts of the top-level definitions, evaluated once before the first run.
     startup: CoverageLog,
+    /// Whether runs that fail an assertion count (they do for test scopes, whose assertions
+    /// are the checks; not for an exploration, whose assertions bound the input space).
+    pub count_outside_inputs: bool,
+    excluded: usize,
 }
 
 fn items_of(items: &[Item], out: &mut Vec<(Span, ItemKind, String)>) {
@@ -163,6 +167,8 @@ impl<'p> CoverageBuilder<'p> {
             tests: HashMap::new(),
             total: 0,
             startup,
+            count_outside_inputs: true,
+            excluded: 0,
         })
     }
 
@@ -197,6 +203,15 @@ impl<'p> CoverageBuilder<'p> {
             log.merge(&std::mem::take(&mut self.startup));
         }
         self.total += 1;
+        let outside = match &outcome {
+            CoveredOutcome::Ran(f) => !f.is_empty(),
+            CoveredOutcome::OutsideInputs(_) => true,
+            CoveredOutcome::Error(_) => false,
+        };
+        if outside && !self.count_outside_inputs {
+            self.excluded += 1;
+            return;
+        }
         let mut applied: HashSet<usize> = HashSet::new();
         let mut reached: HashSet<usize> = HashSet::new();
         let mut failed: HashSet<usize> = HashSet::new();
@@ -235,7 +250,7 @@ impl<'p> CoverageBuilder<'p> {
         }
         let outcome_name = match &outcome {
             CoveredOutcome::Ran(f) if f.is_empty() => "ok".to_string(),
-            CoveredOutcome::Ran(_) => "assertion".to_string(),
+            CoveredOutcome::Ran(_) | CoveredOutcome::OutsideInputs(_) => "assertion".to_string(),
             CoveredOutcome::Error(e) => e.kind.as_str().to_string(),
         };
         if let CoveredOutcome::Error(e) = &outcome {
@@ -343,6 +358,7 @@ impl<'p> CoverageBuilder<'p> {
             problems,
             tests,
             total_tests: self.total,
+            excluded_tests: self.excluded,
         }
     }
 }
@@ -381,6 +397,7 @@ pub fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
         }));
         out.tests.extend(part.tests);
         out.total_tests += part.total_tests;
+        out.excluded_tests += part.excluded_tests;
     }
     out
 }

@@ -88,6 +88,7 @@ impl ConcolicRecorders {
                 &args.file,
                 &args.includes.include,
             )?;
+            builder.count_outside_inputs = false;
             for (i, inputs) in &tests {
                 let values = catala_eval::eval::inputs_from_json(&loaded.program, scope, inputs)
                     .map_err(|e| format!("test {}: inputs not read back: {e}", i + 1))?;

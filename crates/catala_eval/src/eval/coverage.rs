@@ -125,6 +125,9 @@ impl Companion for Coverage {
 pub enum CoveredOutcome {
     /// The scope ran; these assertions failed.
     Ran(Vec<AssertionFailure>),
+    /// An assertion failed, then an error ended the run: the inputs are outside the scope's
+    /// input space (as a concolic exploration reports them), the error is not the program's.
+    OutsideInputs(Vec<AssertionFailure>),
     Error(RuntimeError),
 }
 
@@ -141,7 +144,14 @@ pub fn run_covered(
         .collect();
     let outcome = match interp.run(scope, args) {
         Ok((_, failures)) => CoveredOutcome::Ran(failures),
-        Err(e) => CoveredOutcome::Error(e),
+        Err(e) => {
+            let failures = interp.take_failures();
+            if failures.is_empty() {
+                CoveredOutcome::Error(e)
+            } else {
+                CoveredOutcome::OutsideInputs(failures)
+            }
+        }
     };
     (outcome, std::mem::take(&mut interp.session))
 }

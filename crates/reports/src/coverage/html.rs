@@ -134,9 +134,17 @@ fn write_summary(h: &mut String, report: &CoverageReport) {
     let t = report.tally();
     let _ = write!(
         h,
-        "<h1>Law coverage: {}</h1>\n<p id=\"summary\">{} tests. Of {} rules, definitions, exceptions and assertions: <b>{} applied</b> ({:.1}%), {} considered but never applicable, {} never reached. {} distinct problem{}.</p>\n",
+        "<h1>Law coverage: {}</h1>\n<p id=\"summary\">{} tests{}. Of {} rules, definitions, exceptions and assertions: <b>{} applied</b> ({:.1}%), {} considered but never applicable, {} never reached. {} distinct problem{}.</p>\n",
         esc(&report.title),
         report.total_tests,
+        if report.excluded_tests > 0 {
+            format!(
+                " ({} left out: they fail an assertion of the scope, outside its input space)",
+                report.excluded_tests
+            )
+        } else {
+            String::new()
+        },
         t.total(),
         t.applied,
         percent(&t),
@@ -401,6 +409,7 @@ mod tests {
                 inputs: serde_json::json!({}),
             }],
             total_tests: 2,
+            excluded_tests: 0,
         };
         let page = to_html(&report);
         assert!(page.contains("<p>Law &lt;text&gt;.</p>"));

@@ -125,6 +125,9 @@ pub struct CoverageReport {
     /// The tests named by items and problems (not every test of the run).
     pub tests: Vec<TestRef>,
     pub total_tests: usize,
+    /// Of `total_tests`, runs left out because they failed an assertion of the explored scope
+    /// (inputs outside its input space).
+    pub excluded_tests: usize,
 }
 
 /// Counts of items by status.
@@ -238,6 +241,7 @@ pub fn to_json(report: &CoverageReport) -> Json {
     json!({
         "title": report.title,
         "total_tests": report.total_tests,
+        "excluded_tests": report.excluded_tests,
         "summary": tally_json(&report.tally()),
         "files": report.sources.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
         "headings": headings_json,
