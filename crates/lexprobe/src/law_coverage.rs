@@ -188,6 +188,12 @@ impl<'p> CoverageBuilder<'p> {
         found
     }
 
+    /// Counts a test left out (outside the input space) without running it.
+    pub fn exclude(&mut self) {
+        self.total += 1;
+        self.excluded += 1;
+    }
+
     /// Runs `scope` on `inputs` as test number `number` (1-based), named `name`, with
     /// `inputs_json` kept for the page when the test is linked.
     pub fn run(

@@ -23,8 +23,9 @@ use crate::commands::concolic::ConcolicOutputArgs;
 pub struct ConcolicRecorders {
     pub status: crate::progress::Status,
     sarif: Option<Mutex<ConcolicSarif>>,
-    /// Each test's number (0-based) and inputs, replayed with coverage at the end.
-    coverage: Option<Mutex<Vec<(usize, Json)>>>,
+    /// Each test's number (0-based), inputs, and whether the exploration found it outside
+    /// the input space (a failed assertion), replayed with coverage at the end.
+    coverage: Option<Mutex<Vec<(usize, Json, bool)>>>,
 }
 
 impl ConcolicRecorders {
@@ -58,9 +59,10 @@ impl ConcolicRecorders {
         }
         if let Some(c) = &self.coverage {
             let inputs = test_inputs_json(loaded, scope, test);
+            let outside = matches!(test.outcome, Outcome::Assertion(_));
             c.lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .push((index, inputs));
+                .push((index, inputs, outside));
         }
     }
 
@@ -82,14 +84,20 @@ impl ConcolicRecorders {
         }
         if let Some(c) = &self.coverage {
             let mut tests = std::mem::take(&mut *c.lock().unwrap_or_else(|p| p.into_inner()));
-            tests.sort_by_key(|(i, _)| *i);
+            tests.sort_by_key(|(i, _, _)| *i);
             let mut builder = crate::law_coverage::CoverageBuilder::new(
                 loaded,
                 &args.file,
                 &args.includes.include,
             )?;
             builder.count_outside_inputs = false;
-            for (i, inputs) in &tests {
+            for (i, inputs, outside) in &tests {
+                // The exploration checks the scope's assertions first (they bound the input
+                // space); the plain order may meet an error before them.
+                if *outside {
+                    builder.exclude();
+                    continue;
+                }
                 let values = catala_eval::eval::inputs_from_json(&loaded.program, scope, inputs)
                     .map_err(|e| format!("test {}: inputs not read back: {e}", i + 1))?;
                 builder.run(
