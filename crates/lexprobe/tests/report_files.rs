@@ -128,6 +128,7 @@ fn concolic_sarif_has_one_result_per_problem_with_positions_and_inputs() {
 fn metamorphic_sarif_and_junit_report_the_failed_relation_at_its_position() {
     let sarif = scratch("mr.sarif");
     let junit = scratch("mr.xml");
+    let html = scratch("mr.html");
     let relations = "examples/metamorphic/form1040.mr";
     let out = lexprobe(&[
         "metamorphic",
@@ -151,8 +152,18 @@ fn metamorphic_sarif_and_junit_report_the_failed_relation_at_its_position() {
         sarif.to_str().unwrap(),
         "--junit",
         junit.to_str().unwrap(),
+        "--report",
+        html.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1), "the injected EITC bug fails r3");
+    // The HTML report: trees as SVG beside their text form, the failing pair side by side
+    // with the differing cells marked (the bug is in the EITC, line 27 of the form).
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<div class=\"tree\"><svg"));
+    assert!(page.contains("</svg>\n<pre>if "));
+    assert!(page.contains("<table class=\"pair\">"));
+    assert!(page.contains("<td class=\"diff\">l27</td>"));
+    browser_check(&html, "metamorphic");
     let log: Json = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
     assert_eq!(sarif_errors(&log), Vec::<String>::new());
     let results = log["runs"][0]["results"].as_array().unwrap();
@@ -236,4 +247,27 @@ fn test_junit_is_accepted_by_the_jenkins_schema() {
     if let Some(errors) = junit_schema_errors(&broken) {
         assert!(errors.contains("skipped"), "{errors}");
     }
+}
+
+/// Opens `page` in headless Chromium with `bench/browser/check.sh` (no console error, no
+/// network request); skipped with a notice without node or chromium.
+fn browser_check(page: &Path, kind: &str) {
+    let present = |cmd: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {cmd}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !(present("node") && present("chromium")) {
+        eprintln!("notice: node or chromium is not installed: the browser check is skipped");
+        return;
+    }
+    let check = Command::new(workspace().join("bench/browser/check.sh"))
+        .arg(kind)
+        .arg(page)
+        .output()
+        .expect("the check script runs");
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(check.status.success(), "{report}");
+    assert!(report.contains("\"problems\":[]"), "{report}");
 }
