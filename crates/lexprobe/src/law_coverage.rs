@@ -38,7 +38,19 @@ impl CoverageArgs {
     /// Writes the files asked for.
     pub fn write(&self, report: &CoverageReport) -> Result<(), String> {
         if let Some(path) = &self.coverage {
-            crate::report_files::write_file(path, &reports::coverage::html::to_html(report))?;
+            // A page over 10 MB is split: the index at PATH, one page per source beside it.
+            let index = path
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "coverage.html".into());
+            let dir = path.parent().unwrap_or_else(|| Path::new(""));
+            for (k, (name, html)) in reports::coverage::html::to_pages(report, &index)
+                .into_iter()
+                .enumerate()
+            {
+                let target = if k == 0 { path.clone() } else { dir.join(name) };
+                crate::report_files::write_file(&target, &html)?;
+            }
         }
         if let Some(path) = &self.coverage_json {
             let json = reports::coverage::to_json(report);

@@ -78,8 +78,61 @@ fn percent(t: &Tally) -> f64 {
     }
 }
 
+/// Where links point: all on one page, or split into an index page (summary, tables,
+/// problems, tests) and one page per source file.
+struct Links {
+    /// File name of the index page ("" on a single page).
+    index: String,
+    /// `Some(stem)`: source `f` is on page `{stem}-{f}.html`.
+    split: Option<String>,
+}
+
+impl Links {
+    fn single() -> Links {
+        Links {
+            index: String::new(),
+            split: None,
+        }
+    }
+    fn source(&self, f: usize) -> String {
+        match &self.split {
+            Some(stem) => format!("{stem}-{f}.html"),
+            None => String::new(),
+        }
+    }
+}
+
+/// Pages larger than this are split: an index page and one page per source file.
+pub const MAX_PAGE_BYTES: usize = 10 * 1024 * 1024;
+
 /// The page.
 pub fn to_html(report: &CoverageReport) -> String {
+    page(report, &Links::single(), None)
+}
+
+/// The coverage as `(file name, HTML)` pages: one page `index` (a file name such as
+/// `law.html`) when it stays under [`MAX_PAGE_BYTES`], otherwise that index (outline, tables,
+/// problems, tests) and one page `{stem}-{k}.html` per source file (`stem`: `index` without
+/// its extension), linking to each other.
+pub fn to_pages(report: &CoverageReport, index: &str) -> Vec<(String, String)> {
+    let one = to_html(report);
+    if one.len() <= MAX_PAGE_BYTES {
+        return vec![(index.to_string(), one)];
+    }
+    let stem = index.rsplit_once('.').map_or(index, |(s, _)| s);
+    let links = Links {
+        index: index.to_string(),
+        split: Some(stem.to_string()),
+    };
+    let mut pages = vec![(links.index.clone(), page(report, &links, None))];
+    for f in 0..report.sources.len() {
+        pages.push((links.source(f), page(report, &links, Some(f))));
+    }
+    pages
+}
+
+/// An index page (`only_source` `None`; every source too when not split) or one source's page.
+fn page(report: &CoverageReport, links: &Links, only_source: Option<usize>) -> String {
     let outline = outline(report);
     let mut h = String::new();
     let _ = write!(
@@ -87,20 +140,45 @@ pub fn to_html(report: &CoverageReport) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Law coverage: {}</title><style>{STYLE}</style></head><body>\n",
         esc(&report.title)
     );
-    write_nav(&mut h, &outline);
+    write_nav(&mut h, &outline, links);
     h.push_str("<main>\n");
-    write_summary(&mut h, report);
-    write_table(&mut h, report, &outline);
-    write_problems(&mut h, report);
-    for f in 0..report.sources.len() {
-        write_source(&mut h, report, &outline, f);
+    match only_source {
+        Some(f) => {
+            let _ = writeln!(
+                h,
+                "<p><a href=\"{}\">Summary, problems and tests</a></p>",
+                links.index
+            );
+            write_source(&mut h, report, &outline, f, links);
+        }
+        None => {
+            write_summary(&mut h, report);
+            write_table(&mut h, report, &outline, links);
+            write_problems(&mut h, report, links);
+            if links.split.is_none() {
+                for f in 0..report.sources.len() {
+                    write_source(&mut h, report, &outline, f, links);
+                }
+            } else {
+                h.push_str("<section id=\"sources\"><h2>Sources (one page each)</h2><ul>");
+                for (f, src) in report.sources.iter().enumerate() {
+                    let _ = write!(
+                        h,
+                        "<li><a href=\"{}\">{}</a></li>",
+                        links.source(f),
+                        esc(&src.name)
+                    );
+                }
+                h.push_str("</ul></section>\n");
+            }
+            write_tests(&mut h, report);
+        }
     }
-    write_tests(&mut h, report);
     h.push_str("</main></body></html>\n");
     h
 }
 
-fn write_nav(h: &mut String, outline: &Outline) {
+fn write_nav(h: &mut String, outline: &Outline, links: &Links) {
     h.push_str("<nav id=\"outline\"><h2>Outline</h2><ul>\n");
     for (k, hd) in outline.headings.iter().enumerate() {
         let t = &hd.cumulative;
@@ -122,8 +200,9 @@ fn write_nav(h: &mut String, outline: &Outline) {
         };
         let _ = writeln!(
             h,
-            "<li style=\"padding-left:{}px\">{counts}<a href=\"#h{k}\">{}</a></li>",
+            "<li style=\"padding-left:{}px\">{counts}<a href=\"{}#h{k}\">{}</a></li>",
             (hd.level.saturating_sub(1)) * 10,
+            links.source(hd.file),
             esc(&hd.title)
         );
     }
@@ -156,7 +235,7 @@ fn write_summary(h: &mut String, report: &CoverageReport) {
     h.push_str("<p class=\"legend\"><span class=\"a\">applied: a run used it</span><span class=\"c\">considered: reached, never applicable (or overridden)</span><span class=\"u\">never reached</span> Badges link to a test that applied the rule; red marks to a problem.</p>\n");
 }
 
-fn write_table(h: &mut String, report: &CoverageReport, outline: &Outline) {
+fn write_table(h: &mut String, report: &CoverageReport, outline: &Outline, links: &Links) {
     h.push_str("<section id=\"table\"><h2>Rules applied per heading</h2><table><tr><th>heading</th><th>file</th><th>applied / total</th><th>considered</th><th>never reached</th><th></th></tr>\n");
     for (k, hd) in outline.headings.iter().enumerate() {
         let t = &hd.own;
@@ -170,7 +249,8 @@ fn write_table(h: &mut String, report: &CoverageReport, outline: &Outline) {
             .unwrap_or("");
         let _ = writeln!(
             h,
-            "<tr><td><a href=\"#h{k}\">{}</a></td><td>{}:{}</td><td class=\"n\">{}/{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span><span class=\"bar r\" style=\"width:{}px\"></span></td></tr>",
+            "<tr><td><a href=\"{}#h{k}\">{}</a></td><td>{}:{}</td><td class=\"n\">{}/{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td><span class=\"bar\" style=\"width:{}px\"></span><span class=\"bar r\" style=\"width:{}px\"></span></td></tr>",
+            links.source(hd.file),
             esc(&hd.trail.join(" › ")),
             esc(file),
             hd.line,
@@ -185,7 +265,7 @@ fn write_table(h: &mut String, report: &CoverageReport, outline: &Outline) {
     h.push_str("</table></section>\n");
 }
 
-fn write_problems(h: &mut String, report: &CoverageReport) {
+fn write_problems(h: &mut String, report: &CoverageReport, links: &Links) {
     let _ = writeln!(
         h,
         "<section id=\"problems\"><h2>Problems ({})</h2>",
@@ -205,7 +285,8 @@ fn write_problems(h: &mut String, report: &CoverageReport) {
                     .map(|s| s.name.as_str())
                     .unwrap_or("?");
                 format!(
-                    "<a href=\"#f{}-{}\">{}:{}.{}</a>",
+                    "<a href=\"{}#f{}-{}\">{}:{}.{}</a>",
+                    links.source(pl.file),
                     pl.file,
                     pl.start_line,
                     esc(name),
@@ -229,7 +310,13 @@ fn write_problems(h: &mut String, report: &CoverageReport) {
     h.push_str("</section>\n");
 }
 
-fn write_source(h: &mut String, report: &CoverageReport, outline: &Outline, f: usize) {
+fn write_source(
+    h: &mut String,
+    report: &CoverageReport,
+    outline: &Outline,
+    f: usize,
+    links: &Links,
+) {
     let source = &report.sources[f];
     let _ = writeln!(
         h,
@@ -313,7 +400,7 @@ fn write_source(h: &mut String, report: &CoverageReport, outline: &Outline, f: u
                 };
                 let link = it
                     .example_test
-                    .map(|t| format!(" · <a href=\"#t{t}\">test {t}</a>"))
+                    .map(|t| format!(" · <a href=\"{}#t{t}\">test {t}</a>", links.index))
                     .unwrap_or_default();
                 let _ = write!(
                     h,
@@ -325,7 +412,8 @@ fn write_source(h: &mut String, report: &CoverageReport, outline: &Outline, f: u
             for k in marks.get(&n).into_iter().flatten() {
                 let _ = write!(
                     h,
-                    "<a class=\"p\" href=\"#p{k}\">⚠ {}</a>",
+                    "<a class=\"p\" href=\"{}#p{k}\">⚠ {}</a>",
+                    links.index,
                     esc(&report.problems[*k].kind)
                 );
             }
@@ -420,5 +508,61 @@ mod tests {
         assert!(page.contains("<a href=\"#h0\">Art. 1</a>"));
         // The scope line belongs to no item.
         assert!(page.contains("<div class=\"l \" id=\"f0-6\">"));
+        // Small: one page, the same.
+        let pages = to_pages(&report, "cov.html");
+        assert_eq!(pages, vec![("cov.html".to_string(), page)]);
+    }
+
+    #[test]
+    fn a_page_over_the_limit_is_split_per_source() {
+        let long_law = "Law text line.\n".repeat(MAX_PAGE_BYTES / 15 + 10);
+        let report = CoverageReport {
+            title: "big".into(),
+            sources: vec![
+                SourceText {
+                    name: "a.catala_en".into(),
+                    text: format!(
+                        "# A\n\n{long_law}\n```catala\nscope S:\n  definition x equals 1\n```\n"
+                    ),
+                },
+                SourceText {
+                    name: "b.catala_en".into(),
+                    text: "# B\n\nShort.\n".into(),
+                },
+            ],
+            items: vec![Item {
+                kind: ItemKind::Definition,
+                label: "x".into(),
+                file: 0,
+                start_line: long_law.lines().count() + 6,
+                end_line: long_law.lines().count() + 6,
+                status: Status::Applied,
+                runs_applied: 1,
+                runs_reached: 1,
+                runs_failed: 0,
+                example_test: Some(1),
+            }],
+            problems: vec![],
+            tests: vec![TestRef {
+                number: 1,
+                name: "t".into(),
+                outcome: "ok".into(),
+                inputs: serde_json::json!({"x": 1}),
+            }],
+            total_tests: 1,
+            excluded_tests: 0,
+        };
+        let pages = to_pages(&report, "cov.html");
+        let names: Vec<&str> = pages.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["cov.html", "cov-0.html", "cov-1.html"]);
+        let (index, first, second) = (&pages[0].1, &pages[1].1, &pages[2].1);
+        assert!(index.len() < 100_000);
+        assert!(index.contains("id=\"t1\""));
+        assert!(index.contains("<a href=\"cov-0.html#h0\">A</a>"));
+        assert!(index.contains("<a href=\"cov-1.html\">b.catala_en</a>"));
+        // The badge on the source page leads back to the test on the index page.
+        assert!(first.contains("href=\"cov.html#t1\">test 1</a>"));
+        assert!(second.contains("<h2 id=\"h1\">B</h2>"));
+        assert!(!second.contains("Law text line."));
     }
 }
