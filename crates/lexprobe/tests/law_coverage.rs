@@ -214,3 +214,37 @@ fn the_page_opens_in_a_browser_without_errors() {
     assert!(report.contains("\"badgeLeadsToTest\":true"), "{report}");
     assert!(html.with_extension("png").is_file());
 }
+
+#[test]
+fn test_coverage_of_several_files_is_one_page() {
+    // Fig. 5 has no test scope: given explicitly, it is compiled and shown, nothing reached.
+    let json = scratch("two.json");
+    let out = run(&[
+        "test",
+        FIXTURE,
+        "tests/fixtures/concolic/fig5_default.catala_en",
+        "--coverage-json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Json = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let files: Vec<&str> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[1].ends_with("fig5_default.catala_en"));
+    let fig5_items: Vec<&Json> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["file"] == files[1])
+        .collect();
+    // Its three rules, none run.
+    assert_eq!(fig5_items.len(), 3);
+    assert!(fig5_items.iter().all(|i| i["status"] == "not_reached"));
+    assert_eq!(doc["summary"]["applied"], 8);
+    assert_eq!(doc["summary"]["total"], 13);
+}
