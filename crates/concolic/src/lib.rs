@@ -21,16 +21,20 @@ pub mod inputs;
 pub mod mutation;
 pub mod options;
 pub mod parallel;
+pub mod path_id;
+pub mod plan;
 pub mod reorder;
 mod replay;
 pub mod results;
 pub mod searcher;
+pub mod shard;
 pub mod symbolic;
 
 pub use explore::{
     explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,
     ExploreStats, Optimizations, Outcome, Strategy, TestCase,
 };
+pub use path_id::PathId;
 
 /// Errors of an exploration.
 #[derive(Debug, thiserror::Error)]
