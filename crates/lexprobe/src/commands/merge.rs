@@ -252,11 +252,14 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
                 subtrees.len()
             ));
         }
-    } else if !complete.contains("") {
-        problems.push(
-            "no output reports the exploration complete (cut short, or stopped at a limit)".into(),
-        );
+    } else {
         subtrees.insert(PathId::default());
+        if !complete.contains("") {
+            problems.push(
+                "no output reports the exploration complete (cut short, or stopped at a limit)"
+                    .into(),
+            );
+        }
     }
     // Every test lies under one subtree of the plan (its prefixes are disjoint).
     if problems.is_empty() {
