@@ -68,7 +68,7 @@ fn sharded(
     shards: usize,
     per_shard: usize,
 ) -> Vec<Vec<TestCase>> {
-    let plan = match make_plan(program, id, opts, shards, per_shard) {
+    let plan = match make_plan(program, id, opts, shards, shards * per_shard) {
         Ok(p) => p,
         Err(e) => panic!("plan: {e}"),
     };
@@ -196,7 +196,7 @@ fn a_shard_stopped_and_resumed_finishes_its_own_paths() {
         &workspace().join("tests/fixtures/concolic/branching.catala_en"),
         "LabelScope",
     );
-    let plan = match make_plan(&program, id, &options(), 2, 2) {
+    let plan = match make_plan(&program, id, &options(), 2, 4) {
         Ok(p) => p,
         Err(e) => panic!("{e}"),
     };

@@ -319,6 +319,15 @@ fn runs_and_shards_killed_mid_way_and_resumed_lose_and_double_no_path() {
     let (code, err) = merge(&[part1.clone(), part2.clone()], &merged);
     assert_eq!(code, 0, "{err}");
     assert_eq!(ids(&merged), expected);
+    // The resumed run appended to the killed one's file (as `>>` or Slurm's
+    // `--open-mode=append` do): its first line ends the cut one.
+    let appended = dir.join("appended.jsonl");
+    let text = std::fs::read_to_string(&part1).unwrap_or_default()
+        + &std::fs::read_to_string(&part2).unwrap_or_default();
+    let _ = std::fs::write(&appended, text);
+    let (code, err) = merge(&[appended], &dir.join("merged-appended.jsonl"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids(&dir.join("merged-appended.jsonl")), expected);
     // The first part alone is not complete, and says so.
     let (code, err) = merge(&[part1], &dir.join("alone.jsonl"));
     assert_eq!(code, 1, "{err}");

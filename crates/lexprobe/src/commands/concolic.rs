@@ -103,9 +103,10 @@ pub struct ConcolicArgs {
     /// shards (JSON, for --plan-file), and stop.
     #[arg(long, value_name = "SHARDS", conflicts_with_all = ["plan_file", "shard"])]
     pub plan: Option<usize>,
-    /// Sharding: subtrees per shard in a plan (more: better balance, a longer plan).
-    #[arg(long, default_value_t = 16, value_name = "N")]
-    pub plan_subtrees: usize,
+    /// Sharding: the number of subtrees a plan cuts the tree into (more: better balance, a
+    /// longer plan; default 32 per shard, at least 1024).
+    #[arg(long, value_name = "N")]
+    pub plan_subtrees: Option<usize>,
     /// Sharding: the plan (from --plan) a shard belongs to; with --shard.
     #[arg(long, requires = "shard", value_name = "FILE")]
     pub plan_file: Option<PathBuf>,
@@ -239,6 +240,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
     }
     if args.checkpoint.is_some() {
         options.checkpoint_every = Some(Duration::from_secs_f64(args.checkpoint_every));
+    }
+    if args.jsonl && args.resume.is_some() {
+        // Appended to the output of the run it continues, which a kill may have left in the
+        // middle of a line: that line ends here, and no test of this run is glued to it.
+        println!();
     }
     if let (Some(s), true) = (&shard, args.jsonl) {
         println!("{}", super::shard::header_json(s));

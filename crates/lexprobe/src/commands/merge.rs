@@ -50,8 +50,9 @@ struct Output {
     header: Option<Json>,
     /// The closing line (or the whole object): `stats`, `incomplete`, `coverage`.
     closing: Option<Json>,
-    /// The last line was cut in the middle.
-    cut: bool,
+    /// Lines cut in the middle (by a kill; a resumed run appending to the same file starts on
+    /// a new line).
+    cut: usize,
 }
 
 fn read_output(path: &std::path::Path) -> Result<Output, String> {
@@ -73,12 +74,12 @@ fn read_output(path: &std::path::Path) -> Result<Output, String> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
-    for (k, (n, line)) in lines.iter().enumerate() {
+    for (n, line) in &lines {
         let value: Json = match serde_json::from_str(line) {
             Ok(v) => v,
             // A process killed while writing leaves its last line cut.
-            Err(_) if k + 1 == lines.len() => {
-                out.cut = true;
+            Err(_) if line.trim_start().starts_with('{') => {
+                out.cut += 1;
                 continue;
             }
             Err(e) => return Err(format!("{name}:{}: not JSON: {e}", n + 1)),
@@ -196,6 +197,9 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
         complete.extend(strings(c.and_then(|c| c.get("complete"))));
         if o.closing.is_none() {
             notes.push(format!("{}: cut short (no closing line)", o.name));
+        }
+        if o.cut > 0 {
+            notes.push(format!("{}: {} cut lines skipped", o.name, o.cut));
         }
     }
     let shards: Vec<Option<ShardOf>> = outputs.iter().map(shard_of).collect::<Result<_, _>>()?;

@@ -53,9 +53,15 @@ pub fn print_plan(
     args: &ConcolicArgs,
     shards: usize,
 ) -> Result<(), String> {
-    let plan =
-        concolic::plan::make_plan(&loaded.program, scope, options, shards, args.plan_subtrees)
-            .map_err(|e| e.to_string())?;
+    let plan = concolic::plan::make_plan(
+        &loaded.program,
+        scope,
+        options,
+        shards,
+        args.plan_subtrees
+            .unwrap_or_else(|| concolic::plan::default_subtrees(shards)),
+    )
+    .map_err(|e| e.to_string())?;
     let mut doc = json!({
         "format": PLAN_FORMAT,
         "version": 1,
