@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn sorted_identifiers_list_a_subtree_contiguously() {
         // Depth-first: every path under `01` comes between `00…` and `1…`.
-        let mut ids = vec![id("1"), id("011"), id("00"), id("010"), id("0100")];
+        let mut ids = [id("1"), id("011"), id("00"), id("010"), id("0100")];
         ids.sort();
         let text: Vec<String> = ids.iter().map(|p| p.to_string()).collect();
         assert_eq!(text, ["00", "010", "0100", "011", "1"]);

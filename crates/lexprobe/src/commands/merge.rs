@@ -181,10 +181,11 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
                 ));
             };
             let id = PathId::parse(p).map_err(|e| format!("{}: {e}", o.name))?;
-            if by_path.contains_key(&id) {
-                duplicates += 1;
-            } else {
-                by_path.insert(id, t.clone());
+            match by_path.entry(id) {
+                std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(t.clone());
+                }
             }
         }
     }
