@@ -169,6 +169,50 @@ fn three_shards_merged_give_the_paths_of_one_run_on_a_fixture() {
     let dir = scratch("fixture");
     let file = workspace().join("tests/fixtures/concolic/discount.catala_en");
     check_merged_shards(&file, "Discount", &dir);
+    // The same identifiers in one JSON object and, as comments, in the emitted test scopes.
+    let o = lexprobe(&[
+        "concolic",
+        s(&file),
+        "--scope",
+        "Discount",
+        "--format",
+        "json",
+        "--emit-tests",
+        s(&dir),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let doc: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    let mut from_json: Vec<String> = doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    from_json.sort();
+    assert_eq!(from_json, whole(&file, "Discount", &dir));
+    let emitted =
+        std::fs::read_to_string(dir.join("Discount_concolic.catala_en")).unwrap_or_default();
+    let mut commented: Vec<String> = emitted
+        .lines()
+        .filter_map(|l| l.strip_prefix("# path "))
+        .map(str::to_string)
+        .collect();
+    commented.sort();
+    let ok: Vec<String> = doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|t| t["outcome"] == "ok")
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut ok = ok;
+    ok.sort();
+    assert!(!ok.is_empty());
+    assert_eq!(commented, ok);
     // A plan names its program: a shard of another program refuses it.
     let plan = dir.join("plan3.json");
     let other = workspace().join("tests/fixtures/concolic/fig5_default.catala_en");
