@@ -457,3 +457,66 @@ pub fn run(args: MergeArgs) -> i32 {
         INCOMPLETE
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(name: &str, lines: &[Json], complete: bool) -> Output {
+        Output {
+            name: name.into(),
+            tests: lines.to_vec(),
+            header: None,
+            closing: Some(json!({
+                "stats": { "tests": lines.len(), "solver_calls": 10, "time_s": 1.5 },
+                "incomplete": [],
+                "coverage": { "plan": null, "shard": null, "plan_subtrees": 1,
+                              "subtrees": [""], "complete": if complete { vec![""] } else { vec![] } },
+            })),
+            cut: 0,
+        }
+    }
+
+    fn conflict(path: &str, line: u64) -> Json {
+        json!({ "path": path, "outcome": "conflict", "error": { "kind": "conflict",
+            "positions": [{ "file": "a", "line": line }] } })
+    }
+
+    #[test]
+    fn doubles_dropped_tests_sorted_figures_summed_findings_grouped() {
+        let ok = |p: &str| json!({ "path": p, "outcome": "ok" });
+        let a = output("a", &[ok("10"), conflict("011", 3), ok("00")], false);
+        let b = output(
+            "b",
+            &[ok("10"), conflict("010", 3), conflict("11", 7)],
+            true,
+        );
+        let m = match merge(&[a, b]) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        let paths: Vec<&str> = m.tests.iter().filter_map(|t| t["path"].as_str()).collect();
+        assert_eq!(paths, ["00", "010", "011", "10", "11"]);
+        assert_eq!(m.duplicates, 1);
+        assert_eq!(m.stats["tests"], 5);
+        assert_eq!(m.stats["solver_calls"], 20);
+        assert_eq!(m.stats["time_s"], 3.0);
+        assert_eq!(m.stats["complete"], true);
+        // Line 3 in tests 2 and 3 (first: 2), line 7 in test 5.
+        assert_eq!(m.findings[0]["tests"], 2);
+        assert_eq!(m.findings[0]["first_test"], 2);
+        assert_eq!(m.findings[1]["first_test"], 5);
+        assert!(m.problems.is_empty());
+    }
+
+    #[test]
+    fn nothing_reported_complete_is_incomplete() {
+        let a = output("a", &[json!({ "path": "1", "outcome": "ok" })], false);
+        let m = match merge(&[a]) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(m.problems.len(), 1);
+        assert_eq!(m.stats["complete"], false);
+    }
+}
