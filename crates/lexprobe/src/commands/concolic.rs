@@ -25,6 +25,9 @@ use std::time::Duration;
   lexprobe concolic housing.catala_fr --scope Test --jsonl --timeout 3600 > tests.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --checkpoint run.ckpt > part1.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --resume run.ckpt --checkpoint run.ckpt > part2.jsonl
+  lexprobe concolic housing.catala_fr --scope Test --plan 8 > plan.json
+  lexprobe concolic housing.catala_fr --scope Test --plan-file plan.json --shard 3/8 --jsonl > shard-3.jsonl
+  lexprobe merge part1.jsonl part2.jsonl > all.jsonl
 
 Human output and --jsonl print each test as soon as it is found, so a long exploration can be
 watched, cut short, or piped; --format json prints one object at the end.
