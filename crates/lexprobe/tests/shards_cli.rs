@@ -364,7 +364,7 @@ fn runs_and_shards_killed_mid_way_and_resumed_lose_and_double_no_path() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(ids(&merged), expected);
     // The resumed run appended to the killed one's file (as `>>` or Slurm's
-    // `--open-mode=append` do): its first line ends the cut one.
+    // `--open-mode=append` do): its first line may follow the cut one on the same line.
     let appended = dir.join("appended.jsonl");
     let text = std::fs::read_to_string(&part1).unwrap_or_default()
         + &std::fs::read_to_string(&part2).unwrap_or_default();

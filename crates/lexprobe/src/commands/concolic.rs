@@ -244,11 +244,6 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if args.checkpoint.is_some() {
         options.checkpoint_every = Some(Duration::from_secs_f64(args.checkpoint_every));
     }
-    if args.jsonl && args.resume.is_some() {
-        // Appended to the output of the run it continues, which a kill may have left in the
-        // middle of a line: that line ends here, and no test of this run is glued to it.
-        println!();
-    }
     if let (Some(s), true) = (&shard, args.jsonl) {
         println!("{}", super::shard::header_json(s));
     }

@@ -50,8 +50,7 @@ struct Output {
     header: Option<Json>,
     /// The closing line (or the whole object): `stats`, `incomplete`, `coverage`.
     closing: Option<Json>,
-    /// Lines cut in the middle (by a kill; a resumed run appending to the same file starts on
-    /// a new line).
+    /// Lines cut in the middle by a kill.
     cut: usize,
 }
 
@@ -77,10 +76,14 @@ fn read_output(path: &std::path::Path) -> Result<Output, String> {
     for (n, line) in &lines {
         let value: Json = match serde_json::from_str(line) {
             Ok(v) => v,
-            // A process killed while writing leaves its last line cut.
+            // A process killed while writing leaves its last line cut; a resumed run appending
+            // to the same file then writes its first line right after the cut one.
             Err(_) if line.trim_start().starts_with('{') => {
                 out.cut += 1;
-                continue;
+                match glued(line) {
+                    Some(v) => v,
+                    None => continue,
+                }
             }
             Err(e) => return Err(format!("{name}:{}: not JSON: {e}", n + 1)),
         };
@@ -98,6 +101,16 @@ fn read_output(path: &std::path::Path) -> Result<Output, String> {
         }
     }
     Ok(out)
+}
+
+/// The whole object at the end of a cut line: the leftmost suffix starting with `{` that
+/// parses (the cut part cannot close it: two objects side by side are not one JSON value).
+fn glued(line: &str) -> Option<Json> {
+    line.char_indices()
+        .skip(1)
+        .filter(|(_, c)| *c == '{')
+        .find_map(|(i, _)| serde_json::from_str::<Json>(&line[i..]).ok())
+        .filter(Json::is_object)
 }
 
 /// The plan and shard an output belongs to: (plan hash, index, count, plan subtrees,
@@ -507,6 +520,17 @@ mod tests {
         assert_eq!(m.findings[0]["first_test"], 2);
         assert_eq!(m.findings[1]["first_test"], 5);
         assert!(m.problems.is_empty());
+    }
+
+    #[test]
+    fn a_line_glued_to_a_cut_one_is_recovered() {
+        let cut = r#"{"path":"01","inputs":{"a":{"b":1"#;
+        let next = r#"{"path":"1","inputs":{"a":2},"outcome":"ok"}"#;
+        assert_eq!(
+            glued(&format!("{cut}{next}")),
+            serde_json::from_str::<Json>(next).ok()
+        );
+        assert_eq!(glued(cut), None);
     }
 
     #[test]
