@@ -19,6 +19,7 @@ SCOPE=${SCOPE:-Test}
 SHARDS=${SHARDS:-8}
 JOBS=${JOBS:-2}
 EXPECTED=${EXPECTED:-17435}
+PLAN_OPTS=${PLAN_OPTS:-} # e.g. --plan-subtrees 4096
 OUT=${OUT:-$(mktemp -d /tmp/lexprobe-parallel.XXXXXX)}
 mkdir -p "$OUT"
 
@@ -27,7 +28,7 @@ command -v parallel >/dev/null || apt-get install -y parallel
 
 echo "outputs in $OUT"
 /usr/bin/time -v -o "$OUT/time-plan.txt" \
-  "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" --plan "$SHARDS" > "$OUT/plan.json"
+  "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" --plan "$SHARDS" $PLAN_OPTS > "$OUT/plan.json"
 start=$(date +%s.%N)
 seq 0 $((SHARDS - 1)) | parallel --will-cite -j "$JOBS" --joblog "$OUT/joblog" \
   /usr/bin/time -v -o "$OUT/time-{}.txt" "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" \

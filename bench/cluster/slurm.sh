@@ -7,7 +7,8 @@
 #
 # Defaults: the restricted housing benefits (17,435 paths), 8 shards.
 #   sh bench/cluster/slurm.sh
-#   FILE=…/aides_logement/tests/concolic/full.catala_fr EXPECTED=142046 SHARDS=16 sh bench/cluster/slurm.sh
+#   FILE=…/aides_logement/tests/concolic/full.catala_fr EXPECTED=142046 SHARDS=32 \
+#     PLAN_OPTS='--plan-subtrees 4096' sh bench/cluster/slurm.sh
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LEXPROBE=${LEXPROBE:-$ROOT/target/release/lexprobe}
@@ -16,6 +17,7 @@ FILE=${FILE:-$CORPUS/aides_logement/tests/concolic/large_metropole_apl.catala_fr
 SCOPE=${SCOPE:-Test}
 SHARDS=${SHARDS:-8}
 EXPECTED=${EXPECTED:-17435}
+PLAN_OPTS=${PLAN_OPTS:-} # e.g. --plan-subtrees 4096
 CPUS=${CPUS:-$(nproc)}
 OUT=${OUT:-$(mktemp -d /tmp/lexprobe-slurm.XXXXXX)}
 mkdir -p "$OUT"
@@ -88,7 +90,7 @@ sinfo
 
 echo "outputs in $OUT"
 /usr/bin/time -v -o "$OUT/time-plan.txt" \
-  "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" --plan "$SHARDS" > "$OUT/plan.json"
+  "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" --plan "$SHARDS" $PLAN_OPTS > "$OUT/plan.json"
 
 # The batch script: one array task per shard.
 cat > "$OUT/shard.sbatch" <<BATCH
