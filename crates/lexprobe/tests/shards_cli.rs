@@ -132,6 +132,26 @@ fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     let last: Json = serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default();
     assert_eq!(last["stats"]["tests"], expected.len());
     assert_eq!(last["stats"]["complete"], true);
+    // One JSON object, from JSON Lines and one JSON object as inputs alike.
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(outs.iter().map(|f| s(f)));
+    let o = lexprobe(&args);
+    assert_eq!(o.status.code(), Some(0));
+    let doc: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    let paths: Vec<String> = doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(paths, expected);
+    let as_object = dir.join("merged.json");
+    let _ = std::fs::write(&as_object, &o.stdout);
+    let (code, err) = merge(&[as_object], &dir.join("again.jsonl"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids(&dir.join("again.jsonl")), expected);
     // A shard left out is named, and the merge says incomplete.
     let (code, err) = merge(
         &[outs[0].clone(), outs[2].clone()],

@@ -41,11 +41,34 @@ pub enum MergeFormat {
     Jsonl,
 }
 
+/// One test: what the merge reads of it (`path`, `outcome`, `error`), and its text as
+/// written, which is all that is kept of the rest (a merge of 142,046 tests holds about the
+/// size of the files, not of their parsed form).
+struct Test {
+    head: Json,
+    text: String,
+}
+
+impl Test {
+    fn new(value: &Json, text: String) -> Test {
+        let mut head = Map::new();
+        for key in ["path", "outcome", "error"] {
+            if let Some(v) = value.get(key) {
+                head.insert(key.into(), v.clone());
+            }
+        }
+        Test {
+            head: Json::Object(head),
+            text,
+        }
+    }
+}
+
 /// What one output holds.
 #[derive(Default)]
 struct Output {
     name: String,
-    tests: Vec<Json>,
+    tests: Vec<Test>,
     /// `shard` line of a shard's JSON Lines output.
     header: Option<Json>,
     /// The closing line (or the whole object): `stats`, `incomplete`, `coverage`.
@@ -63,8 +86,10 @@ fn read_output(path: &std::path::Path) -> Result<Output, String> {
     };
     if let Ok(Json::Object(doc)) = serde_json::from_str::<Json>(&text) {
         if let Some(Json::Array(tests)) = doc.get("tests") {
-            out.tests = tests.clone();
-            out.closing = Some(Json::Object(doc.clone()));
+            out.tests = tests.iter().map(|t| Test::new(t, t.to_string())).collect();
+            let mut closing = doc;
+            closing.remove("tests");
+            out.closing = Some(Json::Object(closing));
             return Ok(out);
         }
     }
@@ -74,6 +99,7 @@ fn read_output(path: &std::path::Path) -> Result<Output, String> {
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     for (n, line) in &lines {
+        let mut text = line.trim().to_string();
         let value: Json = match serde_json::from_str(line) {
             Ok(v) => v,
             // A process killed while writing leaves its last line cut; a resumed run appending
@@ -81,14 +107,17 @@ fn read_output(path: &std::path::Path) -> Result<Output, String> {
             Err(_) if line.trim_start().starts_with('{') => {
                 out.cut += 1;
                 match glued(line) {
-                    Some(v) => v,
+                    Some(v) => {
+                        text = v.to_string();
+                        v
+                    }
                     None => continue,
                 }
             }
             Err(e) => return Err(format!("{name}:{}: not JSON: {e}", n + 1)),
         };
         if value.get("outcome").is_some() {
-            out.tests.push(value);
+            out.tests.push(Test::new(&value, text));
         } else if value.get("stats").is_some() {
             out.closing = Some(value);
         } else if value.get("shard").is_some() {
@@ -160,7 +189,7 @@ fn strings(v: Option<&Json>) -> Vec<String> {
 
 /// The merged exploration.
 struct Merged {
-    tests: Vec<Json>,
+    tests: Vec<Test>,
     duplicates: usize,
     stats: Map<String, Json>,
     incomplete: Vec<String>,
@@ -183,11 +212,11 @@ const SUMMED: [&str; 10] = [
 ];
 
 fn merge(outputs: &[Output]) -> Result<Merged, String> {
-    let mut by_path: BTreeMap<PathId, Json> = BTreeMap::new();
+    let mut by_path: BTreeMap<PathId, &Test> = BTreeMap::new();
     let mut duplicates = 0;
     for o in outputs {
         for t in &o.tests {
-            let Some(p) = t.get("path").and_then(Json::as_str) else {
+            let Some(p) = t.head.get("path").and_then(Json::as_str) else {
                 return Err(format!(
                     "{}: a test without a path identifier (written by an older lexprobe?)",
                     o.name
@@ -197,7 +226,7 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             match by_path.entry(id) {
                 std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
                 std::collections::btree_map::Entry::Vacant(v) => {
-                    v.insert(t.clone());
+                    v.insert(t);
                 }
             }
         }
@@ -315,10 +344,16 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             incomplete.iter().cloned().collect::<Vec<_>>().join(", ")
         ));
     }
-    let tests: Vec<Json> = by_path.into_values().collect();
+    let tests: Vec<Test> = by_path
+        .into_values()
+        .map(|t| Test {
+            head: t.head.clone(),
+            text: t.text.clone(),
+        })
+        .collect();
     let mut by_outcome: BTreeMap<String, u64> = BTreeMap::new();
     for t in &tests {
-        if let Some(k) = t.get("outcome").and_then(Json::as_str) {
+        if let Some(k) = t.head.get("outcome").and_then(Json::as_str) {
             *by_outcome.entry(k.to_string()).or_default() += 1;
         }
     }
@@ -349,10 +384,10 @@ fn number_json(x: f64, seconds: bool) -> Json {
 /// The distinct runtime errors of the tests (kind and positions), each with its number of
 /// tests and the first of them (1-based), in order of first appearance; failed assertions are
 /// inputs outside the input space, not problems.
-fn findings(tests: &[Json]) -> Json {
+fn findings(tests: &[Test]) -> Json {
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut found: Vec<Json> = Vec::new();
-    for (i, t) in tests.iter().enumerate() {
+    for (i, t) in tests.iter().map(|t| &t.head).enumerate() {
         let Some(error) = t.get("error") else {
             continue;
         };
@@ -419,22 +454,29 @@ pub fn run(args: MergeArgs) -> i32 {
     });
     let mut out = std::io::stdout().lock();
     let written = match args.format {
-        MergeFormat::Json => writeln!(
-            out,
-            "{}",
-            json!({
-                "tests": merged.tests,
+        MergeFormat::Json => {
+            // The tests as they were written, then the rest of the object.
+            let rest = json!({
                 "stats": merged.stats,
                 "incomplete": merged.incomplete,
                 "findings": merged.findings,
                 "coverage": coverage,
                 "merge": summary,
             })
-        ),
+            .to_string();
+            write!(out, "{{\"tests\":[")
+                .and_then(|_| {
+                    merged.tests.iter().enumerate().try_for_each(|(i, t)| {
+                        let comma = if i == 0 { "" } else { "," };
+                        write!(out, "{comma}{}", t.text)
+                    })
+                })
+                .and_then(|_| writeln!(out, "],{}", &rest[1..]))
+        }
         MergeFormat::Jsonl => merged
             .tests
             .iter()
-            .try_for_each(|t| writeln!(out, "{t}"))
+            .try_for_each(|t| writeln!(out, "{}", t.text))
             .and_then(|_| {
                 writeln!(
                     out,
@@ -478,7 +520,7 @@ mod tests {
     fn output(name: &str, lines: &[Json], complete: bool) -> Output {
         Output {
             name: name.into(),
-            tests: lines.to_vec(),
+            tests: lines.iter().map(|t| Test::new(t, t.to_string())).collect(),
             header: None,
             closing: Some(json!({
                 "stats": { "tests": lines.len(), "solver_calls": 10, "time_s": 1.5 },
@@ -508,7 +550,11 @@ mod tests {
             Ok(m) => m,
             Err(e) => panic!("{e}"),
         };
-        let paths: Vec<&str> = m.tests.iter().filter_map(|t| t["path"].as_str()).collect();
+        let paths: Vec<&str> = m
+            .tests
+            .iter()
+            .filter_map(|t| t.head["path"].as_str())
+            .collect();
         assert_eq!(paths, ["00", "010", "011", "10", "11"]);
         assert_eq!(m.duplicates, 1);
         assert_eq!(m.stats["tests"], 5);
