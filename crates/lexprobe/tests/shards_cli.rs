@@ -1,9 +1,9 @@
 //! Sharded exploration through the command line: `lexprobe concolic --plan`, shards as
-//! separate processes, `lexprobe merge`. The merged tests carry exactly the path identifiers of
-//! one whole exploration, in depth-first order; a missing shard is named; a plan refuses
-//! another program. A run and a shard killed with SIGKILL mid-way and resumed from their
-//! checkpoints give, with what they had written before the kill, the whole set again: no path
-//! lost, none twice after the merge.
+//! separate processes, `lexprobe merge`. For 1, 3 and 8 shards the merged tests carry exactly
+//! the path identifiers of one whole exploration, in depth-first order; a missing shard is
+//! named; a plan refuses another program. A run and a shard killed with SIGKILL mid-way and
+//! resumed from their checkpoints give, with what they had written before the kill, the whole
+//! set again: no path lost, none twice after the merge.
 
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read};
@@ -117,6 +117,14 @@ fn merge(files: &[PathBuf], out: &Path) -> (i32, String) {
 
 fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     let expected = whole(file, scope, dir);
+    // One and eight shards: the merge gives the whole exploration's paths too.
+    for n in [1, 8] {
+        let (_, outs) = shards(file, scope, n, dir);
+        let merged = dir.join(format!("merged{n}.jsonl"));
+        let (code, err) = merge(&outs, &merged);
+        assert_eq!(code, 0, "{n} shards: {err}");
+        assert_eq!(ids(&merged), expected, "{n} shards");
+    }
     let (plan, outs) = shards(file, scope, 3, dir);
     let merged = dir.join("merged.jsonl");
     let (code, err) = merge(&outs, &merged);
