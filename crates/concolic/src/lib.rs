@@ -9,6 +9,10 @@
 //! second non-empty one (Fig. 9 of the paper); `reorder` packs exceptions by free variables
 //! first ([`reorder::pack_exceptions`]).
 //!
+//! Every test carries its [`path_id::PathId`], the branch decisions of its path, the same
+//! whoever found it. Beyond one process, a [`plan`] cuts the path tree into disjoint subtrees
+//! and each [`shard`] explores its own, with checkpoints, for a merge afterwards.
+//!
 //! Entry point: [`explore::explore`].
 
 pub mod checkpoint;
