@@ -24,9 +24,14 @@ pub struct Checkpoint {
     pub solver_time: Duration,
     pub by_outcome: BTreeMap<String, usize>,
     pub by_roundness: BTreeMap<String, usize>,
+    /// In a shard: the position, in the shard's list, of the subtree the next run belongs to
+    /// (the earlier ones are done); 0 otherwise.
+    pub subtree: usize,
+    /// In a shard: the positions of the earlier subtrees that could not be explored entirely.
+    pub lost_subtrees: Vec<usize>,
 }
 
-fn value_json(v: &Option<ModelValue>) -> Json {
+pub(crate) fn value_json(v: &Option<ModelValue>) -> Json {
     match v {
         None => Json::Null,
         Some(ModelValue::Bool(b)) => json!({ "bool": b }),
@@ -35,7 +40,7 @@ fn value_json(v: &Option<ModelValue>) -> Json {
     }
 }
 
-fn value_from(j: &Json) -> Result<Option<ModelValue>, String> {
+pub(crate) fn value_from(j: &Json) -> Result<Option<ModelValue>, String> {
     if j.is_null() {
         return Ok(None);
     }
@@ -92,6 +97,8 @@ impl Checkpoint {
             "solver_time_s": self.solver_time.as_secs_f64(),
             "by_outcome": self.by_outcome,
             "by_roundness": self.by_roundness,
+            "subtree": self.subtree,
+            "lost_subtrees": self.lost_subtrees,
         })
     }
 
@@ -132,6 +139,19 @@ impl Checkpoint {
             solver_time: seconds("solver_time_s")?,
             by_outcome: counts(j.get("by_outcome"))?,
             by_roundness: counts(j.get("by_roundness"))?,
+            // Absent from the checkpoints of a whole exploration written before shards.
+            subtree: j.get("subtree").and_then(Json::as_u64).unwrap_or(0) as usize,
+            lost_subtrees: match j.get("lost_subtrees") {
+                None => Vec::new(),
+                Some(l) => l
+                    .as_array()
+                    .and_then(|a| {
+                        a.iter()
+                            .map(|n| n.as_u64().map(|n| n as usize))
+                            .collect::<Option<Vec<usize>>>()
+                    })
+                    .ok_or("bad lost_subtrees")?,
+            },
         })
     }
 }
@@ -157,6 +177,8 @@ mod tests {
             solver_time: Duration::from_millis(500),
             by_outcome: [("ok".to_string(), 40), ("conflict".to_string(), 2)].into(),
             by_roundness: [("Hundreds".to_string(), 42)].into(),
+            subtree: 3,
+            lost_subtrees: vec![1],
         };
         assert_eq!(Checkpoint::from_json(&c.to_json()), Ok(c));
         assert!(Checkpoint::from_json(&json!({"assignment": [], "done": "01x"})).is_err());

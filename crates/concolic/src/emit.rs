@@ -322,9 +322,10 @@ pub fn test_file_text(
             }
             let _ = writeln!(
                 out,
-                "Path {} ends with `{}` on these inputs:\n\n```\n{defs}```\n",
+                "Path {} ends with `{}` on these inputs (path identifier `{}`):\n\n```\n{defs}```\n",
                 i + 1,
-                t.outcome.kind()
+                t.outcome.kind(),
+                t.path
             );
             continue;
         };
@@ -372,6 +373,7 @@ pub fn test_file_text(
             span: Span::default(),
         };
         out.push_str("```catala\n");
+        let _ = writeln!(out, "# path {}", t.path);
         out.push_str(&printer.item(&declaration, &[test_attribute]));
         out.push('\n');
         out.push_str(&printer.item(&body, &[]));

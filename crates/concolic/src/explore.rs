@@ -74,6 +74,7 @@ pub fn explore_checkpointed(
             worker.stats.by_outcome = c.by_outcome.clone();
             worker.stats.by_roundness = c.by_roundness.clone();
             worker.resumed = Some(c.clone());
+            worker.resume_flags = Some(c.done.clone());
             c.assignment.clone()
         }
         None => worker.initial_assignment()?,
@@ -93,18 +94,26 @@ pub(crate) struct Worker<'p> {
     scope: ScopeId,
     options: &'p ExploreOptions,
     start: Instant,
-    space: InputSpace,
+    pub(crate) space: InputSpace,
     money_vars: Vec<smt::catala::VarId>,
     /// The solver chain.
-    session: CatalaSession,
+    pub(crate) session: CatalaSession,
     /// Runs the scope with the symbolic companion.
-    executor: Executor<'p>,
+    pub(crate) executor: Executor<'p>,
     pub(crate) tests: Vec<TestCase>,
     pub(crate) stats: ExploreStats,
     pub(crate) mismatches: Vec<(usize, String)>,
-    /// The checkpoint this exploration continues (its done flags apply to the first run).
-    resumed: Option<Checkpoint>,
-    last_checkpoint: Instant,
+    /// The checkpoint this exploration continues (its figures).
+    pub(crate) resumed: Option<Checkpoint>,
+    /// The done flags of the checkpoint, for the first run of the first subtree explored.
+    pub(crate) resume_flags: Option<Vec<bool>>,
+    /// In a shard: the position of the subtree being explored in the shard's list; the
+    /// checkpoints then hold it and are written at any depth.
+    pub(crate) shard_subtree: Option<usize>,
+    /// In a shard: the positions of the subtrees done so far that could not be explored
+    /// entirely (kept in checkpoints).
+    pub(crate) lost_subtrees: Vec<usize>,
+    pub(crate) last_checkpoint: Instant,
     /// The branch points and ways the runs so far went through.
     coverage: Coverage,
     /// Picks the node to negate next (depth-first with checkpoints: the subtrees other
@@ -176,6 +185,9 @@ impl<'p> Worker<'p> {
             stats: ExploreStats::default(),
             mismatches: Vec::new(),
             resumed: None,
+            resume_flags: None,
+            shard_subtree: None,
+            lost_subtrees: Vec::new(),
             last_checkpoint: start,
             coverage: Coverage::default(),
             searcher: if options.checkpoint_every.is_none() && options.resume.is_none() {
@@ -201,7 +213,7 @@ impl<'p> Worker<'p> {
         Ok(assignment)
     }
 
-    fn limit_reached(&self, tests: usize) -> bool {
+    pub(crate) fn limit_reached(&self, tests: usize) -> bool {
         self.options.max_tests.is_some_and(|m| tests >= m)
             || self
                 .options
@@ -242,7 +254,7 @@ impl<'p> Worker<'p> {
 
     /// Depth-first exploration below `floor` starting from `assignment`. Returns false when
     /// the exploration must end (a limit, or the caller).
-    fn explore_subtree(
+    pub(crate) fn explore_subtree(
         &mut self,
         mut assignment: Assignment,
         floor: usize,
@@ -251,7 +263,7 @@ impl<'p> Worker<'p> {
         on_checkpoint: &mut dyn FnMut(&Checkpoint),
     ) -> Result<bool, ConcolicError> {
         let opt = self.options.optimizations;
-        let mut resumed_done = self.resumed.as_ref().map(|c| c.done.clone());
+        let mut resumed_done = self.resume_flags.take();
         // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
         let mut stopping = false;
         let mut prefix: Vec<Node> = Vec::new();
@@ -297,6 +309,7 @@ impl<'p> Worker<'p> {
             // constraints above the floor belong to the worker that handed this subtree out.
             let mut stack: Vec<Node> = Vec::with_capacity(path.len());
             for (i, c) in path.into_iter().enumerate() {
+                // Constraints above the floor are never negated here, whatever the flags.
                 let done = match (&resumed_done, prefix.get(i)) {
                     (Some(flags), _) => flags.get(i).copied().unwrap_or(false),
                     (None, Some(p)) => {
@@ -305,8 +318,8 @@ impl<'p> Worker<'p> {
                         }
                         p.done
                     }
-                    (None, None) => i < floor,
-                };
+                    (None, None) => false,
+                } || i < floor;
                 self.coverage.record(c.span, c.way);
                 stack.push(Node {
                     term: c.term,
@@ -359,7 +372,7 @@ impl<'p> Worker<'p> {
                         .options
                         .checkpoint_every
                         .is_some_and(|every| self.last_checkpoint.elapsed() >= every);
-                    if (due || stopping) && floor == 0 {
+                    if (due || stopping) && (floor == 0 || self.shard_subtree.is_some()) {
                         self.last_checkpoint = Instant::now();
                         on_checkpoint(&self.checkpoint(&assignment, &prefix));
                     }
@@ -423,6 +436,7 @@ impl<'p> Worker<'p> {
                 Vec::new()
             },
             roundness,
+            path: crate::path_id::PathId::of(path),
             found_at: self.start.elapsed(),
         };
         let control = on_test(index, &test);
@@ -501,7 +515,7 @@ impl<'p> Worker<'p> {
     }
 
     /// The inputs of the current model (money rounded when soft constraints are on).
-    fn model_inputs(
+    pub(crate) fn model_inputs(
         &mut self,
         query: &[Term],
     ) -> Result<(Assignment, RoundnessLevel), ConcolicError> {
@@ -533,7 +547,7 @@ impl<'p> Worker<'p> {
     }
 
     /// The state before the run on `assignment`, whose path starts with `prefix`.
-    fn checkpoint(&self, assignment: &Assignment, prefix: &[Node]) -> Checkpoint {
+    pub(crate) fn checkpoint(&self, assignment: &Assignment, prefix: &[Node]) -> Checkpoint {
         let s = self.session.stats();
         let (calls, soft, elapsed) = self.resumed_figures();
         Checkpoint {
@@ -550,6 +564,8 @@ impl<'p> Worker<'p> {
                 + s.solver_time,
             by_outcome: self.stats.by_outcome.clone(),
             by_roundness: self.stats.by_roundness.clone(),
+            subtree: self.shard_subtree.unwrap_or(0),
+            lost_subtrees: self.lost_subtrees.clone(),
         }
     }
 

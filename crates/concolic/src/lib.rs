@@ -9,6 +9,10 @@
 //! second non-empty one (Fig. 9 of the paper); `reorder` packs exceptions by free variables
 //! first ([`reorder::pack_exceptions`]).
 //!
+//! Every test carries its [`path_id::PathId`], the branch decisions of its path, the same
+//! whoever found it. Beyond one process, a [`plan`] cuts the path tree into disjoint subtrees
+//! and each [`shard`] explores its own, with checkpoints, for a merge afterwards.
+//!
 //! Entry point: [`explore::explore`].
 
 pub mod checkpoint;
@@ -21,16 +25,20 @@ pub mod inputs;
 pub mod mutation;
 pub mod options;
 pub mod parallel;
+pub mod path_id;
+pub mod plan;
 pub mod reorder;
 mod replay;
 pub mod results;
 pub mod searcher;
+pub mod shard;
 pub mod symbolic;
 
 pub use explore::{
     explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,
     ExploreStats, Optimizations, Outcome, Strategy, TestCase,
 };
+pub use path_id::PathId;
 
 /// Errors of an exploration.
 #[derive(Debug, thiserror::Error)]

@@ -37,6 +37,8 @@ pub struct TestCase {
     pub constraints: Vec<String>,
     /// How round the money inputs are.
     pub roundness: RoundnessLevel,
+    /// The branch decisions of the path, from the root (see [`crate::path_id`]).
+    pub path: crate::path_id::PathId,
     /// Time from the start of the exploration to this test.
     pub found_at: Duration,
 }

@@ -28,6 +28,9 @@ enum Command {
     Falsify(commands::falsify::FalsifyArgs),
     /// Search for violations of metamorphic relations on a Catala scope or an external program.
     Metamorphic(commands::metamorphic::MetamorphicArgs),
+    /// Merge the outputs of concolic explorations (shards of one plan, or a run and its
+    /// resumptions) into one, without doubles, and say whether it is complete.
+    Merge(commands::merge::MergeArgs),
 }
 
 /// Output piped into a program that stops reading (`| head`) ends the process quietly, as
@@ -52,6 +55,7 @@ fn main() {
         Command::Mutate(args) => commands::mutate::run(args),
         Command::Falsify(args) => commands::falsify::run(args),
         Command::Metamorphic(args) => commands::metamorphic::run(args),
+        Command::Merge(args) => commands::merge::run(args),
     };
     std::process::exit(code);
 }

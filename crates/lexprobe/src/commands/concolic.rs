@@ -25,6 +25,9 @@ use std::time::Duration;
   lexprobe concolic housing.catala_fr --scope Test --jsonl --timeout 3600 > tests.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --checkpoint run.ckpt > part1.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --resume run.ckpt --checkpoint run.ckpt > part2.jsonl
+  lexprobe concolic housing.catala_fr --scope Test --plan 8 > plan.json
+  lexprobe concolic housing.catala_fr --scope Test --plan-file plan.json --shard 3/8 --jsonl > shard-3.jsonl
+  lexprobe merge part1.jsonl part2.jsonl > all.jsonl
 
 Human output and --jsonl print each test as soon as it is found, so a long exploration can be
 watched, cut short, or piped; --format json prints one object at the end.
@@ -99,6 +102,22 @@ pub struct ConcolicArgs {
     /// --checkpoint or --resume.
     #[arg(long, value_enum, default_value_t = StrategyArg::DepthFirst)]
     pub strategy: StrategyArg,
+    /// Sharding: print a plan cutting the path tree into disjoint subtrees for this many
+    /// shards (JSON, for --plan-file), and stop.
+    #[arg(long, value_name = "SHARDS", conflicts_with_all = ["plan_file", "shard"])]
+    pub plan: Option<usize>,
+    /// Sharding: the number of subtrees a plan cuts the tree into (more: better balance, a
+    /// longer plan; default 32 per shard, at least 1024).
+    #[arg(long, value_name = "N")]
+    pub plan_subtrees: Option<usize>,
+    /// Sharding: the plan (from --plan) a shard belongs to; with --shard.
+    #[arg(long, requires = "shard", value_name = "FILE")]
+    pub plan_file: Option<PathBuf>,
+    /// Sharding: explore shard I of N of --plan-file (0 ≤ I < N), or `auto`: the index of a
+    /// Slurm job array task (SLURM_ARRAY_TASK_ID) or of a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX); `auto/N` checks the count.
+    #[arg(long, requires = "plan_file", value_name = "I/N|auto")]
+    pub shard: Option<String>,
     #[command(flatten)]
     pub outputs: ConcolicOutputArgs,
 }
@@ -202,7 +221,35 @@ pub fn run(args: ConcolicArgs) -> i32 {
         return USAGE;
     }
     let mut options = options;
+    if let Some(shards) = args.plan {
+        if shards == 0 {
+            eprintln!("lexprobe concolic: --plan needs at least 1 shard");
+            return USAGE;
+        }
+        return match super::shard::print_plan(&loaded, scope, &options, &args, shards) {
+            Ok(()) => SUCCESS,
+            Err(e) => {
+                eprintln!("lexprobe concolic: {e}");
+                CATALA_ERROR
+            }
+        };
+    }
+    let shard = match super::shard::read_shard(&loaded, &args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("lexprobe concolic: {e}");
+            return USAGE;
+        }
+    };
+    if shard.is_some() && args.jobs > 1 {
+        eprintln!("lexprobe concolic: a shard is explored by one worker: use --jobs 1");
+        return USAGE;
+    }
     if let Some(path) = &args.resume {
+        if let Err(msg) = check_checkpoint_shard(path, shard.as_ref()) {
+            eprintln!("lexprobe concolic: {msg}");
+            return USAGE;
+        }
         match read_checkpoint(path, &args) {
             Ok(c) => options.resume = Some(c),
             Err(msg) => {
@@ -214,6 +261,10 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if args.checkpoint.is_some() {
         options.checkpoint_every = Some(Duration::from_secs_f64(args.checkpoint_every));
     }
+    if let (Some(s), true) = (&shard, args.jsonl) {
+        println!("{}", super::shard::header_json(s));
+    }
+    let mut shard_complete: Option<Vec<bool>> = None;
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
     let findings: Mutex<Findings> = Mutex::new(Findings::default());
     let recorders = crate::report_files::ConcolicRecorders::new(&args.outputs, &args.scope);
@@ -254,9 +305,17 @@ pub fn run(args: ConcolicArgs) -> i32 {
         )
     } else {
         explore_sequential(
-            &loaded, scope, &options, &args, json_out, &findings, &recorders,
+            &loaded,
+            scope,
+            &options,
+            &args,
+            json_out,
+            (&findings, &recorders),
+            (shard.as_ref(), &mut shard_complete),
         )
     };
+    let coverage =
+        |e: &Exploration| super::shard::coverage_json(shard.as_ref(), e, shard_complete.as_deref());
     let findings = findings.into_inner().unwrap_or_else(|p| p.into_inner());
     recorders.status.finish();
     let exploration = match result {
@@ -277,6 +336,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
                 "stats": stats_json(&exploration),
                 "incomplete": exploration.incomplete,
                 "findings": findings.to_json(),
+                "coverage": coverage(&exploration),
             })
         );
     } else if json_out && args.jobs > 1 {
@@ -290,11 +350,13 @@ pub fn run(args: ConcolicArgs) -> i32 {
                 "stats": stats_json(&exploration),
                 "incomplete": exploration.incomplete,
                 "findings": findings.to_json(),
+                "coverage": coverage(&exploration),
             })
         );
     } else if json_out {
         let mut doc = to_json(&loaded, scope, &exploration);
         doc["findings"] = findings.to_json();
+        doc["coverage"] = coverage(&exploration);
         println!("{doc}");
     } else {
         print!("{}", findings.render());
@@ -366,6 +428,7 @@ fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -
 
 fn test_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, t: &concolic::TestCase) -> Json {
     let mut o = Map::new();
+    o.insert("path".into(), json!(t.path.to_string()));
     o.insert("inputs".into(), inputs_json(loaded, scope, t));
     o.insert("outcome".into(), json!(t.outcome.kind()));
     match &t.outcome {
@@ -504,8 +567,8 @@ fn explore_sequential(
     options: &ExploreOptions,
     args: &ConcolicArgs,
     json_out: bool,
-    findings: &Mutex<Findings>,
-    recorders: &crate::report_files::ConcolicRecorders,
+    (findings, recorders): (&Mutex<Findings>, &crate::report_files::ConcolicRecorders),
+    (shard, shard_complete): (Option<&super::shard::ShardSetup>, &mut Option<Vec<bool>>),
 ) -> Result<Exploration, concolic::ConcolicError> {
     let mut out = std::io::stdout().lock();
     let mut on_test = |i: usize, t: &concolic::TestCase| {
@@ -527,11 +590,23 @@ fn explore_sequential(
     };
     let mut on_checkpoint = |c: &concolic::checkpoint::Checkpoint| {
         if let Some(path) = &args.checkpoint {
-            if let Err(e) = write_checkpoint(path, args, c) {
+            if let Err(e) = write_checkpoint(path, args, c, shard) {
                 eprintln!("lexprobe concolic: cannot write checkpoint: {e}");
             }
         }
     };
+    if let Some(s) = shard {
+        let done = concolic::shard::explore_shard(
+            &loaded.program,
+            scope,
+            options,
+            &s.subtrees,
+            &mut on_test,
+            &mut on_checkpoint,
+        )?;
+        *shard_complete = Some(done.complete);
+        return Ok(done.exploration);
+    }
     concolic::explore_checkpointed(
         &loaded.program,
         scope,
@@ -546,16 +621,46 @@ fn write_checkpoint(
     path: &std::path::Path,
     args: &ConcolicArgs,
     c: &concolic::checkpoint::Checkpoint,
+    shard: Option<&super::shard::ShardSetup>,
 ) -> std::io::Result<()> {
-    let doc = json!({
+    let mut doc = json!({
         "program": args.file.display().to_string(),
         "scope": args.scope,
         "optim": args.optim,
         "state": c.to_json(),
     });
+    if let Some(s) = shard {
+        doc["shard"] = json!({ "plan": s.plan_hash, "index": s.index, "count": s.count });
+    }
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, format!("{doc}\n"))?;
     std::fs::rename(&tmp, path)
+}
+
+/// A shard resumes only its own checkpoint, and a whole exploration only a whole one.
+fn check_checkpoint_shard(
+    path: &std::path::Path,
+    shard: Option<&super::shard::ShardSetup>,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let doc: Json = serde_json::from_str(&text)
+        .map_err(|e| format!("{} is not a checkpoint: {e}", path.display()))?;
+    let then = doc.get("shard").filter(|s| !s.is_null());
+    let now = shard.map(|s| json!({ "plan": s.plan_hash, "index": s.index, "count": s.count }));
+    if then != now.as_ref() {
+        let name = |s: Option<&Json>| match s {
+            Some(s) => format!("shard {}/{} of plan {}", s["index"], s["count"], s["plan"]),
+            None => "a whole exploration".to_string(),
+        };
+        return Err(format!(
+            "{} is the checkpoint of {}, not of {}",
+            path.display(),
+            name(then),
+            name(now.as_ref())
+        ));
+    }
+    Ok(())
 }
 
 fn read_checkpoint(

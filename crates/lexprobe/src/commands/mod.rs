@@ -2,8 +2,10 @@
 
 pub mod concolic;
 pub mod falsify;
+pub mod merge;
 pub mod metamorphic;
 pub mod mutate;
 pub mod run;
+pub mod shard;
 pub mod test;
 pub mod typecheck;

@@ -1,0 +1,592 @@
+//! `lexprobe merge OUTPUTS…`: one exploration's result from the outputs of several
+//! `lexprobe concolic` processes — the shards of one plan, or a run killed and its
+//! resumptions from checkpoints (JSON Lines or one JSON object each). Tests are kept once per
+//! path identifier and numbered in the depth-first order of their identifiers; statistics are
+//! summed; findings are grouped as one run groups them. The result is complete only when
+//! every subtree of the plan (the root, for whole explorations) is reported complete by some
+//! output: a missing shard, or one cut short without a resumption finishing it, is named.
+
+use crate::exit::{SUCCESS, USAGE};
+use concolic::PathId;
+use serde_json::{json, Map, Value as Json};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Exit code when the merged exploration is not complete (the merged result is printed all
+/// the same).
+pub const INCOMPLETE: i32 = 1;
+
+#[derive(clap::Args)]
+#[command(after_help = "Examples:
+  lexprobe merge shard-*.jsonl > all.jsonl
+  lexprobe merge part1.jsonl part2.jsonl --format json > all.json
+
+Exit code: 0 when the merged exploration is complete, 1 when it is not (a shard missing or cut
+short, a subtree not finished: each is named on the error stream), 2 on unreadable input.")]
+pub struct MergeArgs {
+    /// Outputs of `lexprobe concolic --jsonl` or `--format json`.
+    #[arg(required = true)]
+    pub outputs: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, short = 'F', value_enum, default_value_t = MergeFormat::Jsonl)]
+    pub format: MergeFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MergeFormat {
+    /// One object with every test.
+    Json,
+    /// One test per line, then a closing line with the figures.
+    Jsonl,
+}
+
+/// One test: what the merge reads of it (`path`, `outcome`, `error`), and its text as
+/// written, which is all that is kept of the rest (a merge of 142,046 tests holds about the
+/// size of the files, not of their parsed form).
+struct Test {
+    head: Json,
+    text: String,
+}
+
+impl Test {
+    fn new(value: &Json, text: String) -> Test {
+        let mut head = Map::new();
+        for key in ["path", "outcome", "error"] {
+            if let Some(v) = value.get(key) {
+                head.insert(key.into(), v.clone());
+            }
+        }
+        Test {
+            head: Json::Object(head),
+            text,
+        }
+    }
+}
+
+/// What one output holds.
+#[derive(Default)]
+struct Output {
+    name: String,
+    tests: Vec<Test>,
+    /// `shard` line of a shard's JSON Lines output.
+    header: Option<Json>,
+    /// The closing line (or the whole object): `stats`, `incomplete`, `coverage`.
+    closing: Option<Json>,
+    /// Lines cut in the middle by a kill.
+    cut: usize,
+}
+
+fn read_output(path: &std::path::Path) -> Result<Output, String> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut out = Output {
+        name: name.clone(),
+        ..Output::default()
+    };
+    if let Ok(Json::Object(doc)) = serde_json::from_str::<Json>(&text) {
+        if let Some(Json::Array(tests)) = doc.get("tests") {
+            out.tests = tests.iter().map(|t| Test::new(t, t.to_string())).collect();
+            let mut closing = doc;
+            closing.remove("tests");
+            out.closing = Some(Json::Object(closing));
+            return Ok(out);
+        }
+    }
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    for (n, line) in &lines {
+        let mut text = line.trim().to_string();
+        let value: Json = match serde_json::from_str(line) {
+            Ok(v) => v,
+            // A process killed while writing leaves its last line cut; a resumed run appending
+            // to the same file then writes its first line right after the cut one.
+            Err(_) if line.trim_start().starts_with('{') => {
+                out.cut += 1;
+                match glued(line) {
+                    Some(v) => {
+                        text = v.to_string();
+                        v
+                    }
+                    None => continue,
+                }
+            }
+            Err(e) => return Err(format!("{name}:{}: not JSON: {e}", n + 1)),
+        };
+        if value.get("outcome").is_some() {
+            out.tests.push(Test::new(&value, text));
+        } else if value.get("stats").is_some() {
+            out.closing = Some(value);
+        } else if value.get("shard").is_some() {
+            out.header = Some(value["shard"].clone());
+        } else {
+            return Err(format!(
+                "{name}:{}: neither a test, a shard line nor a closing line",
+                n + 1
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The whole object at the end of a cut line: the leftmost suffix starting with `{` that
+/// parses (the cut part cannot close it: two objects side by side are not one JSON value).
+fn glued(line: &str) -> Option<Json> {
+    line.char_indices()
+        .skip(1)
+        .filter(|(_, c)| *c == '{')
+        .find_map(|(i, _)| serde_json::from_str::<Json>(&line[i..]).ok())
+        .filter(Json::is_object)
+}
+
+/// The plan and shard an output belongs to: (plan hash, index, count, plan subtrees,
+/// subtrees), `None` for a whole exploration.
+type ShardOf = (String, usize, usize, usize, Vec<String>);
+
+fn shard_of(o: &Output) -> Result<Option<ShardOf>, String> {
+    let coverage = o.closing.as_ref().and_then(|c| c.get("coverage"));
+    let (plan, index, count) = match (&o.header, coverage) {
+        (Some(h), _) => (h.get("plan"), h.get("index"), h.get("count")),
+        (None, Some(c)) => {
+            let shard = c.get("shard").and_then(Json::as_array);
+            (
+                c.get("plan"),
+                shard.and_then(|s| s.first()),
+                shard.and_then(|s| s.get(1)),
+            )
+        }
+        (None, None) => return Ok(None),
+    };
+    let Some(plan) = plan.and_then(Json::as_str) else {
+        return Ok(None);
+    };
+    let source = o.header.as_ref().or(coverage);
+    let number = |v: Option<&Json>| v.and_then(Json::as_u64).map(|n| n as usize);
+    let (Some(index), Some(count), Some(total)) = (
+        number(index),
+        number(count),
+        number(source.and_then(|s| s.get("plan_subtrees"))),
+    ) else {
+        return Err(format!("{}: a shard without its index and count", o.name));
+    };
+    let subtrees = strings(source.and_then(|s| s.get("subtrees")));
+    Ok(Some((plan.to_string(), index, count, total, subtrees)))
+}
+
+fn strings(v: Option<&Json>) -> Vec<String> {
+    v.and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The merged exploration.
+struct Merged {
+    tests: Vec<Test>,
+    duplicates: usize,
+    stats: Map<String, Json>,
+    incomplete: Vec<String>,
+    findings: Json,
+    problems: Vec<String>,
+    notes: Vec<String>,
+}
+
+const SUMMED: [&str; 10] = [
+    "solver_calls",
+    "soft_solver_calls",
+    "queries_without_z3",
+    "guessed_queries",
+    "time_s",
+    "solver_time_s",
+    "divergences",
+    "early_lemmas",
+    "dropped_lemmas",
+    "unknown_queries",
+];
+
+fn merge(outputs: &[Output]) -> Result<Merged, String> {
+    let mut by_path: BTreeMap<PathId, &Test> = BTreeMap::new();
+    let mut duplicates = 0;
+    for o in outputs {
+        for t in &o.tests {
+            let Some(p) = t.head.get("path").and_then(Json::as_str) else {
+                return Err(format!(
+                    "{}: a test without a path identifier (written by an older lexprobe?)",
+                    o.name
+                ));
+            };
+            let id = PathId::parse(p).map_err(|e| format!("{}: {e}", o.name))?;
+            match by_path.entry(id) {
+                std::collections::btree_map::Entry::Occupied(_) => duplicates += 1,
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(t);
+                }
+            }
+        }
+    }
+    let mut problems = Vec::new();
+    let mut notes = Vec::new();
+    // Which subtrees there are, and which some output reports complete.
+    let mut complete: BTreeSet<String> = BTreeSet::new();
+    for o in outputs {
+        let c = o.closing.as_ref().and_then(|c| c.get("coverage"));
+        complete.extend(strings(c.and_then(|c| c.get("complete"))));
+        if o.closing.is_none() {
+            notes.push(format!("{}: cut short (no closing line)", o.name));
+        }
+        if o.cut > 0 {
+            notes.push(format!("{}: {} cut lines skipped", o.name, o.cut));
+        }
+    }
+    let shards: Vec<Option<ShardOf>> = outputs.iter().map(shard_of).collect::<Result<_, _>>()?;
+    let plans: BTreeSet<&String> = shards.iter().flatten().map(|s| &s.0).collect();
+    if plans.len() > 1 {
+        return Err("the outputs come from different plans".into());
+    }
+    let mut subtrees: BTreeSet<PathId> = BTreeSet::new();
+    if let Some(plan) = plans.into_iter().next() {
+        if let Some(o) = outputs.iter().zip(&shards).find(|(_, s)| s.is_none()) {
+            return Err(format!(
+                "{}: a whole exploration mixed with the shards of plan {plan}",
+                o.0.name
+            ));
+        }
+        let counts: BTreeSet<(usize, usize)> =
+            shards.iter().flatten().map(|s| (s.2, s.3)).collect();
+        let [(count, total)] = counts.into_iter().collect::<Vec<_>>()[..] else {
+            return Err("the shards disagree on the number of shards or subtrees".into());
+        };
+        for index in 0..count {
+            let mine: Vec<(&Output, &ShardOf)> = outputs
+                .iter()
+                .zip(&shards)
+                .filter_map(|(o, s)| s.as_ref().filter(|s| s.1 == index).map(|s| (o, s)))
+                .collect();
+            let Some((_, first)) = mine.first() else {
+                problems.push(format!("shard {index}/{count} missing"));
+                continue;
+            };
+            for p in &first.4 {
+                subtrees.insert(PathId::parse(p).map_err(|e| format!("shard {index}: {e}"))?);
+            }
+            let open = first.4.iter().filter(|p| !complete.contains(*p)).count();
+            if open == 0 {
+                continue;
+            }
+            if mine.iter().all(|(o, _)| o.closing.is_none()) {
+                problems.push(format!(
+                    "shard {index}/{count} cut short ({} of {} subtrees not finished; resume it from its checkpoint)",
+                    open,
+                    first.4.len()
+                ));
+            } else {
+                problems.push(format!(
+                    "shard {index}/{count}: {open} of {} subtrees not complete",
+                    first.4.len()
+                ));
+            }
+        }
+        if problems.is_empty() && subtrees.len() != total {
+            problems.push(format!(
+                "the plan has {total} subtrees, the shards name {}",
+                subtrees.len()
+            ));
+        }
+    } else {
+        subtrees.insert(PathId::default());
+        if !complete.contains("") {
+            problems.push(
+                "no output reports the exploration complete (cut short, or stopped at a limit)"
+                    .into(),
+            );
+        }
+    }
+    // Every test lies under one subtree of the plan (its prefixes are disjoint).
+    if problems.is_empty() {
+        let outside = by_path
+            .keys()
+            .filter(|p| !subtrees.iter().any(|s| s.is_prefix_of(p)))
+            .count();
+        if outside > 0 {
+            problems.push(format!(
+                "{outside} tests lie outside every subtree of the plan"
+            ));
+        }
+    }
+    let mut stats = Map::new();
+    let mut incomplete: BTreeSet<String> = BTreeSet::new();
+    let mut by_roundness: BTreeMap<String, u64> = BTreeMap::new();
+    for o in outputs {
+        let Some(c) = &o.closing else { continue };
+        incomplete.extend(strings(c.get("incomplete")));
+        let s = &c["stats"];
+        for k in SUMMED {
+            let add = s.get(k).and_then(Json::as_f64).unwrap_or(0.0);
+            let sum = stats.get(k).and_then(Json::as_f64).unwrap_or(0.0) + add;
+            stats.insert(k.to_string(), number_json(sum, k.ends_with("_s")));
+        }
+        if let Some(Json::Object(m)) = s.get("by_roundness") {
+            for (k, v) in m {
+                *by_roundness.entry(k.clone()).or_default() += v.as_u64().unwrap_or(0);
+            }
+        }
+    }
+    if !incomplete.is_empty() {
+        problems.push(format!(
+            "operations evaluated concretely (paths may be missing): {}",
+            incomplete.iter().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let tests: Vec<Test> = by_path
+        .into_values()
+        .map(|t| Test {
+            head: t.head.clone(),
+            text: t.text.clone(),
+        })
+        .collect();
+    let mut by_outcome: BTreeMap<String, u64> = BTreeMap::new();
+    for t in &tests {
+        if let Some(k) = t.head.get("outcome").and_then(Json::as_str) {
+            *by_outcome.entry(k.to_string()).or_default() += 1;
+        }
+    }
+    stats.insert("tests".into(), json!(tests.len()));
+    stats.insert("complete".into(), json!(problems.is_empty()));
+    stats.insert("by_outcome".into(), json!(by_outcome));
+    stats.insert("by_roundness".into(), json!(by_roundness));
+    let findings = findings(&tests);
+    Ok(Merged {
+        tests,
+        duplicates,
+        stats,
+        incomplete: incomplete.into_iter().collect(),
+        findings,
+        problems,
+        notes,
+    })
+}
+
+fn number_json(x: f64, seconds: bool) -> Json {
+    if seconds {
+        json!(x)
+    } else {
+        json!(x.round() as u64)
+    }
+}
+
+/// The distinct runtime errors of the tests (kind and positions), each with its number of
+/// tests and the first of them (1-based), in order of first appearance; failed assertions are
+/// inputs outside the input space, not problems.
+fn findings(tests: &[Test]) -> Json {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut found: Vec<Json> = Vec::new();
+    for (i, t) in tests.iter().map(|t| &t.head).enumerate() {
+        let Some(error) = t.get("error") else {
+            continue;
+        };
+        if t.get("outcome").and_then(Json::as_str) == Some("assertion") {
+            continue;
+        }
+        let mut positions: Vec<String> = error
+            .get("positions")
+            .and_then(Json::as_array)
+            .map(|a| a.iter().map(Json::to_string).collect())
+            .unwrap_or_default();
+        positions.sort();
+        let key = format!("{} {}", error["kind"], positions.join(" "));
+        match index.get(&key) {
+            Some(&k) => {
+                let n = found[k]["tests"].as_u64().unwrap_or(0);
+                found[k]["tests"] = json!(n + 1);
+            }
+            None => {
+                index.insert(key, found.len());
+                found.push(json!({
+                    "kind": error["kind"],
+                    "tests": 1,
+                    "first_test": i + 1,
+                    "error": error,
+                }));
+            }
+        }
+    }
+    Json::Array(found)
+}
+
+pub fn run(args: MergeArgs) -> i32 {
+    let mut outputs = Vec::new();
+    for path in &args.outputs {
+        match read_output(path) {
+            Ok(o) => outputs.push(o),
+            Err(e) => {
+                eprintln!("lexprobe merge: {e}");
+                return USAGE;
+            }
+        }
+    }
+    let merged = match merge(&outputs) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("lexprobe merge: {e}");
+            return USAGE;
+        }
+    };
+    let complete = merged.problems.is_empty();
+    let coverage = json!({
+        "plan": null,
+        "shard": null,
+        "plan_subtrees": 1,
+        "subtrees": [""],
+        "complete": if complete { vec![""] } else { Vec::new() },
+    });
+    let summary = json!({
+        "outputs": outputs.len(),
+        "duplicates": merged.duplicates,
+        "complete": complete,
+        "problems": merged.problems,
+    });
+    let mut out = std::io::stdout().lock();
+    let written = match args.format {
+        MergeFormat::Json => {
+            // The tests as they were written, then the rest of the object.
+            let rest = json!({
+                "stats": merged.stats,
+                "incomplete": merged.incomplete,
+                "findings": merged.findings,
+                "coverage": coverage,
+                "merge": summary,
+            })
+            .to_string();
+            write!(out, "{{\"tests\":[")
+                .and_then(|_| {
+                    merged.tests.iter().enumerate().try_for_each(|(i, t)| {
+                        let comma = if i == 0 { "" } else { "," };
+                        write!(out, "{comma}{}", t.text)
+                    })
+                })
+                .and_then(|_| writeln!(out, "],{}", &rest[1..]))
+        }
+        MergeFormat::Jsonl => merged
+            .tests
+            .iter()
+            .try_for_each(|t| writeln!(out, "{}", t.text))
+            .and_then(|_| {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({
+                        "stats": merged.stats,
+                        "incomplete": merged.incomplete,
+                        "findings": merged.findings,
+                        "coverage": coverage,
+                        "merge": summary,
+                    })
+                )
+            }),
+    };
+    let _ = written.and_then(|_| out.flush());
+    for n in &merged.notes {
+        eprintln!("lexprobe merge: note: {n}");
+    }
+    eprintln!(
+        "lexprobe merge: {} tests from {} outputs ({} duplicates dropped), {}",
+        merged.tests.len(),
+        outputs.len(),
+        merged.duplicates,
+        if complete {
+            "complete".to_string()
+        } else {
+            format!("incomplete: {}", merged.problems.join("; "))
+        }
+    );
+    if complete {
+        SUCCESS
+    } else {
+        INCOMPLETE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn output(name: &str, lines: &[Json], complete: bool) -> Output {
+        Output {
+            name: name.into(),
+            tests: lines.iter().map(|t| Test::new(t, t.to_string())).collect(),
+            header: None,
+            closing: Some(json!({
+                "stats": { "tests": lines.len(), "solver_calls": 10, "time_s": 1.5 },
+                "incomplete": [],
+                "coverage": { "plan": null, "shard": null, "plan_subtrees": 1,
+                              "subtrees": [""], "complete": if complete { vec![""] } else { vec![] } },
+            })),
+            cut: 0,
+        }
+    }
+
+    fn conflict(path: &str, line: u64) -> Json {
+        json!({ "path": path, "outcome": "conflict", "error": { "kind": "conflict",
+            "positions": [{ "file": "a", "line": line }] } })
+    }
+
+    #[test]
+    fn doubles_dropped_tests_sorted_figures_summed_findings_grouped() {
+        let ok = |p: &str| json!({ "path": p, "outcome": "ok" });
+        let a = output("a", &[ok("10"), conflict("011", 3), ok("00")], false);
+        let b = output(
+            "b",
+            &[ok("10"), conflict("010", 3), conflict("11", 7)],
+            true,
+        );
+        let m = match merge(&[a, b]) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        let paths: Vec<&str> = m
+            .tests
+            .iter()
+            .filter_map(|t| t.head["path"].as_str())
+            .collect();
+        assert_eq!(paths, ["00", "010", "011", "10", "11"]);
+        assert_eq!(m.duplicates, 1);
+        assert_eq!(m.stats["tests"], 5);
+        assert_eq!(m.stats["solver_calls"], 20);
+        assert_eq!(m.stats["time_s"], 3.0);
+        assert_eq!(m.stats["complete"], true);
+        // Line 3 in tests 2 and 3 (first: 2), line 7 in test 5.
+        assert_eq!(m.findings[0]["tests"], 2);
+        assert_eq!(m.findings[0]["first_test"], 2);
+        assert_eq!(m.findings[1]["first_test"], 5);
+        assert!(m.problems.is_empty());
+    }
+
+    #[test]
+    fn a_line_glued_to_a_cut_one_is_recovered() {
+        let cut = r#"{"path":"01","inputs":{"a":{"b":1"#;
+        let next = r#"{"path":"1","inputs":{"a":2},"outcome":"ok"}"#;
+        assert_eq!(
+            glued(&format!("{cut}{next}")),
+            serde_json::from_str::<Json>(next).ok()
+        );
+        assert_eq!(glued(cut), None);
+    }
+
+    #[test]
+    fn nothing_reported_complete_is_incomplete() {
+        let a = output("a", &[json!({ "path": "1", "outcome": "ok" })], false);
+        let m = match merge(&[a]) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(m.problems.len(), 1);
+        assert_eq!(m.stats["complete"], false);
+    }
+}

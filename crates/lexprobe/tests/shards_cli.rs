@@ -1,0 +1,443 @@
+//! Sharded exploration through the command line: `lexprobe concolic --plan`, shards as
+//! separate processes, `lexprobe merge`. For 1, 3 and 8 shards the merged tests carry exactly
+//! the path identifiers of one whole exploration, in depth-first order; a missing shard is
+//! named; a plan refuses another program. A run and a shard killed with SIGKILL mid-way and
+//! resumed from their checkpoints give, with what they had written before the kill, the whole
+//! set again: no path lost, none twice after the merge.
+
+use serde_json::Value as Json;
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lexprobe-shards-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        panic!("{}: {e}", dir.display());
+    }
+    dir
+}
+
+fn lexprobe(args: &[&str]) -> Output {
+    match Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .args(args)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => panic!("lexprobe does not start: {e}"),
+    }
+}
+
+/// Runs lexprobe, writes its standard output to `out`, returns the exit code and the error
+/// stream.
+fn to_file(args: &[&str], out: &Path) -> (i32, String) {
+    let o = lexprobe(args);
+    if let Err(e) = std::fs::write(out, &o.stdout) {
+        panic!("{}: {e}", out.display());
+    }
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The path identifiers of the tests of a JSON Lines output, in file order.
+fn ids(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
+        .filter(|v| v.get("outcome").is_some())
+        .map(|v| v["path"].as_str().unwrap_or("?").to_string())
+        .collect()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap_or_default()
+}
+
+/// A whole exploration's identifiers, sorted (and checked distinct).
+fn whole(file: &Path, scope: &str, dir: &Path) -> Vec<String> {
+    let out = dir.join("whole.jsonl");
+    let (code, err) = to_file(&["concolic", s(file), "--scope", scope, "--jsonl"], &out);
+    assert_eq!(code, 0, "{err}");
+    let mut v = ids(&out);
+    let n = v.len();
+    v.sort();
+    v.dedup();
+    assert_eq!(v.len(), n, "a whole exploration reports a path twice");
+    v
+}
+
+/// Makes a plan for `n` shards and runs them; returns the shard output files.
+fn shards(file: &Path, scope: &str, n: usize, dir: &Path) -> (PathBuf, Vec<PathBuf>) {
+    let plan = dir.join(format!("plan{n}.json"));
+    let shards = n.to_string();
+    let (code, err) = to_file(
+        &["concolic", s(file), "--scope", scope, "--plan", &shards],
+        &plan,
+    );
+    assert_eq!(code, 0, "{err}");
+    let outs = (0..n)
+        .map(|i| {
+            let out = dir.join(format!("shard{n}-{i}.jsonl"));
+            let spec = format!("{i}/{n}");
+            let (code, err) = to_file(
+                &[
+                    "concolic",
+                    s(file),
+                    "--scope",
+                    scope,
+                    "--plan-file",
+                    s(&plan),
+                    "--shard",
+                    &spec,
+                    "--jsonl",
+                ],
+                &out,
+            );
+            assert_eq!(code, 0, "shard {i}: {err}");
+            out
+        })
+        .collect();
+    (plan, outs)
+}
+
+fn merge(files: &[PathBuf], out: &Path) -> (i32, String) {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| s(f)));
+    to_file(&args, out)
+}
+
+fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
+    let expected = whole(file, scope, dir);
+    // One and eight shards: the merge gives the whole exploration's paths too.
+    for n in [1, 8] {
+        let (_, outs) = shards(file, scope, n, dir);
+        let merged = dir.join(format!("merged{n}.jsonl"));
+        let (code, err) = merge(&outs, &merged);
+        assert_eq!(code, 0, "{n} shards: {err}");
+        assert_eq!(ids(&merged), expected, "{n} shards");
+    }
+    let (plan, outs) = shards(file, scope, 3, dir);
+    let merged = dir.join("merged.jsonl");
+    let (code, err) = merge(&outs, &merged);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("complete"), "{err}");
+    // The same paths, each once, numbered in depth-first order (sorted identifiers).
+    assert_eq!(ids(&merged), expected);
+    // Shards hold disjoint subtrees: nothing to drop.
+    let total: usize = outs.iter().map(|o| ids(o).len()).sum();
+    assert_eq!(total, expected.len());
+    // The closing line sums the figures and counts the merged tests.
+    let text = std::fs::read_to_string(&merged).unwrap_or_default();
+    let last: Json = serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default();
+    assert_eq!(last["stats"]["tests"], expected.len());
+    assert_eq!(last["stats"]["complete"], true);
+    // One JSON object, from JSON Lines and one JSON object as inputs alike.
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(outs.iter().map(|f| s(f)));
+    let o = lexprobe(&args);
+    assert_eq!(o.status.code(), Some(0));
+    let doc: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    let paths: Vec<String> = doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(paths, expected);
+    let as_object = dir.join("merged.json");
+    let _ = std::fs::write(&as_object, &o.stdout);
+    let (code, err) = merge(&[as_object], &dir.join("again.jsonl"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids(&dir.join("again.jsonl")), expected);
+    // A shard left out is named, and the merge says incomplete.
+    let (code, err) = merge(
+        &[outs[0].clone(), outs[2].clone()],
+        &dir.join("partial.jsonl"),
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("incomplete: shard 1/3 missing"), "{err}");
+    // `--shard auto` reads a Slurm array task's index and count.
+    let auto = dir.join("auto.jsonl");
+    let o = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .args([
+            "concolic",
+            s(file),
+            "--scope",
+            scope,
+            "--plan-file",
+            s(&plan),
+        ])
+        .args(["--shard", "auto", "--jsonl"])
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .output();
+    let o = match o {
+        Ok(o) => o,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(o.status.code(), Some(0));
+    let _ = std::fs::write(&auto, &o.stdout);
+    assert_eq!(ids(&auto), ids(&outs[1]));
+}
+
+#[test]
+fn three_shards_merged_give_the_paths_of_one_run_on_a_fixture() {
+    let dir = scratch("fixture");
+    let file = workspace().join("tests/fixtures/concolic/discount.catala_en");
+    check_merged_shards(&file, "Discount", &dir);
+    // The same identifiers in one JSON object and, as comments, in the emitted test scopes.
+    let o = lexprobe(&[
+        "concolic",
+        s(&file),
+        "--scope",
+        "Discount",
+        "--format",
+        "json",
+        "--emit-tests",
+        s(&dir),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let doc: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    let mut from_json: Vec<String> = doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    from_json.sort();
+    assert_eq!(from_json, whole(&file, "Discount", &dir));
+    let emitted =
+        std::fs::read_to_string(dir.join("Discount_concolic.catala_en")).unwrap_or_default();
+    let mut commented: Vec<String> = emitted
+        .lines()
+        .filter_map(|l| l.strip_prefix("# path "))
+        .map(str::to_string)
+        .collect();
+    commented.sort();
+    let ok: Vec<String> = doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|t| t["outcome"] == "ok")
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut ok = ok;
+    ok.sort();
+    assert!(!ok.is_empty());
+    assert_eq!(commented, ok);
+    // A plan names its program: a shard of another program refuses it.
+    let plan = dir.join("plan3.json");
+    let other = workspace().join("tests/fixtures/concolic/fig5_default.catala_en");
+    let o = lexprobe(&[
+        "concolic",
+        s(&other),
+        "--scope",
+        "Discount",
+        "--plan-file",
+        s(&plan),
+        "--shard",
+        "0/3",
+    ]);
+    assert_ne!(o.status.code(), Some(0));
+    let o = lexprobe(&[
+        "concolic",
+        s(&workspace().join("tests/fixtures/concolic/branching.catala_en")),
+        "--scope",
+        "LabelScope",
+        "--plan-file",
+        s(&plan),
+        "--shard",
+        "0/3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another program"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn family_quotient() -> Option<PathBuf> {
+    let f = workspace()
+        .join("../shared/corpus/cutecat-benchmarks/impot_revenu/nombre_de_parts.catala_fr");
+    if f.is_file() {
+        Some(f)
+    } else {
+        eprintln!("corpus not found: test skipped");
+        None
+    }
+}
+
+#[test]
+fn three_shards_merged_give_the_381_paths_of_the_family_quotient() {
+    let Some(file) = family_quotient() else {
+        return;
+    };
+    let dir = scratch("quotient");
+    check_merged_shards(&file, "Test", &dir);
+    assert_eq!(ids(&dir.join("merged.jsonl")).len(), 381);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts `lexprobe concolic … --jsonl --checkpoint CK`, reads its output until it has
+/// written `lines` tests and a checkpoint, then stops reading: the process blocks once the
+/// pipe is full, and is killed with SIGKILL there. Writes what it had written to `out`.
+fn kill_mid_way(args: &[&str], checkpoint: &Path, lines: usize, out: &Path) {
+    let child = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .args(args)
+        .args([
+            "--jsonl",
+            "--checkpoint",
+            s(checkpoint),
+            "--checkpoint-every",
+            "0.001",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => panic!("{e}"),
+    };
+    let Some(stdout) = child.stdout.take() else {
+        panic!("no pipe")
+    };
+    let mut reader = BufReader::new(stdout);
+    let mut written = String::new();
+    let mut read = 0;
+    let start = Instant::now();
+    while read < lines || !checkpoint.exists() {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) => panic!("the exploration ended before it could be killed"),
+            Ok(_) => {}
+            Err(e) => panic!("{e}"),
+        }
+        written.push_str(&line);
+        read += 1;
+        assert!(start.elapsed() < Duration::from_secs(120));
+    }
+    // Let it run into the full pipe.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        matches!(child.try_wait(), Ok(None)),
+        "the exploration ended before it could be killed"
+    );
+    if let Err(e) = child.kill() {
+        panic!("{e}");
+    }
+    let status = match child.wait() {
+        Ok(s) => s,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(status.signal(), Some(9), "not killed by SIGKILL");
+    let mut rest = String::new();
+    let _ = reader.read_to_string(&mut rest);
+    written.push_str(&rest);
+    if let Err(e) = std::fs::write(out, written) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn runs_and_shards_killed_mid_way_and_resumed_lose_and_double_no_path() {
+    let Some(file) = family_quotient() else {
+        return;
+    };
+    let dir = scratch("kill");
+    let expected = whole(&file, "Test", &dir);
+    // A whole exploration.
+    let ck = dir.join("run.ckpt");
+    let part1 = dir.join("part1.jsonl");
+    kill_mid_way(&["concolic", s(&file), "--scope", "Test"], &ck, 40, &part1);
+    let before = ids(&part1).len();
+    assert!(
+        before >= 40 && before < expected.len(),
+        "{before} tests before the kill"
+    );
+    let part2 = dir.join("part2.jsonl");
+    let (code, err) = to_file(
+        &[
+            "concolic",
+            s(&file),
+            "--scope",
+            "Test",
+            "--jsonl",
+            "--resume",
+            s(&ck),
+            "--checkpoint",
+            s(&ck),
+        ],
+        &part2,
+    );
+    assert_eq!(code, 0, "{err}");
+    // Without the merge, the two parts may hold paths twice (those after the checkpoint);
+    // with it, exactly the whole exploration's.
+    assert!(before + ids(&part2).len() >= expected.len());
+    let merged = dir.join("merged-run.jsonl");
+    let (code, err) = merge(&[part1.clone(), part2.clone()], &merged);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids(&merged), expected);
+    // The resumed run appended to the killed one's file (as `>>` or Slurm's
+    // `--open-mode=append` do): its first line may follow the cut one on the same line.
+    let appended = dir.join("appended.jsonl");
+    let text = std::fs::read_to_string(&part1).unwrap_or_default()
+        + &std::fs::read_to_string(&part2).unwrap_or_default();
+    let _ = std::fs::write(&appended, text);
+    let (code, err) = merge(&[appended], &dir.join("merged-appended.jsonl"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids(&dir.join("merged-appended.jsonl")), expected);
+    // The first part alone is not complete, and says so.
+    let (code, err) = merge(&[part1], &dir.join("alone.jsonl"));
+    assert_eq!(code, 1, "{err}");
+
+    // A shard: the largest of a plan for 3, killed and resumed, merged with the others.
+    let (plan, mut outs) = shards(&file, "Test", 3, &dir);
+    let Some(big) = (0..3).max_by_key(|i| ids(&outs[*i]).len()) else {
+        panic!("no shard")
+    };
+    let spec = format!("{big}/3");
+    let shard_args = [
+        "concolic",
+        s(&file),
+        "--scope",
+        "Test",
+        "--plan-file",
+        s(&plan),
+        "--shard",
+        &spec,
+    ];
+    let ck = dir.join("shard.ckpt");
+    let cut = dir.join("shard-cut.jsonl");
+    kill_mid_way(&shard_args, &ck, 30, &cut);
+    assert!(ids(&cut).len() < ids(&outs[big]).len());
+    // Merged without its resumption, the killed shard is named.
+    outs[big] = cut.clone();
+    let (code, err) = merge(&outs, &dir.join("cut.jsonl"));
+    assert_eq!(code, 1);
+    assert!(err.contains(&format!("shard {big}/3 cut short")), "{err}");
+    let resumed = dir.join("shard-resumed.jsonl");
+    let mut args = shard_args.to_vec();
+    args.extend(["--jsonl", "--resume", s(&ck)]);
+    let (code, err) = to_file(&args, &resumed);
+    assert_eq!(code, 0, "{err}");
+    outs.push(resumed);
+    let merged = dir.join("merged-shards.jsonl");
+    let (code, err) = merge(&outs, &merged);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids(&merged), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
