@@ -209,6 +209,23 @@ impl Eval<'_> {
             Op::ToReal => V::N(self.num(arg(0)?)?),
             Op::Round => V::N(self.num(arg(0)?)?.round()),
             Op::Truncate => V::N(self.num(arg(0)?)?.truncate()),
+            Op::IntDiv
+            | Op::Mod
+            | Op::YearOf
+            | Op::MonthOf
+            | Op::DayOf
+            | Op::DaysInMonth
+            | Op::DayNumber => {
+                let mut ints = Vec::with_capacity(args.len());
+                for a in args {
+                    let q = self.num(a)?;
+                    if q.d != 1 {
+                        return None;
+                    }
+                    ints.push(q.n);
+                }
+                V::N(Q::int(super::calendar::apply(op, &ints)?))
+            }
             Op::Ite => {
                 if self.bool(arg(0)?)? {
                     self.eval(arg(1)?)?

@@ -8,6 +8,7 @@
 //! (Section 4.2), each as one extra query on top of the path condition.
 
 use super::term::{Kind, Op, Term, TermNode, VarId};
+use super::z3_calendar;
 use crate::context::ContextHandle;
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -488,6 +489,35 @@ impl Z3Session {
                             let y = self.encode(b)?;
                             Dynamic::from_ast(&x._eq(&y))
                         }
+                    }
+                    Op::IntDiv | Op::Mod => {
+                        let a = self.encode_int(arg(0)?)?;
+                        let b = self.encode_int(arg(1)?)?;
+                        Dynamic::from_ast(&if *op == Op::IntDiv {
+                            a.div(&b)
+                        } else {
+                            a.modulo(&b)
+                        })
+                    }
+                    Op::YearOf | Op::MonthOf | Op::DayOf => {
+                        let z = self.encode_int(arg(0)?)?;
+                        let (y, m, d) = z3_calendar::civil(ctx, &z);
+                        Dynamic::from_ast(match op {
+                            Op::YearOf => &y,
+                            Op::MonthOf => &m,
+                            _ => &d,
+                        })
+                    }
+                    Op::DaysInMonth => {
+                        let y = self.encode_int(arg(0)?)?;
+                        let m = self.encode_int(arg(1)?)?;
+                        Dynamic::from_ast(&z3_calendar::days_in_month(ctx, &y, &m))
+                    }
+                    Op::DayNumber => {
+                        let y = self.encode_int(arg(0)?)?;
+                        let m = self.encode_int(arg(1)?)?;
+                        let d = self.encode_int(arg(2)?)?;
+                        Dynamic::from_ast(&z3_calendar::day_number(ctx, &y, &m, &d))
                     }
                     Op::Ite => {
                         let c = self.encode_bool(arg(0)?)?;
