@@ -26,6 +26,7 @@ mod replay;
 pub mod results;
 pub mod searcher;
 pub mod symbolic;
+mod symbolic_dates;
 
 pub use explore::{
     explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,

@@ -1,11 +1,26 @@
-//! The calendar operators of [`super::calendar`] as Z3 integer terms: the same formulas, step by
-//! step, with Z3's `div` and `mod` (floor division and a non-negative remainder for the positive
-//! constant divisors used here), so that a model Z3 returns satisfies exactly what the exact
-//! evaluation of [`super::calendar::apply`] computes.
+//! The calendar operators of [`super::calendar`] in Z3, without Z3's `div` and `mod` (on which
+//! its integer arithmetic gets lost as soon as one date is computed from another). Each
+//! operator's result is a fresh constant tied to its arguments by a defining constraint that
+//! only uses bounded "digits": a year `y` is written `400·a + 100·b + 4·c + e` with
+//! `0 ≤ b ≤ 3`, `0 ≤ c ≤ 24`, `0 ≤ e ≤ 3`, so that the leap-day count `97·a + 24·b + c` and
+//! the leap-year test (`e = 0` and `c ≠ 0` or `b = 0`) are linear, and the days before a month
+//! come from a table. Each definition has exactly one solution for any value of the
+//! arguments, the one [`super::calendar::apply`] computes, so the encoding is exact; the
+//! session asserts a definition with every assertion that uses its constants.
 
 use super::calendar::{EPOCH_SHIFT, ERA_DAYS};
 use z3::ast::{Ast, Bool, Int};
 use z3::Context;
+
+/// How far January 1st may stray from the mean Gregorian year, in ten-thousandths of a day
+/// (checked over a whole 400-year cycle by the tests of [`super::calendar`]).
+pub const YEAR_SLACK: i128 = 30_000;
+
+/// Fresh constants and the constraint that defines them.
+pub struct Defined {
+    pub values: Vec<Int<'static>>,
+    pub definition: Bool<'static>,
+}
 
 fn k(ctx: &'static Context, n: i128) -> Int<'static> {
     // The constants of the formulas are small.
@@ -20,91 +35,61 @@ fn times(ctx: &'static Context, n: i128, x: &Int<'static>) -> Int<'static> {
     Int::mul(ctx, &[&k(ctx, n), x])
 }
 
-/// Year, month and day of a day number.
-pub fn civil(
-    ctx: &'static Context,
-    z: &Int<'static>,
-) -> (Int<'static>, Int<'static>, Int<'static>) {
-    let z = sum(ctx, &[z, &k(ctx, EPOCH_SHIFT)]);
-    let era = z.div(&k(ctx, ERA_DAYS));
-    let doe = Int::sub(ctx, &[&z, &times(ctx, ERA_DAYS, &era)]);
-    let yoe_days = Int::sub(
-        ctx,
-        &[
-            &sum(
-                ctx,
-                &[
-                    &Int::sub(ctx, &[&doe, &doe.div(&k(ctx, 1460))]),
-                    &doe.div(&k(ctx, 36_524)),
-                ],
-            ),
-            &doe.div(&k(ctx, 146_096)),
-        ],
-    );
-    let yoe = yoe_days.div(&k(ctx, 365));
-    let year_start = Int::sub(
-        ctx,
-        &[
-            &sum(ctx, &[&times(ctx, 365, &yoe), &yoe.div(&k(ctx, 4))]),
-            &yoe.div(&k(ctx, 100)),
-        ],
-    );
-    let doy = Int::sub(ctx, &[&doe, &year_start]);
-    let mp = sum(ctx, &[&times(ctx, 5, &doy), &k(ctx, 2)]).div(&k(ctx, 153));
-    let month_start = sum(ctx, &[&times(ctx, 153, &mp), &k(ctx, 2)]).div(&k(ctx, 5));
-    let d = sum(ctx, &[&Int::sub(ctx, &[&doy, &month_start]), &k(ctx, 1)]);
-    let m = mp.lt(&k(ctx, 10)).ite(
-        &sum(ctx, &[&mp, &k(ctx, 3)]),
-        &Int::sub(ctx, &[&mp, &k(ctx, 9)]),
-    );
-    let jan_feb = m.le(&k(ctx, 2)).ite(&k(ctx, 1), &k(ctx, 0));
-    let y = sum(ctx, &[&yoe, &times(ctx, 400, &era), &jan_feb]);
-    (y, m, d)
+fn between(ctx: &'static Context, x: &Int<'static>, lo: i128, hi: i128) -> Bool<'static> {
+    Bool::and(ctx, &[&x.ge(&k(ctx, lo)), &x.le(&k(ctx, hi))])
 }
 
-/// The day number of `(y, m, d)`.
-pub fn day_number(
-    ctx: &'static Context,
-    y: &Int<'static>,
-    m: &Int<'static>,
-    d: &Int<'static>,
-) -> Int<'static> {
-    let jan_feb = m.le(&k(ctx, 2)).ite(&k(ctx, 1), &k(ctx, 0));
-    let y = Int::sub(ctx, &[y, &jan_feb]);
-    let era = y.div(&k(ctx, 400));
-    let yoe = Int::sub(ctx, &[&y, &times(ctx, 400, &era)]);
-    let mp = sum(ctx, &[m, &k(ctx, 9)]).modulo(&k(ctx, 12));
-    let month_start = sum(ctx, &[&times(ctx, 153, &mp), &k(ctx, 2)]).div(&k(ctx, 5));
-    let doy = Int::sub(ctx, &[&sum(ctx, &[&month_start, d]), &k(ctx, 1)]);
-    let doe = Int::sub(
+/// The digits `[a, b, c, e]` of a year and their constraints.
+fn digits(ctx: &'static Context, y: &Int<'static>) -> ([Int<'static>; 4], Vec<Bool<'static>>) {
+    let a = Int::fresh_const(ctx, "era");
+    let b = Int::fresh_const(ctx, "century");
+    let c = Int::fresh_const(ctx, "olympiad");
+    let e = Int::fresh_const(ctx, "year_in_four");
+    let value = sum(
         ctx,
         &[
-            &sum(ctx, &[&times(ctx, 365, &yoe), &yoe.div(&k(ctx, 4)), &doy]),
-            &yoe.div(&k(ctx, 100)),
+            &times(ctx, 400, &a),
+            &times(ctx, 100, &b),
+            &times(ctx, 4, &c),
+            &e,
         ],
     );
-    Int::sub(
-        ctx,
-        &[
-            &sum(ctx, &[&times(ctx, ERA_DAYS, &era), &doe]),
-            &k(ctx, EPOCH_SHIFT),
-        ],
-    )
+    let constraints = vec![
+        y._eq(&value),
+        between(ctx, &b, 0, 3),
+        between(ctx, &c, 0, 24),
+        between(ctx, &e, 0, 3),
+    ];
+    ([a, b, c, e], constraints)
 }
 
-fn divisible(ctx: &'static Context, y: &Int<'static>, n: i128) -> Bool<'static> {
-    y.modulo(&k(ctx, n))._eq(&k(ctx, 0))
+/// Days from March 1st to the first day of the month, January and February counting in the
+/// year before, for months 1–12.
+const BEFORE_MONTH: [(i128, i128); 12] = [
+    (1, 306),
+    (2, 337),
+    (3, 0),
+    (4, 31),
+    (5, 61),
+    (6, 92),
+    (7, 122),
+    (8, 153),
+    (9, 184),
+    (10, 214),
+    (11, 245),
+    (12, 275),
+];
+
+/// `table[x]` for `x` in the table's keys (0 elsewhere).
+fn lookup(ctx: &'static Context, x: &Int<'static>, table: &[(i128, i128)]) -> Int<'static> {
+    let mut out = k(ctx, 0);
+    for (key, value) in table {
+        out = x._eq(&k(ctx, *key)).ite(&k(ctx, *value), &out);
+    }
+    out
 }
 
-/// Days in month `m` of year `y`.
-pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) -> Int<'static> {
-    let leap = Bool::or(
-        ctx,
-        &[
-            &divisible(ctx, y, 400),
-            &Bool::and(ctx, &[&divisible(ctx, y, 4), &divisible(ctx, y, 100).not()]),
-        ],
-    );
+fn month_length(ctx: &'static Context, m: &Int<'static>, leap: &Bool<'static>) -> Int<'static> {
     let short = Bool::or(
         ctx,
         &[
@@ -118,4 +103,136 @@ pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) 
         &leap.ite(&k(ctx, 29), &k(ctx, 28)),
         &short.ite(&k(ctx, 30), &k(ctx, 31)),
     )
+}
+
+/// The day number of the March-based year with digits `[a, b, c, e]`, `before` days into it,
+/// day `d` of the month.
+fn day_count(
+    ctx: &'static Context,
+    [a, b, c, e]: &[Int<'static>; 4],
+    before: &Int<'static>,
+    d: &Int<'static>,
+) -> Int<'static> {
+    Int::sub(
+        ctx,
+        &[
+            &sum(
+                ctx,
+                &[
+                    &times(ctx, ERA_DAYS, a),
+                    &times(ctx, 36_524, b),
+                    &times(ctx, 1461, c),
+                    &times(ctx, 365, e),
+                    before,
+                    d,
+                ],
+            ),
+            &k(ctx, EPOCH_SHIFT + 1),
+        ],
+    )
+}
+
+fn jan_feb(ctx: &'static Context, m: &Int<'static>) -> Int<'static> {
+    m.le(&k(ctx, 2)).ite(&k(ctx, 1), &k(ctx, 0))
+}
+
+/// `[y, m, d]`: the year, month and day of the day number `z`.
+pub fn civil(ctx: &'static Context, z: &Int<'static>) -> Defined {
+    let y = Int::fresh_const(ctx, "year");
+    let m = Int::fresh_const(ctx, "month");
+    let d = Int::fresh_const(ctx, "day");
+    // The digits of the March-based year y − [m ≤ 2]: for January and February the year
+    // `y` itself is the next one, leap when e = 3 and (c ≠ 24 or b = 3).
+    let (dg, mut constraints) = digits(ctx, &Int::sub(ctx, &[&y, &jan_feb(ctx, &m)]));
+    let [_, b, c, e] = &dg;
+    let leap = Bool::and(
+        ctx,
+        &[
+            &e._eq(&k(ctx, 3)),
+            &Bool::or(ctx, &[&c._eq(&k(ctx, 24)).not(), &b._eq(&k(ctx, 3))]),
+        ],
+    );
+    let before = lookup(ctx, &m, &BEFORE_MONTH);
+    // Redundant bounds tying the year to the day number (January 1st is within 2 days of
+    // 1970 + z / 365.2425), so that the year need not be searched for.
+    let mean = times(ctx, 3_652_425, &Int::sub(ctx, &[&y, &k(ctx, 1970)]));
+    let scaled = times(ctx, 10_000, z);
+    constraints.extend([
+        scaled.ge(&Int::sub(ctx, &[&mean, &k(ctx, YEAR_SLACK)])),
+        scaled.le(&sum(ctx, &[&mean, &k(ctx, 3_660_000 + YEAR_SLACK)])),
+        between(ctx, &m, 1, 12),
+        d.ge(&k(ctx, 1)),
+        d.le(&month_length(ctx, &m, &leap)),
+        z._eq(&day_count(ctx, &dg, &before, &d)),
+    ]);
+    let refs: Vec<&Bool<'static>> = constraints.iter().collect();
+    Defined {
+        values: vec![y, m, d],
+        definition: Bool::and(ctx, &refs),
+    }
+}
+
+/// `[n]`: the number of days of month `m` of year `y`.
+pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) -> Defined {
+    let n = Int::fresh_const(ctx, "month_length");
+    let (dg, mut constraints) = digits(ctx, y);
+    let [_, b, c, e] = &dg;
+    let leap = Bool::and(
+        ctx,
+        &[
+            &e._eq(&k(ctx, 0)),
+            &Bool::or(ctx, &[&c._eq(&k(ctx, 0)).not(), &b._eq(&k(ctx, 0))]),
+        ],
+    );
+    constraints.push(n._eq(&month_length(ctx, m, &leap)));
+    let refs: Vec<&Bool<'static>> = constraints.iter().collect();
+    Defined {
+        values: vec![n],
+        definition: Bool::and(ctx, &refs),
+    }
+}
+
+/// `[q, r]`: `a = k·q + r` with `0 ≤ r < k` (`k` a positive constant).
+pub fn floor_div(ctx: &'static Context, a: &Int<'static>, divisor: &Int<'static>) -> Defined {
+    let q = Int::fresh_const(ctx, "quotient");
+    let r = Int::fresh_const(ctx, "remainder");
+    let definition = Bool::and(
+        ctx,
+        &[
+            &a._eq(&sum(ctx, &[&Int::mul(ctx, &[divisor, &q]), &r])),
+            &r.ge(&k(ctx, 0)),
+            &r.lt(divisor),
+        ],
+    );
+    Defined {
+        values: vec![q, r],
+        definition,
+    }
+}
+
+/// `[n]`: the day number of `(y, m, d)` (any `m`: the month offset is read through
+/// `(m + 9) mod 12` as in [`super::calendar::day_number`]).
+pub fn day_number(
+    ctx: &'static Context,
+    y: &Int<'static>,
+    m: &Int<'static>,
+    d: &Int<'static>,
+) -> Defined {
+    let n = Int::fresh_const(ctx, "day_number");
+    let shifted_month = Int::fresh_const(ctx, "month_from_march");
+    let turns = Int::fresh_const(ctx, "month_turns");
+    let (dg, mut constraints) = digits(ctx, &Int::sub(ctx, &[y, &jan_feb(ctx, m)]));
+    // mp = (m + 9) mod 12; the days before month mp of a March-based year: ⌊(153·mp + 2) / 5⌋.
+    let from_march: Vec<(i128, i128)> = (0..12).map(|mp| (mp, (153 * mp + 2) / 5)).collect();
+    let before = lookup(ctx, &shifted_month, &from_march);
+    constraints.extend([
+        sum(ctx, &[m, &k(ctx, 9)])._eq(&sum(ctx, &[&times(ctx, 12, &turns), &shifted_month])),
+        between(ctx, &shifted_month, 0, 11),
+        n._eq(&day_count(ctx, &dg, &before, d)),
+    ]);
+    let refs: Vec<&Bool<'static>> = constraints.iter().collect();
+    Defined {
+        values: vec![n],
+        definition: Bool::and(ctx, &refs),
+    }
 }

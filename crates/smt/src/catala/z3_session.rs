@@ -97,8 +97,13 @@ pub struct Z3Session {
     /// Encoded terms by node address, in two generations: when the young one is full it
     /// replaces the old one, so the terms of the current path stay encoded while those of
     /// paths long left are released (with their Z3 terms) and memory stays flat.
-    cache: HashMap<usize, (Term, Dynamic<'static>)>,
-    old_cache: HashMap<usize, (Term, Dynamic<'static>)>,
+    cache: HashMap<usize, Encoded>,
+    old_cache: HashMap<usize, Encoded>,
+    /// The definitions met while encoding the current assertion (see [`Encoded`]).
+    definitions: Vec<Bool<'static>>,
+    /// The constants standing for calendar operators met (by operator and encoded
+    /// arguments), with the constraint defining them.
+    calendar: HashMap<(Op, Vec<Int<'static>>), std::rc::Rc<z3_calendar::Defined>>,
     model: Option<Model<'static>>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
@@ -107,6 +112,13 @@ pub struct Z3Session {
     /// solver, the encoded terms and the model above are dropped before it.
     context: OnceCell<ContextHandle>,
 }
+
+/// An encoded term and the definitions its Z3 term relies on: the year, month and day of a
+/// date are fresh constants defined by `z = day_number(y, m, d)`, `1 ≤ m ≤ 12` and
+/// `1 ≤ d ≤ days_in_month(y, m)` (a far easier problem for Z3 than dividing `z` down to its
+/// parts). A definition is asserted with every assertion that uses it, at the same level, so it
+/// is never popped while in use.
+type Encoded = (Term, Dynamic<'static>, std::rc::Rc<[Bool<'static>]>);
 
 const CACHE_GENERATION: usize = 20_000;
 /// Path queries between two renewals of the incremental solver.
@@ -124,6 +136,8 @@ impl Z3Session {
             incremental,
             cache: HashMap::new(),
             old_cache: HashMap::new(),
+            definitions: Vec::new(),
+            calendar: HashMap::new(),
             model: None,
             stats: SessionStats::default(),
             context: OnceCell::new(),
@@ -150,8 +164,9 @@ impl Z3Session {
             solver.set_params(&params);
         }
         for t in self.globals.clone() {
-            let b = self.encode_bool(&t)?;
-            solver.assert(&b);
+            for b in self.assertion(&t)? {
+                solver.assert(&b);
+            }
         }
         self.solver = Some(solver);
         Ok(())
@@ -161,10 +176,12 @@ impl Z3Session {
     pub fn add_global(&mut self, t: &Term) -> Result<(), EncodeError> {
         self.globals.push(t.clone());
         if self.solver.is_some() {
-            let b = self.encode_bool(t)?;
+            let bs = self.assertion(t)?;
             self.pop_to(0);
             if let Some(solver) = &self.solver {
-                solver.assert(&b);
+                for b in &bs {
+                    solver.assert(b);
+                }
             }
         }
         Ok(())
@@ -197,10 +214,12 @@ impl Z3Session {
                 .count();
             self.pop_to(common);
             for t in &path[common..] {
-                let b = self.encode_bool(t)?;
+                let bs = self.assertion(t)?;
                 if let Some(solver) = &self.solver {
                     solver.push();
-                    solver.assert(&b);
+                    for b in &bs {
+                        solver.assert(b);
+                    }
                 }
                 self.stack.push(t.clone());
             }
@@ -210,9 +229,11 @@ impl Z3Session {
             }
             self.stack.clear();
             for t in self.globals.clone().iter().chain(path) {
-                let b = self.encode_bool(t)?;
+                let bs = self.assertion(t)?;
                 if let Some(solver) = &self.solver {
-                    solver.assert(&b);
+                    for b in &bs {
+                        solver.assert(b);
+                    }
                 }
             }
         }
@@ -354,6 +375,60 @@ impl Z3Session {
         }
     }
 
+    /// What asserting `t` takes: its encoding and the definitions it relies on.
+    fn assertion(&mut self, t: &Term) -> Result<Vec<Bool<'static>>, EncodeError> {
+        self.definitions.clear();
+        let b = self.encode_bool(t)?;
+        let mut out: Vec<Bool<'static>> = Vec::new();
+        for d in std::mem::take(&mut self.definitions) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+        out.push(b);
+        Ok(out)
+    }
+
+    /// The constants standing for a calendar operator on encoded arguments (one set per
+    /// operator and arguments), their definition noted for the current assertion.
+    fn calendar_op(&mut self, op: Op, args: &[Term]) -> Result<Int<'static>, EncodeError> {
+        let ctx = self.ctx();
+        let xs = args
+            .iter()
+            .map(|a| self.encode_int(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bad = || EncodeError::IllSorted(format!("{op:?}"));
+        let key = (
+            match op {
+                Op::Mod => Op::IntDiv,
+                Op::MonthOf | Op::DayOf => Op::YearOf,
+                other => other,
+            },
+            xs.clone(),
+        );
+        let defined = match self.calendar.get(&key) {
+            Some(d) => d.clone(),
+            None => {
+                let d = std::rc::Rc::new(match (op, xs.as_slice()) {
+                    (Op::IntDiv | Op::Mod, [a, b]) => z3_calendar::floor_div(ctx, a, b),
+                    (Op::YearOf | Op::MonthOf | Op::DayOf, [z]) => z3_calendar::civil(ctx, z),
+                    (Op::DaysInMonth, [y, m]) => z3_calendar::days_in_month(ctx, y, m),
+                    (Op::DayNumber, [y, m, d]) => z3_calendar::day_number(ctx, y, m, d),
+                    _ => return Err(bad()),
+                });
+                self.calendar.insert(key, d.clone());
+                d
+            }
+        };
+        self.definitions.push(defined.definition.clone());
+        let index = match op {
+            Op::Mod | Op::MonthOf => 1,
+            Op::DayOf => 2,
+            _ => 0,
+        };
+        defined.values.get(index).cloned().ok_or_else(bad)
+    }
+
     fn encode_bool(&mut self, t: &Term) -> Result<Bool<'static>, EncodeError> {
         self.encode(t)?
             .as_bool()
@@ -378,17 +453,31 @@ impl Z3Session {
     /// Encodes a term (memoised on the shared node).
     fn encode(&mut self, t: &Term) -> Result<Dynamic<'static>, EncodeError> {
         let key = std::rc::Rc::as_ptr(t) as usize;
-        if let Some((_, d)) = self.cache.get(&key) {
+        if let Some((_, d, defs)) = self.cache.get(&key) {
+            self.definitions.extend(defs.iter().cloned());
             return Ok(d.clone());
         }
-        let d = match self.old_cache.remove(&key) {
-            Some((_, d)) => d,
-            None => self.encode_node(t)?,
+        let (d, defs) = match self.old_cache.remove(&key) {
+            Some((_, d, defs)) => {
+                self.definitions.extend(defs.iter().cloned());
+                (d, defs)
+            }
+            None => {
+                let start = self.definitions.len();
+                let d = self.encode_node(t)?;
+                let defs: std::rc::Rc<[Bool<'static>]> = self.definitions[start..].into();
+                (d, defs)
+            }
         };
         if self.cache.len() >= CACHE_GENERATION {
             self.old_cache = std::mem::take(&mut self.cache);
+            if self.calendar.len() >= CACHE_GENERATION {
+                // Parts of day numbers no longer in use go with their terms (a part still in
+                // use gets fresh constants and a new definition).
+                self.calendar.clear();
+            }
         }
-        self.cache.insert(key, (t.clone(), d.clone()));
+        self.cache.insert(key, (t.clone(), d.clone(), defs));
         Ok(d)
     }
 
@@ -490,34 +579,19 @@ impl Z3Session {
                             Dynamic::from_ast(&x._eq(&y))
                         }
                     }
-                    Op::IntDiv | Op::Mod => {
-                        let a = self.encode_int(arg(0)?)?;
-                        let b = self.encode_int(arg(1)?)?;
-                        Dynamic::from_ast(&if *op == Op::IntDiv {
-                            a.div(&b)
-                        } else {
-                            a.modulo(&b)
-                        })
-                    }
-                    Op::YearOf | Op::MonthOf | Op::DayOf => {
-                        let z = self.encode_int(arg(0)?)?;
-                        let (y, m, d) = z3_calendar::civil(ctx, &z);
-                        Dynamic::from_ast(match op {
-                            Op::YearOf => &y,
-                            Op::MonthOf => &m,
-                            _ => &d,
-                        })
-                    }
-                    Op::DaysInMonth => {
-                        let y = self.encode_int(arg(0)?)?;
-                        let m = self.encode_int(arg(1)?)?;
-                        Dynamic::from_ast(&z3_calendar::days_in_month(ctx, &y, &m))
-                    }
-                    Op::DayNumber => {
-                        let y = self.encode_int(arg(0)?)?;
-                        let m = self.encode_int(arg(1)?)?;
-                        let d = self.encode_int(arg(2)?)?;
-                        Dynamic::from_ast(&z3_calendar::day_number(ctx, &y, &m, &d))
+                    Op::IntDiv
+                    | Op::Mod
+                    | Op::YearOf
+                    | Op::MonthOf
+                    | Op::DayOf
+                    | Op::DaysInMonth
+                    | Op::DayNumber => {
+                        if matches!(op, Op::IntDiv | Op::Mod)
+                            && !matches!(args.get(1).map(|b| &**b), Some(TermNode::Int(k)) if !k.starts_with('-') && k != "0")
+                        {
+                            return Err(bad());
+                        }
+                        Dynamic::from_ast(&self.calendar_op(*op, args)?)
                     }
                     Op::Ite => {
                         let c = self.encode_bool(arg(0)?)?;
