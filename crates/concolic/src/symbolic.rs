@@ -191,6 +191,17 @@ impl PathState {
     }
 }
 
+/// The condition under which a binary operator on dates or durations succeeds on these
+/// operands (`None` when it cannot fail on values alone, or the operands are not dates or
+/// durations): what the companion records as a branch when the operator is evaluated.
+pub fn date_success_condition(
+    op: BinaryOp,
+    lhs: (&Value, &Sym),
+    rhs: (&Value, &Sym),
+) -> Option<Term> {
+    symbolic_dates::success_condition(op, lhs, rhs)
+}
+
 /// Day number (days since 1970-01-01) of a date: the runtime's own conversion.
 pub fn day_number(d: &Date) -> i64 {
     d.day_number()

@@ -507,7 +507,7 @@ pub(crate) fn binary(
 
 /// The condition under which a date or duration operator succeeds on symbolic operands, if it
 /// can fail on values alone.
-fn success_condition(
+pub(crate) fn success_condition(
     op: BinaryOp,
     (lv, ls): (&Value, &Sym),
     (rv, rs): (&Value, &Sym),
