@@ -237,3 +237,52 @@ fn days_compared_with_months_fail_unless_one_side_is_zero() {
         );
     }
 }
+
+/// The date inputs of every test of the fixtures' scopes: how many, how many on the first day
+/// of a month, how many on January 1st.
+fn date_shares(optimizations: Optimizations) -> (usize, usize, usize) {
+    let scopes = [
+        ("ages.catala_en", "Pension"),
+        ("ages.catala_en", "PensionRoundDown"),
+        ("months.catala_en", "MonthEnd"),
+        ("months.catala_en", "FollowingMonth"),
+    ];
+    let (mut all, mut month_start, mut year_start) = (0, 0, 0);
+    for (file, scope) in scopes {
+        let e = run(file, scope, optimizations);
+        for t in &e.tests {
+            for d in t.inputs.iter().flatten() {
+                if let Value::Date(d) = d {
+                    all += 1;
+                    month_start += usize::from(d.day == 1);
+                    year_start += usize::from(d.day == 1 && d.month == 1);
+                }
+            }
+        }
+    }
+    (all, month_start, year_start)
+}
+
+#[test]
+fn dates_are_human_friendly_when_they_can_be() {
+    // Soft constraints on: the solver layers prefer January 1st, then the first of a month.
+    let (all, month_start, year_start) = date_shares(Optimizations::ALL);
+    eprintln!(
+        "round dates with soft constraints: {month_start} of {all} on the 1st of a month, \
+         {year_start} on January 1st"
+    );
+    // Off: the same paths with whatever dates the layers find first.
+    let mut off = Optimizations::ALL;
+    off.soft_constraints = false;
+    let (all_off, month_off, year_off) = date_shares(off);
+    eprintln!(
+        "without soft constraints: {month_off} of {all_off} on the 1st of a month, \
+         {year_off} on January 1st"
+    );
+    // 14 paths, 22 dates, of which 6 cannot be a 1st: the three 29 February births, the two
+    // last days of months and the day that does not exist in the next month.
+    assert_eq!(all, all_off);
+    assert!(month_start > month_off, "{month_start} vs {month_off}");
+    assert_eq!(all, 22);
+    assert_eq!(month_start, 16, "{month_start} of {all}");
+}

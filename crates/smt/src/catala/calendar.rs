@@ -172,6 +172,39 @@ fn plain(op: Op, a: &Term, b: &Term) -> Term {
     app(op, vec![a.clone(), b.clone()])
 }
 
+/// How round a date is, for the human-friendly dates the solver layers prefer (as they
+/// prefer whole hundreds of money).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DateRoundness {
+    /// January 1st.
+    YearStart,
+    /// The first day of another month.
+    MonthStart,
+    Other,
+}
+
+/// The roundness of the date of day number `z`.
+pub fn roundness(z: i128) -> DateRoundness {
+    match civil(z) {
+        Some((_, 1, 1)) => DateRoundness::YearStart,
+        Some((_, _, 1)) => DateRoundness::MonthStart,
+        _ => DateRoundness::Other,
+    }
+}
+
+/// Round dates near day number `z`, most preferred first: January 1st of its year and of the
+/// next, then the first day of its month and of the next.
+pub fn round_dates_near(z: i128) -> Vec<i128> {
+    let Some((y, m, _)) = civil(z) else {
+        return Vec::new();
+    };
+    let next_month = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    [(y, 1), (y + 1, 1), (y, m), next_month]
+        .into_iter()
+        .filter_map(|(y, m)| day_number(y, m, 1))
+        .collect()
+}
+
 /// True when `t` is the integer constant `n`.
 pub fn is_int(t: &Term, n: i128) -> bool {
     constant(t) == Some(n)

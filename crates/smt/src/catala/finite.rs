@@ -161,6 +161,12 @@ fn eval(c: &C, a: &[Option<Val>]) -> Option<bool> {
 /// Decides the conjunction of `terms`, or returns `None` when it is outside the fragment (or
 /// mentions a variable of `exclude`) or the search is too long.
 pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
+    decide_preferring(terms, exclude, &[])
+}
+
+/// [`decide`], trying first for the date variables of `dates` (day numbers) round dates near
+/// the constants they are compared with: January 1st, then the first day of a month.
+pub fn decide_preferring(terms: &[&Term], exclude: &[VarId], dates: &[VarId]) -> Option<Decision> {
     let mut vars = Vars::default();
     let mut compiled = Vec::with_capacity(terms.len());
     for t in terms {
@@ -191,6 +197,29 @@ pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
     let all: Vec<usize> = (0..compiled.len()).collect();
     if !search(&compiled, &all, &order, 0, &mut assignment, &mut steps)? {
         return Some(Decision::Unsat);
+    }
+    // Round dates: each date variable in turn takes the roundest date near its value or near
+    // a constant it meets that keeps every term true (January 1st, then a first of month).
+    for v in dates {
+        let Some(&i) = vars.index.get(v) else {
+            continue;
+        };
+        let Some(Val::Int(current)) = assignment[i] else {
+            continue;
+        };
+        let mut near: Vec<i128> = std::iter::once(current)
+            .chain(vars.domains[i].iter().flatten().copied())
+            .flat_map(super::calendar::round_dates_near)
+            .filter(|z| super::calendar::roundness(*z) < super::calendar::roundness(current))
+            .collect();
+        near.sort_by_key(|z| (super::calendar::roundness(*z), (z - current).abs()));
+        for z in near {
+            assignment[i] = Some(Val::Int(z));
+            if compiled.iter().all(|c| eval(c, &assignment) == Some(true)) {
+                break;
+            }
+            assignment[i] = Some(Val::Int(current));
+        }
     }
     let model = vars
         .index
@@ -249,11 +278,16 @@ fn search(
 pub struct FiniteAnswers {
     /// Variables left to Z3 (money amounts, which Z3 rounds).
     kept: Vec<VarId>,
+    /// Date variables, given round dates when they can be.
+    pub dates: Vec<VarId>,
 }
 
 impl FiniteAnswers {
     pub fn new(kept: Vec<VarId>) -> FiniteAnswers {
-        FiniteAnswers { kept }
+        FiniteAnswers {
+            kept,
+            dates: Vec::new(),
+        }
     }
 }
 
@@ -262,10 +296,12 @@ impl<'a> SolverLayer<PathQuery<'a>> for FiniteAnswers {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        Ok(decide(q.terms, &self.kept).map(|d| match d {
-            Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
-            Decision::Unsat => Verdict::Unsat,
-        }))
+        Ok(
+            decide_preferring(q.terms, &self.kept, &self.dates).map(|d| match d {
+                Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
+                Decision::Unsat => Verdict::Unsat,
+            }),
+        )
     }
 }
 

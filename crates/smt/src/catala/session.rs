@@ -4,7 +4,8 @@
 //! [`Z3Session`] with its incremental push/pop stack. Each of the first two can be switched off
 //! (`--optim fast`, `--optim guess`). After a satisfiable answer, [`CatalaSession::value`]
 //! reads the model of whichever layer answered, and [`CatalaSession::round_money`] pulls the
-//! money inputs of a Z3 model towards round amounts (Section 4.2 of the paper).
+//! money inputs of a Z3 model towards round amounts (Section 4.2 of the paper), and the date
+//! inputs towards round dates when [`CatalaSession::prefer_round_dates`] names them.
 
 use super::finite::FiniteAnswers;
 use super::guess::Guesses;
@@ -42,6 +43,8 @@ type Layers = Chain<Option<FiniteAnswers>, Chain<Option<Guesses>, Z3Session>>;
 pub struct CatalaSession {
     layers: Layers,
     globals: Vec<Term>,
+    /// Date variables (day numbers), pulled towards round dates.
+    dates: Vec<VarId>,
     model: Option<ModelSource>,
     path_queries: u64,
     answered_without_z3: u64,
@@ -60,6 +63,7 @@ impl CatalaSession {
                 },
             },
             globals: Vec::new(),
+            dates: Vec::new(),
             model: None,
             path_queries: 0,
             answered_without_z3: 0,
@@ -92,6 +96,19 @@ impl CatalaSession {
     /// answered this way.
     pub fn enable_guesses(&mut self, money: Vec<VarId>) {
         self.layers.then.first = Some(Guesses::new(money));
+    }
+
+    /// Prefers human-friendly values for the date variables `dates` (day numbers): January
+    /// 1st, then the first day of a month, in the answers of every layer (call after enabling
+    /// the layers). Z3's dates are rounded by [`CatalaSession::round_money`].
+    pub fn prefer_round_dates(&mut self, dates: Vec<VarId>) {
+        if let Some(f) = &mut self.layers.first {
+            f.dates = dates.clone();
+        }
+        if let Some(g) = &mut self.layers.then.first {
+            g.dates = dates.clone();
+        }
+        self.dates = dates;
     }
 
     /// Records the inputs of the run the next queries start from.
@@ -137,7 +154,10 @@ impl CatalaSession {
     /// [`Z3Session::round_money`]); a model found without Z3 is kept as it is.
     pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
         if self.model == Some(ModelSource::Z3) {
-            return self.z3().round_money(money_vars);
+            let level = self.z3().round_money(money_vars)?;
+            let dates = self.dates.clone();
+            self.z3().round_dates(&dates, money_vars)?;
+            return Ok(level);
         }
         if money_vars.is_empty() {
             return Ok(RoundnessLevel::Hundreds);

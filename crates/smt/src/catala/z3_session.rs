@@ -349,6 +349,130 @@ impl Z3Session {
         Ok(RoundnessLevel::Cents)
     }
 
+    /// After a satisfiable [`Z3Session::check_path`] (and the rounding of money): tries to
+    /// move the date variables `dates` (day numbers) to January 1st, then to the first day of
+    /// a month, keeping the variables of `kept` (the rounded money) at their values. Each
+    /// level tries every date at once, rounded down and then up (the first day of the year or
+    /// month and of the next), as assumptions on top of the path condition, as
+    /// [`Z3Session::round_money`] does.
+    pub fn round_dates(&mut self, dates: &[VarId], kept: &[VarId]) -> Result<(), EncodeError> {
+        use super::calendar::{round_dates_near, roundness, DateRoundness};
+        if dates.is_empty() || self.model.is_none() || self.solver.is_none() {
+            return Ok(());
+        }
+        let read = |s: &Self, v: &VarId| match s.value(*v, Kind::Int) {
+            Some(ModelValue::Int(x)) => x.parse::<i128>().ok(),
+            _ => None,
+        };
+        let Some(current) = dates
+            .iter()
+            .map(|v| read(self, v))
+            .collect::<Option<Vec<i128>>>()
+        else {
+            return Ok(());
+        };
+        let Some(kept_values) = kept
+            .iter()
+            .map(|v| read(self, v))
+            .collect::<Option<Vec<i128>>>()
+        else {
+            return Ok(());
+        };
+        let ctx = self.ctx();
+        let int_var = |v: &VarId| Int::new_const(ctx, format!("v{}", v.0));
+        let fixed: Vec<Bool<'static>> = kept
+            .iter()
+            .zip(&kept_values)
+            .filter_map(|(v, x)| Some(int_var(v)._eq(&Int::from_i64(ctx, i64::try_from(*x).ok()?))))
+            .collect();
+        let levels = [
+            (DateRoundness::YearStart, 0, 1),
+            (DateRoundness::MonthStart, 2, 3),
+        ];
+        // Every date at once, then (when some date cannot move) one date at a time.
+        let mut values = current;
+        let mut moved = false;
+        'levels: for (level, down, up) in levels {
+            if values.iter().all(|z| roundness(*z) <= level) {
+                return Ok(());
+            }
+            for pick in [down, up] {
+                let candidate: Vec<i128> = values
+                    .iter()
+                    .map(|z| {
+                        if roundness(*z) <= level {
+                            *z
+                        } else {
+                            round_dates_near(*z).get(pick).copied().unwrap_or(*z)
+                        }
+                    })
+                    .collect();
+                if self.try_dates(dates, &candidate, &fixed)? {
+                    values = candidate;
+                    moved = true;
+                    break 'levels;
+                }
+            }
+        }
+        let unround = values
+            .iter()
+            .filter(|z| roundness(**z) != DateRoundness::YearStart)
+            .count();
+        if moved || unround < 2 {
+            return Ok(());
+        }
+        for i in 0..values.len() {
+            'one: for (level, down, up) in levels {
+                if roundness(values[i]) <= level {
+                    break;
+                }
+                for pick in [down, up] {
+                    let mut candidate = values.clone();
+                    candidate[i] = round_dates_near(values[i])
+                        .get(pick)
+                        .copied()
+                        .unwrap_or(values[i]);
+                    if self.try_dates(dates, &candidate, &fixed)? {
+                        values = candidate;
+                        break 'one;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Is the path condition satisfiable with the dates at these values and the assumptions
+    /// `fixed`? When it is, its model becomes the session's.
+    fn try_dates(
+        &mut self,
+        dates: &[VarId],
+        values: &[i128],
+        fixed: &[Bool<'static>],
+    ) -> Result<bool, EncodeError> {
+        let ctx = self.ctx();
+        let mut assumptions = fixed.to_vec();
+        for (v, z) in dates.iter().zip(values) {
+            let Ok(z) = i64::try_from(*z) else { continue };
+            let x = Int::new_const(ctx, format!("v{}", v.0));
+            assumptions.push(x._eq(&Int::from_i64(ctx, z)));
+        }
+        let Some(solver) = &self.solver else {
+            return Ok(false);
+        };
+        self.stats.soft_queries += 1;
+        let start = Instant::now();
+        let r = solver.check_assumptions(&assumptions);
+        self.stats.solver_time += start.elapsed();
+        if r == SatResult::Sat {
+            if let Some(m) = solver.get_model() {
+                self.model = Some(m);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// The value of a variable in the last model (completed with defaults when unconstrained).
     pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
         let model = self.model.as_ref()?;
