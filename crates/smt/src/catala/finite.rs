@@ -345,6 +345,71 @@ mod tests {
     }
 
     #[test]
+    fn dates_prefer_january_first_then_the_first_of_a_month() {
+        use crate::catala::calendar::day_number;
+        let day = |y, m, d| day_number(y, m, d).unwrap_or(0) as i64;
+        let model_date = |terms: &[Term]| {
+            let refs: Vec<&Term> = terms.iter().collect();
+            match decide_preferring(&refs, &[], &[VarId(0)]) {
+                Some(Decision::Sat(m)) => m.get(&VarId(0)).cloned(),
+                other => panic!("{other:?}"),
+            }
+        };
+        // After 1960-03-17 and before 1965: 1961-01-01 rather than 1960-03-18.
+        let after = [
+            not(&app(
+                Op::Le,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1960, 3, 17).to_string()),
+                ],
+            )),
+            app(
+                Op::Lt,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1965, 1, 1).to_string()),
+                ],
+            ),
+        ];
+        assert_eq!(
+            model_date(&after),
+            Some(ModelValue::Int(day(1961, 1, 1).to_string()))
+        );
+        // Within March 1960 after the 17th: no January 1st, but April 1st is out too; the
+        // first day of a month is impossible, so the exact boundary stays.
+        let march = [
+            after[0].clone(),
+            app(
+                Op::Lt,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1960, 4, 1).to_string()),
+                ],
+            ),
+        ];
+        assert_eq!(
+            model_date(&march),
+            Some(ModelValue::Int(day(1960, 3, 18).to_string()))
+        );
+        // Before 1960-03-17 and after 1960-01-15: 1960-02-01.
+        let between = [
+            ge(0, day(1960, 1, 15)),
+            app(
+                Op::Lt,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1960, 3, 17).to_string()),
+                ],
+            ),
+        ];
+        assert_eq!(
+            model_date(&between),
+            Some(ModelValue::Int(day(1960, 2, 1).to_string()))
+        );
+    }
+
+    #[test]
     fn contradictions_are_unsat_and_other_terms_go_to_z3() {
         let terms = [ge(0, 10), not(&ge(0, 5)), var(VarId(2), Kind::Bool)];
         let refs: Vec<&Term> = terms.iter().collect();

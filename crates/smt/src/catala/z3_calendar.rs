@@ -1,7 +1,9 @@
 //! The calendar operators of [`super::calendar`] in Z3, without Z3's `div` and `mod` (on which
 //! its integer arithmetic gets lost as soon as one date is computed from another). Each
-//! operator's result is a fresh constant tied to its arguments by a defining constraint that
-//! only uses bounded "digits": a year `y` is written `400·a + 100·b + 4·c + e` with
+//! operator's result is a fresh constant tied to its arguments by a defining constraint. For
+//! the years 1700–2500 the first day of the year and leap years come from tables (Z3 then only
+//! chooses among a few years, which the bounds tying the year to the day number narrow down);
+//! elsewhere the constraint uses bounded "digits": a year `y` is written `400·a + 100·b + 4·c + e` with
 //! `0 ≤ b ≤ 3`, `0 ≤ c ≤ 24`, `0 ≤ e ≤ 3`, so that the leap-day count `97·a + 24·b + c` and
 //! the leap-year test (`e = 0` and `c ≠ 0` or `b = 0`) are linear, and the days before a month
 //! come from a table. Each definition has exactly one solution for any value of the
@@ -136,14 +138,96 @@ fn jan_feb(ctx: &'static Context, m: &Int<'static>) -> Int<'static> {
     m.le(&k(ctx, 2)).ite(&k(ctx, 1), &k(ctx, 0))
 }
 
+/// Years whose first day and leap-ness come from a table: the years of the explored inputs
+/// (1900–2199) and far around them. Outside, the digit formulas apply.
+const FIRST_TABLE_YEAR: i128 = 1700;
+const LAST_TABLE_YEAR: i128 = 2500;
+
+/// Days from January 1st to the first day of each month of a common year.
+const BEFORE_MONTH_FROM_JANUARY: [(i128, i128); 12] = [
+    (1, 0),
+    (2, 31),
+    (3, 59),
+    (4, 90),
+    (5, 120),
+    (6, 151),
+    (7, 181),
+    (8, 212),
+    (9, 243),
+    (10, 273),
+    (11, 304),
+    (12, 334),
+];
+
+/// For a year `y` of the table's range: the day number of its January 1st and whether it is
+/// a leap year (tables over the range, as balanced trees of `if y < k`, so that bounds on `y`
+/// select the entry quickly).
+fn year_table(
+    ctx: &'static Context,
+    y: &Int<'static>,
+) -> (Bool<'static>, Int<'static>, Bool<'static>) {
+    fn tree(
+        ctx: &'static Context,
+        y: &Int<'static>,
+        lo: i128,
+        hi: i128,
+    ) -> (Int<'static>, Bool<'static>) {
+        if lo == hi {
+            let start = super::calendar::day_number(lo, 1, 1).unwrap_or(0);
+            return (
+                k(ctx, start),
+                Bool::from_bool(ctx, super::calendar::is_leap(lo)),
+            );
+        }
+        let mid = (lo + hi + 1) / 2;
+        let (ls, ll) = tree(ctx, y, lo, mid - 1);
+        let (rs, rl) = tree(ctx, y, mid, hi);
+        let below = y.lt(&k(ctx, mid));
+        (below.ite(&ls, &rs), below.ite(&ll, &rl))
+    }
+    let in_table = between(ctx, y, FIRST_TABLE_YEAR, LAST_TABLE_YEAR);
+    let (start, leap) = tree(ctx, y, FIRST_TABLE_YEAR, LAST_TABLE_YEAR);
+    (in_table, start, leap)
+}
+
+/// The day number of `(y, m, d)` for a year of the table and `m` in 1–12.
+fn table_day_number(
+    ctx: &'static Context,
+    start: &Int<'static>,
+    leap: &Bool<'static>,
+    m: &Int<'static>,
+    d: &Int<'static>,
+) -> Int<'static> {
+    let before = lookup(ctx, m, &BEFORE_MONTH_FROM_JANUARY);
+    let leap_day = Bool::and(ctx, &[leap, &m.gt(&k(ctx, 2))]).ite(&k(ctx, 1), &k(ctx, 0));
+    Int::sub(
+        ctx,
+        &[&sum(ctx, &[start, &before, &leap_day, d]), &k(ctx, 1)],
+    )
+}
+
+fn all(ctx: &'static Context, parts: &[Bool<'static>]) -> Bool<'static> {
+    let refs: Vec<&Bool<'static>> = parts.iter().collect();
+    Bool::and(ctx, &refs)
+}
+
 /// `[y, m, d]`: the year, month and day of the day number `z`.
 pub fn civil(ctx: &'static Context, z: &Int<'static>) -> Defined {
     let y = Int::fresh_const(ctx, "year");
     let m = Int::fresh_const(ctx, "month");
     let d = Int::fresh_const(ctx, "day");
-    // The digits of the March-based year y − [m ≤ 2]: for January and February the year
-    // `y` itself is the next one, leap when e = 3 and (c ≠ 24 or b = 3).
-    let (dg, mut constraints) = digits(ctx, &Int::sub(ctx, &[&y, &jan_feb(ctx, &m)]));
+    // In the table's years: the first day of the year plus the days before the month.
+    let (in_table, start, table_leap) = year_table(ctx, &y);
+    let by_table = all(
+        ctx,
+        &[
+            d.le(&month_length(ctx, &m, &table_leap)),
+            z._eq(&table_day_number(ctx, &start, &table_leap, &m, &d)),
+        ],
+    );
+    // Elsewhere: the digits of the March-based year y − [m ≤ 2]; for January and February
+    // the year `y` itself is the next one, leap when e = 3 and (c ≠ 24 or b = 3).
+    let (dg, mut general) = digits(ctx, &Int::sub(ctx, &[&y, &jan_feb(ctx, &m)]));
     let [_, b, c, e] = &dg;
     let leap = Bool::and(
         ctx,
@@ -153,29 +237,36 @@ pub fn civil(ctx: &'static Context, z: &Int<'static>) -> Defined {
         ],
     );
     let before = lookup(ctx, &m, &BEFORE_MONTH);
+    general.extend([
+        d.le(&month_length(ctx, &m, &leap)),
+        z._eq(&day_count(ctx, &dg, &before, &d)),
+    ]);
     // Redundant bounds tying the year to the day number (January 1st is within 2 days of
     // 1970 + z / 365.2425), so that the year need not be searched for.
     let mean = times(ctx, 3_652_425, &Int::sub(ctx, &[&y, &k(ctx, 1970)]));
     let scaled = times(ctx, 10_000, z);
-    constraints.extend([
-        scaled.ge(&Int::sub(ctx, &[&mean, &k(ctx, YEAR_SLACK)])),
-        scaled.le(&sum(ctx, &[&mean, &k(ctx, 3_660_000 + YEAR_SLACK)])),
-        between(ctx, &m, 1, 12),
-        d.ge(&k(ctx, 1)),
-        d.le(&month_length(ctx, &m, &leap)),
-        z._eq(&day_count(ctx, &dg, &before, &d)),
-    ]);
-    let refs: Vec<&Bool<'static>> = constraints.iter().collect();
+    let definition = all(
+        ctx,
+        &[
+            scaled.ge(&Int::sub(ctx, &[&mean, &k(ctx, YEAR_SLACK)])),
+            scaled.le(&sum(ctx, &[&mean, &k(ctx, 3_660_000 + YEAR_SLACK)])),
+            between(ctx, &m, 1, 12),
+            d.ge(&k(ctx, 1)),
+            in_table.implies(&by_table),
+            in_table.not().implies(&all(ctx, &general)),
+        ],
+    );
     Defined {
         values: vec![y, m, d],
-        definition: Bool::and(ctx, &refs),
+        definition,
     }
 }
 
 /// `[n]`: the number of days of month `m` of year `y`.
 pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) -> Defined {
     let n = Int::fresh_const(ctx, "month_length");
-    let (dg, mut constraints) = digits(ctx, y);
+    let (in_table, _, table_leap) = year_table(ctx, y);
+    let (dg, mut general) = digits(ctx, y);
     let [_, b, c, e] = &dg;
     let leap = Bool::and(
         ctx,
@@ -184,11 +275,17 @@ pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) 
             &Bool::or(ctx, &[&c._eq(&k(ctx, 0)).not(), &b._eq(&k(ctx, 0))]),
         ],
     );
-    constraints.push(n._eq(&month_length(ctx, m, &leap)));
-    let refs: Vec<&Bool<'static>> = constraints.iter().collect();
+    general.push(n._eq(&month_length(ctx, m, &leap)));
+    let definition = all(
+        ctx,
+        &[
+            in_table.implies(&n._eq(&month_length(ctx, m, &table_leap))),
+            in_table.not().implies(&all(ctx, &general)),
+        ],
+    );
     Defined {
         values: vec![n],
-        definition: Bool::and(ctx, &refs),
+        definition,
     }
 }
 
@@ -219,20 +316,28 @@ pub fn day_number(
     d: &Int<'static>,
 ) -> Defined {
     let n = Int::fresh_const(ctx, "day_number");
+    let (in_table, start, table_leap) = year_table(ctx, y);
+    let usual = Bool::and(ctx, &[&in_table, &between(ctx, m, 1, 12)]);
     let shifted_month = Int::fresh_const(ctx, "month_from_march");
     let turns = Int::fresh_const(ctx, "month_turns");
-    let (dg, mut constraints) = digits(ctx, &Int::sub(ctx, &[y, &jan_feb(ctx, m)]));
+    let (dg, mut general) = digits(ctx, &Int::sub(ctx, &[y, &jan_feb(ctx, m)]));
     // mp = (m + 9) mod 12; the days before month mp of a March-based year: ⌊(153·mp + 2) / 5⌋.
     let from_march: Vec<(i128, i128)> = (0..12).map(|mp| (mp, (153 * mp + 2) / 5)).collect();
     let before = lookup(ctx, &shifted_month, &from_march);
-    constraints.extend([
+    general.extend([
         sum(ctx, &[m, &k(ctx, 9)])._eq(&sum(ctx, &[&times(ctx, 12, &turns), &shifted_month])),
         between(ctx, &shifted_month, 0, 11),
         n._eq(&day_count(ctx, &dg, &before, d)),
     ]);
-    let refs: Vec<&Bool<'static>> = constraints.iter().collect();
+    let definition = all(
+        ctx,
+        &[
+            usual.implies(&n._eq(&table_day_number(ctx, &start, &table_leap, m, d))),
+            usual.not().implies(&all(ctx, &general)),
+        ],
+    );
     Defined {
         values: vec![n],
-        definition: Bool::and(ctx, &refs),
+        definition,
     }
 }
