@@ -349,9 +349,9 @@ impl Z3Session {
         Ok(RoundnessLevel::Cents)
     }
 
-    /// After a satisfiable [`Z3Session::check_path`] (and the rounding of money): tries to
-    /// move the date variables `dates` (day numbers) to January 1st, then to the first day of
-    /// a month, keeping the variables of `kept` (the rounded money) at their values. Each
+    /// After a satisfiable [`Z3Session::check_path`] (and the rounding of money): when some
+    /// date of `dates` (day numbers) is not on the first of a month, tries to move the dates
+    /// to January 1st, then to the first day of a month, keeping the variables of `kept` (the rounded money) at their values. Each
     /// level tries every date at once, rounded down and then up (the first day of the year or
     /// month and of the next), as assumptions on top of the path condition, as
     /// [`Z3Session::round_money`] does.
@@ -385,6 +385,15 @@ impl Z3Session {
             .zip(&kept_values)
             .filter_map(|(v, x)| Some(int_var(v)._eq(&Int::from_i64(ctx, i64::try_from(*x).ok()?))))
             .collect();
+        // Dates already on the first of a month are left alone (moving them to January 1st
+        // would cost soft queries on nearly every model of programs comparing dates with
+        // first days of months, for little).
+        if current
+            .iter()
+            .all(|z| roundness(*z) <= DateRoundness::MonthStart)
+        {
+            return Ok(());
+        }
         let levels = [
             (DateRoundness::YearStart, 0, 1),
             (DateRoundness::MonthStart, 2, 3),
