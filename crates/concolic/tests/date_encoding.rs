@@ -373,7 +373,7 @@ fn encoded_operations_admit_exactly_the_interpreters_results() {
                     "{what}: exact evaluation disagrees"
                 );
                 if by_z3 {
-                    let q = with(&[ok.clone()]);
+                    let q = with(std::slice::from_ref(&ok));
                     assert_eq!(check(&mut session, &q), QueryOutcome::Unsat, "{what}");
                 }
                 if ok.is_ground() {
