@@ -168,6 +168,9 @@ impl<'p> Worker<'p> {
         if opt.guesses {
             session.enable_guesses(money_vars.clone());
         }
+        if opt.soft_constraints {
+            session.prefer_round_dates(space.dates.clone());
+        }
         for d in &space.domains {
             session.add_global(d)?;
         }

@@ -54,6 +54,8 @@ pub struct InputSpace {
     pub shapes: Vec<Option<Shape>>,
     /// Domain constraints (enumeration cases, date range).
     pub domains: Vec<Term>,
+    /// The variables standing for dates (day numbers).
+    pub dates: Vec<VarId>,
 }
 
 /// Dates are explored between 1900-01-01 and 2199-12-31.
@@ -90,6 +92,7 @@ impl InputSpace {
             Ty::Money => Shape::Money(self.fresh(Kind::Int, path, true)),
             Ty::Date => {
                 let v = self.fresh(Kind::Int, path, false);
+                self.dates.push(v);
                 let x = term::var(v, Kind::Int);
                 self.domains.push(app(
                     Op::And,

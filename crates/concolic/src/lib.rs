@@ -33,6 +33,7 @@ pub mod results;
 pub mod searcher;
 pub mod shard;
 pub mod symbolic;
+mod symbolic_dates;
 
 pub use explore::{
     explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,

@@ -4,8 +4,10 @@
 //! not depend on the inputs. [`PathState`] is the companion's session: it turns the
 //! interpreter's branch events into the path condition (Fig. 4 of the paper: justifications,
 //! conditionals, matches, divisions by zero, assertions) and notes the operations that had to be
-//! evaluated concretely on symbolic operands (loss of completeness).
+//! evaluated concretely on symbolic operands (loss of completeness). Dates and durations are in
+//! [`crate::symbolic_dates`].
 
+use crate::symbolic_dates::{self, Handled};
 use catala_eval::eval::{BranchEvent, Companion, Composite, Projection};
 use catala_eval::runtime::{Date, Value};
 use catala_ir::dcalc::{BinaryOp, CmpType, UnaryOp};
@@ -20,7 +22,8 @@ pub enum Sym {
     /// The value does not depend on the inputs.
     #[default]
     Concrete,
-    /// A boolean, integer, decimal, money (cents), date (day number) or duration (days) term.
+    /// A boolean, integer, decimal, money (cents), date (day number) or duration term (a
+    /// duration in days: its years and months are 0).
     Scalar(Term),
     /// Structure (or scope output) fields, in order.
     Struct(Rc<[Sym]>),
@@ -32,6 +35,12 @@ pub enum Sym {
     Tuple(Rc<[Sym]>),
     /// A list of known length: its elements.
     List(Rc<[Sym]>),
+    /// A duration whose years or months may be other than 0: years, months and days (see
+    /// [`crate::symbolic_dates`]; durations in days are [`Sym::Scalar`]).
+    Duration(Rc<[Term; 3]>),
+    /// A date with its parts known as terms: day number, year, month and day (see
+    /// [`crate::symbolic_dates`]; a date as a day number alone is [`Sym::Scalar`]).
+    Date(Rc<[Term; 4]>),
 }
 
 impl Sym {
@@ -51,6 +60,8 @@ pub enum ConstraintOrigin {
     ListCondition,
     /// Whether a context variable is given.
     ContextInput,
+    /// Whether a date computation or a comparison of durations is defined.
+    DateComputation,
 }
 
 /// One element of the path condition: the condition as it held on this run.
@@ -132,7 +143,14 @@ impl PathState {
         out
     }
 
-    fn record(&mut self, t: Term, fixed: bool, origin: ConstraintOrigin, span: Span, way: u32) {
+    pub(crate) fn record(
+        &mut self,
+        t: Term,
+        fixed: bool,
+        origin: ConstraintOrigin,
+        span: Span,
+        way: u32,
+    ) {
         if self.assertion_failed {
             return;
         }
@@ -166,11 +184,22 @@ impl PathState {
         self.record(t, false, origin, span, u32::from(taken));
     }
 
-    fn lost(&mut self, what: &str) {
+    pub(crate) fn lost(&mut self, what: &str) {
         if !self.incomplete.contains(what) {
             self.incomplete.insert(what.to_string());
         }
     }
+}
+
+/// The condition under which a binary operator on dates or durations succeeds on these
+/// operands (`None` when it cannot fail on values alone, or the operands are not dates or
+/// durations): what the companion records as a branch when the operator is evaluated.
+pub fn date_success_condition(
+    op: BinaryOp,
+    lhs: (&Value, &Sym),
+    rhs: (&Value, &Sym),
+) -> Option<Term> {
+    symbolic_dates::success_condition(op, lhs, rhs)
 }
 
 /// Day number (days since 1970-01-01) of a date: the runtime's own conversion.
@@ -201,6 +230,7 @@ pub fn constant_term(v: &Value) -> Option<Term> {
 fn scalar(v: &Value, s: &Sym) -> Option<Term> {
     match s {
         Sym::Scalar(t) => Some(t.clone()),
+        Sym::Date(parts) => Some(parts[0].clone()),
         Sym::Concrete => constant_term(v),
         _ => None,
     }
@@ -296,6 +326,9 @@ impl Companion for Sym {
         if s.is_concrete() {
             return Sym::Concrete;
         }
+        if let Some(r) = symbolic_dates::unary(op, v, s) {
+            return r;
+        }
         let Some(t) = scalar(v, s) else {
             st.lost(&format!("{op:?}"));
             return Sym::Concrete;
@@ -334,6 +367,14 @@ impl Companion for Sym {
     ) -> Sym {
         if ls.is_concrete() && rs.is_concrete() {
             return Sym::Concrete;
+        }
+        match symbolic_dates::binary(op, (lv, ls), (rv, rs)) {
+            Some(Handled::Result(r)) => return r,
+            Some(Handled::Lost) => {
+                st.lost(&format!("{op:?}"));
+                return Sym::Concrete;
+            }
+            None => {}
         }
         if matches!(op, BinaryOp::Eq | BinaryOp::Neq) {
             return match equality(lv, ls, rv, rs) {
@@ -455,6 +496,17 @@ impl Companion for Sym {
                 Sym::Concrete
             }
         }
+    }
+
+    fn checked_operation(
+        st: &mut PathState,
+        op: BinaryOp,
+        span: Span,
+        lhs: (&Value, &Sym),
+        rhs: (&Value, &Sym),
+        succeeded: bool,
+    ) {
+        symbolic_dates::checked_operation(st, op, span, lhs, rhs, succeeded);
     }
 
     fn lazy_exceptions(st: &PathState) -> bool {

@@ -123,6 +123,21 @@ pub trait Companion: Clone + 'static {
     /// Called at every branch point with the decision the concrete values imply.
     fn branch(session: &mut Self::Session, event: BranchEvent<'_, Self>);
 
+    /// Called for every binary operator before its result (or its error) is used: `succeeded`
+    /// says whether the operands' values were accepted. Some operators fail on values alone
+    /// (a date that does not exist without a rounding mode, durations of months compared with
+    /// durations of days): a symbolic companion records the condition as a branch at `span`.
+    #[inline(always)]
+    fn checked_operation(
+        _session: &mut Self::Session,
+        _op: BinaryOp,
+        _span: Span,
+        _lhs: (&Value, &Self),
+        _rhs: (&Value, &Self),
+        _succeeded: bool,
+    ) {
+    }
+
     /// Called when arguments go into code the companion cannot follow (an external module's
     /// implementation): its result is then a constant. A symbolic companion notes that what
     /// depends on the result is no longer explored completely.

@@ -600,7 +600,16 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 return Err(self.error(RuntimeErrorKind::DivisionByZero, &[rhs_span]));
             }
         }
-        let v = ops::apply_binary(op, &lv, &rv).map_err(|err| self.value_error(err, span))?;
+        let r = ops::apply_binary(op, &lv, &rv);
+        C::checked_operation(
+            &mut self.session,
+            op,
+            span,
+            (&lv, &lc),
+            (&rv, &rc),
+            r.is_ok(),
+        );
+        let v = r.map_err(|err| self.value_error(err, span))?;
         let c = C::binary(&mut self.session, op, (&lv, &lc), (&rv, &rc), &v);
         Ok((v, c))
     }

@@ -161,6 +161,12 @@ fn eval(c: &C, a: &[Option<Val>]) -> Option<bool> {
 /// Decides the conjunction of `terms`, or returns `None` when it is outside the fragment (or
 /// mentions a variable of `exclude`) or the search is too long.
 pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
+    decide_preferring(terms, exclude, &[])
+}
+
+/// [`decide`], trying first for the date variables of `dates` (day numbers) round dates near
+/// the constants they are compared with: January 1st, then the first day of a month.
+pub fn decide_preferring(terms: &[&Term], exclude: &[VarId], dates: &[VarId]) -> Option<Decision> {
     let mut vars = Vars::default();
     let mut compiled = Vec::with_capacity(terms.len());
     for t in terms {
@@ -191,6 +197,29 @@ pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
     let all: Vec<usize> = (0..compiled.len()).collect();
     if !search(&compiled, &all, &order, 0, &mut assignment, &mut steps)? {
         return Some(Decision::Unsat);
+    }
+    // Round dates: each date variable in turn takes the roundest date near its value or near
+    // a constant it meets that keeps every term true (January 1st, then a first of month).
+    for v in dates {
+        let Some(&i) = vars.index.get(v) else {
+            continue;
+        };
+        let Some(Val::Int(current)) = assignment[i] else {
+            continue;
+        };
+        let mut near: Vec<i128> = std::iter::once(current)
+            .chain(vars.domains[i].iter().flatten().copied())
+            .flat_map(super::calendar::round_dates_near)
+            .filter(|z| super::calendar::roundness(*z) < super::calendar::roundness(current))
+            .collect();
+        near.sort_by_key(|z| (super::calendar::roundness(*z), (z - current).abs()));
+        for z in near {
+            assignment[i] = Some(Val::Int(z));
+            if compiled.iter().all(|c| eval(c, &assignment) == Some(true)) {
+                break;
+            }
+            assignment[i] = Some(Val::Int(current));
+        }
     }
     let model = vars
         .index
@@ -249,11 +278,16 @@ fn search(
 pub struct FiniteAnswers {
     /// Variables left to Z3 (money amounts, which Z3 rounds).
     kept: Vec<VarId>,
+    /// Date variables, given round dates when they can be.
+    pub dates: Vec<VarId>,
 }
 
 impl FiniteAnswers {
     pub fn new(kept: Vec<VarId>) -> FiniteAnswers {
-        FiniteAnswers { kept }
+        FiniteAnswers {
+            kept,
+            dates: Vec::new(),
+        }
     }
 }
 
@@ -262,10 +296,12 @@ impl<'a> SolverLayer<PathQuery<'a>> for FiniteAnswers {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        Ok(decide(q.terms, &self.kept).map(|d| match d {
-            Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
-            Decision::Unsat => Verdict::Unsat,
-        }))
+        Ok(
+            decide_preferring(q.terms, &self.kept, &self.dates).map(|d| match d {
+                Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
+                Decision::Unsat => Verdict::Unsat,
+            }),
+        )
     }
 }
 
@@ -306,6 +342,71 @@ mod tests {
             panic!("no date")
         };
         assert!(d.parse::<i128>().is_ok_and(|d| d >= 19478));
+    }
+
+    #[test]
+    fn dates_prefer_january_first_then_the_first_of_a_month() {
+        use crate::catala::calendar::day_number;
+        let day = |y, m, d| day_number(y, m, d).unwrap_or(0) as i64;
+        let model_date = |terms: &[Term]| {
+            let refs: Vec<&Term> = terms.iter().collect();
+            match decide_preferring(&refs, &[], &[VarId(0)]) {
+                Some(Decision::Sat(m)) => m.get(&VarId(0)).cloned(),
+                other => panic!("{other:?}"),
+            }
+        };
+        // After 1960-03-17 and before 1965: 1961-01-01 rather than 1960-03-18.
+        let after = [
+            not(&app(
+                Op::Le,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1960, 3, 17).to_string()),
+                ],
+            )),
+            app(
+                Op::Lt,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1965, 1, 1).to_string()),
+                ],
+            ),
+        ];
+        assert_eq!(
+            model_date(&after),
+            Some(ModelValue::Int(day(1961, 1, 1).to_string()))
+        );
+        // Within March 1960 after the 17th: no January 1st, but April 1st is out too; the
+        // first day of a month is impossible, so the exact boundary stays.
+        let march = [
+            after[0].clone(),
+            app(
+                Op::Lt,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1960, 4, 1).to_string()),
+                ],
+            ),
+        ];
+        assert_eq!(
+            model_date(&march),
+            Some(ModelValue::Int(day(1960, 3, 18).to_string()))
+        );
+        // Before 1960-03-17 and after 1960-01-15: 1960-02-01.
+        let between = [
+            ge(0, day(1960, 1, 15)),
+            app(
+                Op::Lt,
+                vec![
+                    var(VarId(0), Kind::Int),
+                    int_const(day(1960, 3, 17).to_string()),
+                ],
+            ),
+        ];
+        assert_eq!(
+            model_date(&between),
+            Some(ModelValue::Int(day(1960, 2, 1).to_string()))
+        );
     }
 
     #[test]

@@ -209,6 +209,23 @@ impl Eval<'_> {
             Op::ToReal => V::N(self.num(arg(0)?)?),
             Op::Round => V::N(self.num(arg(0)?)?.round()),
             Op::Truncate => V::N(self.num(arg(0)?)?.truncate()),
+            Op::IntDiv
+            | Op::Mod
+            | Op::YearOf
+            | Op::MonthOf
+            | Op::DayOf
+            | Op::DaysInMonth
+            | Op::DayNumber => {
+                let mut ints = Vec::with_capacity(args.len());
+                for a in args {
+                    let q = self.num(a)?;
+                    if q.d != 1 {
+                        return None;
+                    }
+                    ints.push(q.n);
+                }
+                V::N(Q::int(super::calendar::apply(op, &ints)?))
+            }
             Op::Ite => {
                 if self.bool(arg(0)?)? {
                     self.eval(arg(1)?)?
@@ -248,6 +265,17 @@ pub fn guess(
     terms: &[&Term],
     hints: &BTreeMap<VarId, ModelValue>,
     money: &[VarId],
+) -> Option<BTreeMap<VarId, ModelValue>> {
+    guess_preferring(terms, hints, money, &[])
+}
+
+/// [`guess`], then each date variable of `dates` (day numbers) moved to the roundest date
+/// near its value that keeps every term true: January 1st, then the first day of a month.
+pub fn guess_preferring(
+    terms: &[&Term],
+    hints: &BTreeMap<VarId, ModelValue>,
+    money: &[VarId],
+    dates: &[VarId],
 ) -> Option<BTreeMap<VarId, ModelValue>> {
     let mut kinds = BTreeMap::new();
     let mut per_term = Vec::with_capacity(terms.len());
@@ -301,6 +329,7 @@ pub fn guess(
         .collect();
     free.extend(values.iter().filter(|(v, x)| !round(v, x)).map(|(v, _)| *v));
     if free.is_empty() {
+        round_dates(terms, &mut values, dates, budget);
         return model(&values, &kinds);
     }
     let free: Vec<VarId> = free.into_iter().collect();
@@ -332,7 +361,41 @@ pub fn guess(
     if !found {
         return None;
     }
+    round_dates(terms, &mut values, dates, budget);
     model(&values, &kinds)
+}
+
+/// Moves date variables to round dates when every term stays true (see [`guess_preferring`]).
+fn round_dates(terms: &[&Term], values: &mut BTreeMap<VarId, V>, dates: &[VarId], budget: usize) {
+    let mut budget = budget;
+    for v in dates {
+        let Some(V::N(q)) = values.get(v).copied() else {
+            continue;
+        };
+        if q.d != 1 {
+            continue;
+        }
+        let current = q.n;
+        let level = super::calendar::roundness(current);
+        let mut near: Vec<i128> = super::calendar::round_dates_near(current)
+            .into_iter()
+            .filter(|z| super::calendar::roundness(*z) < level)
+            .collect();
+        near.sort_by_key(|z| (super::calendar::roundness(*z), (z - current).abs()));
+        for z in near {
+            values.insert(*v, V::N(Q::int(z)));
+            let mut ev = Eval { values, budget };
+            let holds = terms.iter().all(|t| ev.bool(t) == Some(true));
+            budget = ev.budget;
+            if holds {
+                break;
+            }
+            values.insert(*v, V::N(Q::int(current)));
+            if budget == 0 {
+                return;
+            }
+        }
+    }
 }
 
 fn model(
@@ -458,6 +521,8 @@ fn search(
 pub struct Guesses {
     /// Money variables, guessed at multiples of $100 only.
     money: Vec<VarId>,
+    /// Date variables, moved to round dates when they can be.
+    pub dates: Vec<VarId>,
     /// The inputs of the last run.
     hints: BTreeMap<VarId, ModelValue>,
     /// Queries answered by a guess.
@@ -468,6 +533,7 @@ impl Guesses {
     pub fn new(money: Vec<VarId>) -> Guesses {
         Guesses {
             money,
+            dates: Vec::new(),
             hints: BTreeMap::new(),
             found: 0,
         }
@@ -485,7 +551,7 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        let model = guess(q.terms, &self.hints, &self.money);
+        let model = guess_preferring(q.terms, &self.hints, &self.money, &self.dates);
         self.found += u64::from(model.is_some());
         Ok(model.map(|m| Verdict::Sat(ModelSource::Own(m))))
     }

@@ -6,12 +6,15 @@
 //! [`z3_session`], which encodes the terms into the thread's Z3 context, keeps the path
 //! condition as an incremental push/pop stack, answers satisfiability queries, extracts models,
 //! and refines models of money variables towards round amounts with soft constraints tried one
-//! by one.
+//! by one. Dates have calendar operators ([`calendar`]) so that the parts of a date, month
+//! arithmetic and month ends stay exact.
 
+pub mod calendar;
 pub mod finite;
 pub mod guess;
 pub mod session;
 pub mod term;
+mod z3_calendar;
 pub mod z3_session;
 
 pub use session::{

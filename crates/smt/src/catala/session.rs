@@ -4,11 +4,12 @@
 //! [`Z3Session`] with its incremental push/pop stack. Each of the first two can be switched off
 //! (`--optim fast`, `--optim guess`). After a satisfiable answer, [`CatalaSession::value`]
 //! reads the model of whichever layer answered, and [`CatalaSession::round_money`] pulls the
-//! money inputs of a Z3 model towards round amounts (Section 4.2 of the paper).
+//! money inputs of a Z3 model towards round amounts (Section 4.2 of the paper), and the date
+//! inputs towards round dates when [`CatalaSession::prefer_round_dates`] names them.
 
 use super::finite::FiniteAnswers;
 use super::guess::Guesses;
-use super::term::{Kind, Term, VarId};
+use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{Chain, SolverLayer, Verdict};
 use std::collections::BTreeMap;
 
@@ -42,6 +43,14 @@ type Layers = Chain<Option<FiniteAnswers>, Chain<Option<Guesses>, Z3Session>>;
 pub struct CatalaSession {
     layers: Layers,
     globals: Vec<Term>,
+    /// Date variables (day numbers), pulled towards round dates.
+    dates: Vec<VarId>,
+    /// The variables of the last path condition asked.
+    path_vars: Vec<VarId>,
+    /// Variables whose only global constraints are constant bounds, with those bounds, and
+    /// the variables of other global constraints.
+    bounds: BTreeMap<VarId, (Option<i128>, Option<i128>)>,
+    constrained: Vec<VarId>,
     model: Option<ModelSource>,
     path_queries: u64,
     answered_without_z3: u64,
@@ -60,6 +69,10 @@ impl CatalaSession {
                 },
             },
             globals: Vec::new(),
+            dates: Vec::new(),
+            path_vars: Vec::new(),
+            bounds: BTreeMap::new(),
+            constrained: Vec::new(),
             model: None,
             path_queries: 0,
             answered_without_z3: 0,
@@ -94,6 +107,19 @@ impl CatalaSession {
         self.layers.then.first = Some(Guesses::new(money));
     }
 
+    /// Prefers human-friendly values for the date variables `dates` (day numbers): January
+    /// 1st, then the first day of a month, in the answers of every layer (call after enabling
+    /// the layers). Z3's dates are rounded by [`CatalaSession::round_money`].
+    pub fn prefer_round_dates(&mut self, dates: Vec<VarId>) {
+        if let Some(f) = &mut self.layers.first {
+            f.dates = dates.clone();
+        }
+        if let Some(g) = &mut self.layers.then.first {
+            g.dates = dates.clone();
+        }
+        self.dates = dates;
+    }
+
     /// Records the inputs of the run the next queries start from.
     pub fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
         if let Some(g) = &mut self.layers.then.first {
@@ -103,6 +129,7 @@ impl CatalaSession {
 
     /// Adds a constraint that holds in every query (input domains, input assertions).
     pub fn add_global(&mut self, t: &Term) -> Result<(), EncodeError> {
+        self.note_bounds(t);
         self.globals.push(t.clone());
         self.z3().add_global(t)
     }
@@ -110,6 +137,10 @@ impl CatalaSession {
     /// Is the conjunction of the globals and `path` satisfiable? On `Sat`, the model is kept
     /// for [`CatalaSession::value`].
     pub fn check_path(&mut self, path: &[Term]) -> Result<QueryOutcome, EncodeError> {
+        self.path_vars.clear();
+        for t in path {
+            t.collect_vars(&mut self.path_vars);
+        }
         let terms: Vec<&Term> = self.globals.iter().chain(path).collect();
         let query = PathQuery {
             terms: &terms,
@@ -137,7 +168,16 @@ impl CatalaSession {
     /// [`Z3Session::round_money`]); a model found without Z3 is kept as it is.
     pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
         if self.model == Some(ModelSource::Z3) {
-            return self.z3().round_money(money_vars);
+            let level = self.z3().round_money(money_vars)?;
+            // Dates outside the path are free: `value` gives them round values directly.
+            let dates: Vec<VarId> = self
+                .dates
+                .iter()
+                .copied()
+                .filter(|v| self.path_vars.binary_search(v).is_ok())
+                .collect();
+            self.z3().round_dates(&dates, money_vars)?;
+            return Ok(level);
         }
         if money_vars.is_empty() {
             return Ok(RoundnessLevel::Hundreds);
@@ -155,12 +195,84 @@ impl CatalaSession {
     /// The value of a variable in the last model (completed with defaults when unconstrained).
     pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
         match self.model.as_ref()? {
-            ModelSource::Z3 => self.layers.then.then.value(v, kind),
+            ModelSource::Z3 => {
+                let value = self.layers.then.then.value(v, kind);
+                Some(self.free_date_rounded(v, value?))
+            }
             ModelSource::Own(m) => Some(m.get(&v).cloned().unwrap_or(match kind {
                 Kind::Bool => ModelValue::Bool(false),
                 Kind::Int => ModelValue::Int("0".into()),
                 Kind::Real => ModelValue::Real("0".into(), "1".into()),
             })),
+        }
+    }
+}
+
+impl CatalaSession {
+    /// Records the constant bounds a global constraint puts on one variable (`lo ≤ v ≤ hi`,
+    /// as the input domains are written); the variables of any other global are constrained.
+    fn note_bounds(&mut self, t: &Term) {
+        let bound = |b: &Term| -> Option<(VarId, Op, i128)> {
+            match &**b {
+                TermNode::App(op @ (Op::Ge | Op::Le), args) if args.len() == 2 => {
+                    match (&*args[0], &*args[1]) {
+                        (TermNode::Var(v, Kind::Int), TermNode::Int(c)) => {
+                            Some((*v, *op, c.parse().ok()?))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        };
+        let parts: Vec<Term> = match &**t {
+            TermNode::App(Op::And, args) => args.clone(),
+            _ => vec![t.clone()],
+        };
+        let found: Option<Vec<(VarId, Op, i128)>> = parts.iter().map(bound).collect();
+        match found {
+            Some(found) => {
+                for (v, op, c) in found {
+                    let entry = self.bounds.entry(v).or_insert((None, None));
+                    if op == Op::Ge {
+                        entry.0 = Some(entry.0.map_or(c, |x| x.max(c)));
+                    } else {
+                        entry.1 = Some(entry.1.map_or(c, |x| x.min(c)));
+                    }
+                }
+            }
+            None => t.collect_vars(&mut self.constrained),
+        }
+    }
+
+    /// A date variable outside the last path condition, whose only global constraints are
+    /// bounds, takes January 1st (or the first of the month) of its model value's year when
+    /// that is within its bounds: any value satisfies the query.
+    fn free_date_rounded(&self, v: VarId, value: ModelValue) -> ModelValue {
+        use super::calendar::{round_dates_near, roundness, DateRoundness};
+        let ModelValue::Int(text) = &value else {
+            return value;
+        };
+        let Ok(z) = text.parse::<i128>() else {
+            return value;
+        };
+        if roundness(z) == DateRoundness::YearStart
+            || !self.dates.contains(&v)
+            || self.path_vars.binary_search(&v).is_ok()
+            || self.constrained.binary_search(&v).is_ok()
+        {
+            return value;
+        }
+        let (lo, hi) = self.bounds.get(&v).copied().unwrap_or((None, None));
+        let within = |x: &i128| lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h);
+        // January 1st of its year, then the first of its month.
+        match [0, 2]
+            .iter()
+            .filter_map(|i| round_dates_near(z).get(*i).copied())
+            .find(within)
+        {
+            Some(r) => ModelValue::Int(r.to_string()),
+            None => value,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! The term language of Catala's scalar values. Terms are immutable, shared (`Rc`) and compared
 //! structurally. Sorts: [`Kind::Bool`]; [`Kind::Int`] for integers, money (in cents), dates (day
 //! numbers) and durations (in days); [`Kind::Real`] for decimals. Constants are kept as decimal
-//! strings so that unbounded numbers cross into Z3 exactly.
+//! strings so that unbounded numbers cross into Z3 exactly. Calendar operators (the parts of a
+//! day number, the length of a month, the day number of a date) keep date terms small; their
+//! meaning is [`super::calendar`]'s.
 
 use std::fmt;
 use std::rc::Rc;
@@ -44,6 +46,21 @@ pub enum Op {
     Eq,
     /// `if a then b else c`.
     Ite,
+    /// Integer division rounding toward −∞ (the divisor is a positive constant).
+    IntDiv,
+    /// The remainder of [`Op::IntDiv`], from 0 to the divisor − 1.
+    Mod,
+    /// The year of a day number (days since 1970-01-01, proleptic Gregorian calendar).
+    YearOf,
+    /// The month (1–12) of a day number.
+    MonthOf,
+    /// The day of the month (1–31) of a day number.
+    DayOf,
+    /// `DaysInMonth(y, m)`: the number of days of month `m` (1–12) of year `y`.
+    DaysInMonth,
+    /// `DayNumber(y, m, d)`: the day number of the `d`-th day of month `m` (1–12) of year `y`,
+    /// counting on past the month's end when `d` exceeds it. See [`super::calendar`].
+    DayNumber,
 }
 
 /// A term node.
@@ -80,7 +97,15 @@ impl TermNode {
                 | Op::Ge
                 | Op::Eq => Kind::Bool,
                 Op::ToReal | Op::Div => Kind::Real,
-                Op::Round | Op::Truncate => Kind::Int,
+                Op::Round
+                | Op::Truncate
+                | Op::IntDiv
+                | Op::Mod
+                | Op::YearOf
+                | Op::MonthOf
+                | Op::DayOf
+                | Op::DaysInMonth
+                | Op::DayNumber => Kind::Int,
                 Op::Ite => args.get(1).map_or(Kind::Bool, |a| a.kind()),
                 Op::Add | Op::Sub | Op::Mul | Op::Neg => {
                     args.first().map_or(Kind::Int, |a| a.kind())
@@ -169,6 +194,13 @@ impl fmt::Display for TermNode {
                     Op::Ge => ">=",
                     Op::Eq => "=",
                     Op::Ite => "ite",
+                    Op::IntDiv => "div",
+                    Op::Mod => "mod",
+                    Op::YearOf => "year_of",
+                    Op::MonthOf => "month_of",
+                    Op::DayOf => "day_of",
+                    Op::DaysInMonth => "days_in_month",
+                    Op::DayNumber => "day_number",
                 };
                 write!(f, "({name}")?;
                 for a in args {

@@ -8,6 +8,7 @@
 //! (Section 4.2), each as one extra query on top of the path condition.
 
 use super::term::{Kind, Op, Term, TermNode, VarId};
+use super::z3_calendar;
 use crate::context::ContextHandle;
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -96,8 +97,13 @@ pub struct Z3Session {
     /// Encoded terms by node address, in two generations: when the young one is full it
     /// replaces the old one, so the terms of the current path stay encoded while those of
     /// paths long left are released (with their Z3 terms) and memory stays flat.
-    cache: HashMap<usize, (Term, Dynamic<'static>)>,
-    old_cache: HashMap<usize, (Term, Dynamic<'static>)>,
+    cache: HashMap<usize, Encoded>,
+    old_cache: HashMap<usize, Encoded>,
+    /// The definitions met while encoding the current assertion (see [`Encoded`]).
+    definitions: Vec<Bool<'static>>,
+    /// The constants standing for calendar operators met (by operator and encoded
+    /// arguments), with the constraint defining them.
+    calendar: HashMap<(Op, Vec<Int<'static>>), std::rc::Rc<z3_calendar::Defined>>,
     model: Option<Model<'static>>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
@@ -106,6 +112,13 @@ pub struct Z3Session {
     /// solver, the encoded terms and the model above are dropped before it.
     context: OnceCell<ContextHandle>,
 }
+
+/// An encoded term and the definitions its Z3 term relies on: the year, month and day of a
+/// date are fresh constants defined by `z = day_number(y, m, d)`, `1 ≤ m ≤ 12` and
+/// `1 ≤ d ≤ days_in_month(y, m)` (a far easier problem for Z3 than dividing `z` down to its
+/// parts). A definition is asserted with every assertion that uses it, at the same level, so it
+/// is never popped while in use.
+type Encoded = (Term, Dynamic<'static>, std::rc::Rc<[Bool<'static>]>);
 
 const CACHE_GENERATION: usize = 20_000;
 /// Path queries between two renewals of the incremental solver.
@@ -123,6 +136,8 @@ impl Z3Session {
             incremental,
             cache: HashMap::new(),
             old_cache: HashMap::new(),
+            definitions: Vec::new(),
+            calendar: HashMap::new(),
             model: None,
             stats: SessionStats::default(),
             context: OnceCell::new(),
@@ -149,8 +164,9 @@ impl Z3Session {
             solver.set_params(&params);
         }
         for t in self.globals.clone() {
-            let b = self.encode_bool(&t)?;
-            solver.assert(&b);
+            for b in self.assertion(&t)? {
+                solver.assert(&b);
+            }
         }
         self.solver = Some(solver);
         Ok(())
@@ -160,10 +176,12 @@ impl Z3Session {
     pub fn add_global(&mut self, t: &Term) -> Result<(), EncodeError> {
         self.globals.push(t.clone());
         if self.solver.is_some() {
-            let b = self.encode_bool(t)?;
+            let bs = self.assertion(t)?;
             self.pop_to(0);
             if let Some(solver) = &self.solver {
-                solver.assert(&b);
+                for b in &bs {
+                    solver.assert(b);
+                }
             }
         }
         Ok(())
@@ -196,10 +214,12 @@ impl Z3Session {
                 .count();
             self.pop_to(common);
             for t in &path[common..] {
-                let b = self.encode_bool(t)?;
+                let bs = self.assertion(t)?;
                 if let Some(solver) = &self.solver {
                     solver.push();
-                    solver.assert(&b);
+                    for b in &bs {
+                        solver.assert(b);
+                    }
                 }
                 self.stack.push(t.clone());
             }
@@ -209,9 +229,11 @@ impl Z3Session {
             }
             self.stack.clear();
             for t in self.globals.clone().iter().chain(path) {
-                let b = self.encode_bool(t)?;
+                let bs = self.assertion(t)?;
                 if let Some(solver) = &self.solver {
-                    solver.assert(&b);
+                    for b in &bs {
+                        solver.assert(b);
+                    }
                 }
             }
         }
@@ -327,6 +349,139 @@ impl Z3Session {
         Ok(RoundnessLevel::Cents)
     }
 
+    /// After a satisfiable [`Z3Session::check_path`] (and the rounding of money): when some
+    /// date of `dates` (day numbers) is not on the first of a month, tries to move the dates
+    /// to January 1st, then to the first day of a month, keeping the variables of `kept` (the rounded money) at their values. Each
+    /// level tries every date at once, rounded down and then up (the first day of the year or
+    /// month and of the next), as assumptions on top of the path condition, as
+    /// [`Z3Session::round_money`] does.
+    pub fn round_dates(&mut self, dates: &[VarId], kept: &[VarId]) -> Result<(), EncodeError> {
+        use super::calendar::{round_dates_near, roundness, DateRoundness};
+        if dates.is_empty() || self.model.is_none() || self.solver.is_none() {
+            return Ok(());
+        }
+        let read = |s: &Self, v: &VarId| match s.value(*v, Kind::Int) {
+            Some(ModelValue::Int(x)) => x.parse::<i128>().ok(),
+            _ => None,
+        };
+        let Some(current) = dates
+            .iter()
+            .map(|v| read(self, v))
+            .collect::<Option<Vec<i128>>>()
+        else {
+            return Ok(());
+        };
+        let Some(kept_values) = kept
+            .iter()
+            .map(|v| read(self, v))
+            .collect::<Option<Vec<i128>>>()
+        else {
+            return Ok(());
+        };
+        let ctx = self.ctx();
+        let int_var = |v: &VarId| Int::new_const(ctx, format!("v{}", v.0));
+        let fixed: Vec<Bool<'static>> = kept
+            .iter()
+            .zip(&kept_values)
+            .filter_map(|(v, x)| Some(int_var(v)._eq(&Int::from_i64(ctx, i64::try_from(*x).ok()?))))
+            .collect();
+        // Dates already on the first of a month are left alone (moving them to January 1st
+        // would cost soft queries on nearly every model of programs comparing dates with
+        // first days of months, for little).
+        if current
+            .iter()
+            .all(|z| roundness(*z) <= DateRoundness::MonthStart)
+        {
+            return Ok(());
+        }
+        let levels = [
+            (DateRoundness::YearStart, 0, 1),
+            (DateRoundness::MonthStart, 2, 3),
+        ];
+        // Every date at once, then (when some date cannot move) one date at a time.
+        let mut values = current;
+        let mut moved = false;
+        'levels: for (level, down, up) in levels {
+            if values.iter().all(|z| roundness(*z) <= level) {
+                return Ok(());
+            }
+            for pick in [down, up] {
+                let candidate: Vec<i128> = values
+                    .iter()
+                    .map(|z| {
+                        if roundness(*z) <= level {
+                            *z
+                        } else {
+                            round_dates_near(*z).get(pick).copied().unwrap_or(*z)
+                        }
+                    })
+                    .collect();
+                if self.try_dates(dates, &candidate, &fixed)? {
+                    values = candidate;
+                    moved = true;
+                    break 'levels;
+                }
+            }
+        }
+        let unround = values
+            .iter()
+            .filter(|z| roundness(**z) != DateRoundness::YearStart)
+            .count();
+        if moved || unround < 2 {
+            return Ok(());
+        }
+        for i in 0..values.len() {
+            'one: for (level, down, up) in levels {
+                if roundness(values[i]) <= level {
+                    break;
+                }
+                for pick in [down, up] {
+                    let mut candidate = values.clone();
+                    candidate[i] = round_dates_near(values[i])
+                        .get(pick)
+                        .copied()
+                        .unwrap_or(values[i]);
+                    if self.try_dates(dates, &candidate, &fixed)? {
+                        values = candidate;
+                        break 'one;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Is the path condition satisfiable with the dates at these values and the assumptions
+    /// `fixed`? When it is, its model becomes the session's.
+    fn try_dates(
+        &mut self,
+        dates: &[VarId],
+        values: &[i128],
+        fixed: &[Bool<'static>],
+    ) -> Result<bool, EncodeError> {
+        let ctx = self.ctx();
+        let mut assumptions = fixed.to_vec();
+        for (v, z) in dates.iter().zip(values) {
+            let Ok(z) = i64::try_from(*z) else { continue };
+            let x = Int::new_const(ctx, format!("v{}", v.0));
+            assumptions.push(x._eq(&Int::from_i64(ctx, z)));
+        }
+        let Some(solver) = &self.solver else {
+            return Ok(false);
+        };
+        self.stats.soft_queries += 1;
+        let start = Instant::now();
+        let r = solver.check_assumptions(&assumptions);
+        self.stats.solver_time += start.elapsed();
+        if r == SatResult::Sat {
+            if let Some(m) = solver.get_model() {
+                self.model = Some(m);
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// The value of a variable in the last model (completed with defaults when unconstrained).
     pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
         let model = self.model.as_ref()?;
@@ -353,6 +508,60 @@ impl Z3Session {
         }
     }
 
+    /// What asserting `t` takes: its encoding and the definitions it relies on.
+    fn assertion(&mut self, t: &Term) -> Result<Vec<Bool<'static>>, EncodeError> {
+        self.definitions.clear();
+        let b = self.encode_bool(t)?;
+        let mut out: Vec<Bool<'static>> = Vec::new();
+        for d in std::mem::take(&mut self.definitions) {
+            if !out.contains(&d) {
+                out.push(d);
+            }
+        }
+        out.push(b);
+        Ok(out)
+    }
+
+    /// The constants standing for a calendar operator on encoded arguments (one set per
+    /// operator and arguments), their definition noted for the current assertion.
+    fn calendar_op(&mut self, op: Op, args: &[Term]) -> Result<Int<'static>, EncodeError> {
+        let ctx = self.ctx();
+        let xs = args
+            .iter()
+            .map(|a| self.encode_int(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bad = || EncodeError::IllSorted(format!("{op:?}"));
+        let key = (
+            match op {
+                Op::Mod => Op::IntDiv,
+                Op::MonthOf | Op::DayOf => Op::YearOf,
+                other => other,
+            },
+            xs.clone(),
+        );
+        let defined = match self.calendar.get(&key) {
+            Some(d) => d.clone(),
+            None => {
+                let d = std::rc::Rc::new(match (op, xs.as_slice()) {
+                    (Op::IntDiv | Op::Mod, [a, b]) => z3_calendar::floor_div(ctx, a, b),
+                    (Op::YearOf | Op::MonthOf | Op::DayOf, [z]) => z3_calendar::civil(ctx, z),
+                    (Op::DaysInMonth, [y, m]) => z3_calendar::days_in_month(ctx, y, m),
+                    (Op::DayNumber, [y, m, d]) => z3_calendar::day_number(ctx, y, m, d),
+                    _ => return Err(bad()),
+                });
+                self.calendar.insert(key, d.clone());
+                d
+            }
+        };
+        self.definitions.push(defined.definition.clone());
+        let index = match op {
+            Op::Mod | Op::MonthOf => 1,
+            Op::DayOf => 2,
+            _ => 0,
+        };
+        defined.values.get(index).cloned().ok_or_else(bad)
+    }
+
     fn encode_bool(&mut self, t: &Term) -> Result<Bool<'static>, EncodeError> {
         self.encode(t)?
             .as_bool()
@@ -377,17 +586,31 @@ impl Z3Session {
     /// Encodes a term (memoised on the shared node).
     fn encode(&mut self, t: &Term) -> Result<Dynamic<'static>, EncodeError> {
         let key = std::rc::Rc::as_ptr(t) as usize;
-        if let Some((_, d)) = self.cache.get(&key) {
+        if let Some((_, d, defs)) = self.cache.get(&key) {
+            self.definitions.extend(defs.iter().cloned());
             return Ok(d.clone());
         }
-        let d = match self.old_cache.remove(&key) {
-            Some((_, d)) => d,
-            None => self.encode_node(t)?,
+        let (d, defs) = match self.old_cache.remove(&key) {
+            Some((_, d, defs)) => {
+                self.definitions.extend(defs.iter().cloned());
+                (d, defs)
+            }
+            None => {
+                let start = self.definitions.len();
+                let d = self.encode_node(t)?;
+                let defs: std::rc::Rc<[Bool<'static>]> = self.definitions[start..].into();
+                (d, defs)
+            }
         };
         if self.cache.len() >= CACHE_GENERATION {
             self.old_cache = std::mem::take(&mut self.cache);
+            if self.calendar.len() >= CACHE_GENERATION {
+                // Parts of day numbers no longer in use go with their terms (a part still in
+                // use gets fresh constants and a new definition).
+                self.calendar.clear();
+            }
         }
-        self.cache.insert(key, (t.clone(), d.clone()));
+        self.cache.insert(key, (t.clone(), d.clone(), defs));
         Ok(d)
     }
 
@@ -488,6 +711,20 @@ impl Z3Session {
                             let y = self.encode(b)?;
                             Dynamic::from_ast(&x._eq(&y))
                         }
+                    }
+                    Op::IntDiv
+                    | Op::Mod
+                    | Op::YearOf
+                    | Op::MonthOf
+                    | Op::DayOf
+                    | Op::DaysInMonth
+                    | Op::DayNumber => {
+                        if matches!(op, Op::IntDiv | Op::Mod)
+                            && !matches!(args.get(1).map(|b| &**b), Some(TermNode::Int(k)) if !k.starts_with('-') && k != "0")
+                        {
+                            return Err(bad());
+                        }
+                        Dynamic::from_ast(&self.calendar_op(*op, args)?)
                     }
                     Op::Ite => {
                         let c = self.encode_bool(arg(0)?)?;
