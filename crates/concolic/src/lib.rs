@@ -21,6 +21,7 @@ pub mod inputs;
 pub mod mutation;
 pub mod options;
 pub mod parallel;
+pub mod relational;
 pub mod reorder;
 mod replay;
 pub mod results;

@@ -38,7 +38,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     );
     m.insert(
         "metamorphic",
-        vec!["catala_syntax", "catala_ir", "catala_eval"],
+        vec!["catala_syntax", "catala_ir", "catala_eval", "smt", "concolic"],
     );
     m.insert("hatch", vec!["smt", "sre"]);
     m.insert(

@@ -100,6 +100,11 @@ pub struct MetamorphicArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Prove or refute each relation symbolically (Catala scopes only): explore every path
+    /// pair of the relation's cases; verdicts refuted, proved or unknown. `--budget` is per
+    /// relation.
+    #[arg(long)]
+    pub prove: bool,
 }
 
 /// Parses `60s`, `500ms`, `5m`, `1h` or a bare number of seconds.
@@ -261,6 +266,9 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     })?;
     check_names(&domain, &relations, &outputs)
         .map_err(|e| positioned_name_error(&e, args, &domain_text, args.output.is_some()))?;
+    if args.prove {
+        return run_prove(args, &domain, &relations, budget);
+    }
     let config = SearchConfig {
         seed: args.seed,
         budget,
@@ -321,6 +329,58 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
 }
 
+/// `--prove`: the symbolic check of each relation, printed as it finishes.
+fn run_prove(
+    args: &MetamorphicArgs,
+    domain: &Domain,
+    relations: &[metamorphic::relation::Relation],
+    budget: Duration,
+) -> Result<i32, String> {
+    use metamorphic::prove::{self, ProofVerdict, ProveConfig};
+    let target = args
+        .system
+        .strip_prefix("catala:")
+        .ok_or("--prove needs a Catala scope: --system catala:FILE#Scope")?;
+    let config = ProveConfig {
+        budget,
+        tolerance: args.tolerance,
+        ..ProveConfig::default()
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let mut reports = Vec::new();
+    prove::prove_catala(target, domain, relations, &config, &mut |report| {
+        if show_progress {
+            eprintln!(
+                "[{}/{}] {}: {} ({} path pairs, {:.2} s)",
+                reports.len() + 1,
+                relations.len(),
+                report.relation,
+                report.verdict.as_str(),
+                report.path_pairs,
+                report.elapsed_s
+            );
+        }
+        reports.push(report);
+    })?;
+    if args.format == OutputFormat::Json {
+        let document = prove::report::to_json(&reports, &args.system);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", prove::report::to_text(&reports));
+    }
+    let verdicts: Vec<ProofVerdict> = reports.iter().map(|r| r.verdict).collect();
+    Ok(if verdicts.contains(&ProofVerdict::Refuted) {
+        exit::RELATION_FAILED
+    } else if verdicts.contains(&ProofVerdict::Unknown) {
+        exit::INCONCLUSIVE
+    } else {
+        exit::SUCCESS
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,6 +408,7 @@ mod tests {
             depth: 4,
             report: None,
             format: OutputFormat::Json,
+            prove: false,
         }
     }
 
