@@ -18,6 +18,7 @@ pub mod executor;
 pub mod explore;
 pub mod fold;
 pub mod inputs;
+mod int_rounding;
 pub mod mutation;
 pub mod options;
 pub mod parallel;

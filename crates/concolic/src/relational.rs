@@ -17,6 +17,7 @@
 //! variables and the outputs of the runs (the `metamorphic` crate builds them).
 
 use crate::inputs::{Assignment, InputVar, Shape};
+use crate::int_rounding::IntRounding;
 use crate::symbolic::{PathState, Sym};
 use crate::ConcolicError;
 use catala_eval::eval::Interpreter;
@@ -74,7 +75,7 @@ impl Default for RelationalOptions {
         RelationalOptions {
             budget: Some(Duration::from_secs(60)),
             max_pairs: None,
-            query_timeout: Some(Duration::from_secs(30)),
+            query_timeout: Some(Duration::from_secs(10)),
         }
     }
 }
@@ -211,8 +212,13 @@ pub fn explore_relation(
         .map(|i| VarId(i as u32))
         .collect();
     session.enable_fast_path(money.clone());
+    let mut rounding = IntRounding::new(space.first_free_var.saturating_add(100_000));
     for g in &space.globals {
-        session.add_global(g)?;
+        let g = rounding.rewrite(g);
+        session.add_global(&g)?;
+    }
+    for d in rounding.take_definitions() {
+        session.add_global(&d)?;
     }
     let read_model = |session: &CatalaSession| -> Assignment {
         space
@@ -262,6 +268,12 @@ pub fn explore_relation(
         }
         let (path, leaf) = run_cases(&mut interp, program, scope, space, &assignment);
         result.path_pairs += 1;
+        // The queries see roundings as integer variables (defined in the globals).
+        let original = path;
+        let path: Vec<Term> = original.iter().map(|t| rounding.rewrite(t)).collect();
+        for d in rounding.take_definitions() {
+            session.add_global(&d)?;
+        }
         match leaf {
             Leaf::Error(message) => {
                 result.error_pairs += 1;
@@ -280,8 +292,12 @@ pub fn explore_relation(
                         result.judged_pairs += 1;
                     }
                     Ok(g) => {
+                        let rewritten = rounding.rewrite(&g);
+                        for d in rounding.take_definitions() {
+                            session.add_global(&d)?;
+                        }
                         let mut query = path.clone();
-                        query.push(g.clone());
+                        query.push(rewritten);
                         match session.check_path(&query)? {
                             QueryOutcome::Unsat => result.judged_pairs += 1,
                             QueryOutcome::Unknown => {
@@ -302,7 +318,7 @@ pub fn explore_relation(
                                 let assignment = read_model(&session);
                                 result.violation = Some(Violation {
                                     assignment,
-                                    path,
+                                    path: original.clone(),
                                     goal: g,
                                     at_s: start.elapsed().as_secs_f64(),
                                 });
@@ -316,6 +332,11 @@ pub fn explore_relation(
         }
         // Negate each constraint from `bound` on: the deepest first on the stack's top.
         for i in bound..path.len() {
+            if options.budget.is_some_and(|b| start.elapsed() >= b) {
+                // The branches left unnegated are unexplored: the loop above reports it.
+                stack.push((assignment.clone(), i));
+                break;
+            }
             let mut query: Vec<Term> = path[..i].to_vec();
             query.push(smt::catala::term::not(&path[i]));
             match session.check_path(&query)? {

@@ -91,7 +91,7 @@ impl Default for ProveConfig {
     fn default() -> Self {
         ProveConfig {
             budget: Duration::from_secs(60),
-            query_timeout: Duration::from_secs(30),
+            query_timeout: Duration::from_secs(10),
             max_pairs: None,
             tolerance: 0.0,
         }
@@ -202,7 +202,7 @@ pub fn prove_relation(
     let options = RelationalOptions {
         budget: Some(config.budget.saturating_sub(start.elapsed())),
         max_pairs: config.max_pairs,
-        query_timeout: Some(config.query_timeout),
+        query_timeout: Some(config.query_timeout.min(config.budget)),
     };
     let offset = start.elapsed().as_secs_f64();
     let result = match explore_relation(program, scope, &enc.space, &mut goal, &options) {
