@@ -185,6 +185,8 @@ pub(crate) struct IntRounding {
     done: HashMap<Term, Term>,
     /// Definitions not yet handed out by [`IntRounding::take_definitions`].
     fresh: Vec<Term>,
+    /// The definition of each variable introduced.
+    defined: HashMap<VarId, Term>,
 }
 
 impl IntRounding {
@@ -194,7 +196,28 @@ impl IntRounding {
             next: first_var,
             done: HashMap::new(),
             fresh: Vec::new(),
+            defined: HashMap::new(),
         }
+    }
+
+    /// The definitions of the variables `terms` use, and of those their definitions use.
+    pub(crate) fn definitions_for(&self, terms: &[Term]) -> Vec<Term> {
+        let mut pending = Vec::new();
+        for t in terms {
+            t.collect_vars(&mut pending);
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        while let Some(v) = pending.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if let Some(d) = self.defined.get(&v) {
+                d.collect_vars(&mut pending);
+                out.push(d.clone());
+            }
+        }
+        out
     }
 
     /// The definitions of the variables introduced since the last call.
@@ -311,13 +334,15 @@ impl IntRounding {
             );
             (a, b)
         };
-        self.fresh.push(app(
+        let definition = app(
             Op::And,
             vec![
                 app(Op::Or, vec![negative, a]),
                 app(Op::Or, vec![nonneg, b]),
             ],
-        ));
+        );
+        self.defined.insert(VarId(self.next - 1), definition.clone());
+        self.fresh.push(definition);
         k
     }
 }

@@ -268,12 +268,10 @@ pub fn explore_relation(
         }
         let (path, leaf) = run_cases(&mut interp, program, scope, space, &assignment);
         result.path_pairs += 1;
-        // The queries see roundings as integer variables (defined in the globals).
+        // The leaf query sees roundings as integer variables with their definitions; the
+        // branch queries are those of the ordinary exploration.
         let original = path;
-        let path: Vec<Term> = original.iter().map(|t| rounding.rewrite(t)).collect();
-        for d in rounding.take_definitions() {
-            session.add_global(&d)?;
-        }
+        let path = &original;
         match leaf {
             Leaf::Error(message) => {
                 result.error_pairs += 1;
@@ -292,12 +290,12 @@ pub fn explore_relation(
                         result.judged_pairs += 1;
                     }
                     Ok(g) => {
-                        let rewritten = rounding.rewrite(&g);
-                        for d in rounding.take_definitions() {
-                            session.add_global(&d)?;
-                        }
-                        let mut query = path.clone();
-                        query.push(rewritten);
+                        let mut query: Vec<Term> =
+                            original.iter().map(|t| rounding.rewrite(t)).collect();
+                        query.push(rounding.rewrite(&g));
+                        rounding.take_definitions();
+                        let definitions = rounding.definitions_for(&query);
+                        query.extend(definitions);
                         match session.check_path(&query)? {
                             QueryOutcome::Unsat => result.judged_pairs += 1,
                             QueryOutcome::Unknown => {
