@@ -34,7 +34,11 @@ impl Q {
         if d == BigInt::from(0) {
             return None;
         }
-        let (n, d) = if d < BigInt::from(0) { (-n, -d) } else { (n, d) };
+        let (n, d) = if d < BigInt::from(0) {
+            (-n, -d)
+        } else {
+            (n, d)
+        };
         let g = gcd(&n, &d);
         if g == BigInt::from(0) {
             return Some(Q {
@@ -42,7 +46,10 @@ impl Q {
                 d: BigInt::from(1),
             });
         }
-        Some(Q { n: n / &g, d: d / &g })
+        Some(Q {
+            n: n / &g,
+            d: d / &g,
+        })
     }
     fn int(n: BigInt) -> Q {
         Q {
@@ -131,9 +138,9 @@ fn linear(t: &Term) -> Option<Lin> {
         TermNode::App(op, args) => match op {
             Op::ToReal => linear(args.first()?),
             Op::Neg => Some(linear(args.first()?)?.scale(&Q::int(BigInt::from(-1)))),
-            Op::Add => args
-                .iter()
-                .try_fold(Lin::constant(Q::zero()), |acc, a| Some(acc.plus(linear(a)?))),
+            Op::Add => args.iter().try_fold(Lin::constant(Q::zero()), |acc, a| {
+                Some(acc.plus(linear(a)?))
+            }),
             Op::Sub => {
                 let mut acc = linear(args.first()?)?;
                 for a in &args[1..] {
@@ -233,12 +240,10 @@ impl IntRounding {
             TermNode::App(op, args) => {
                 let args: Vec<Term> = args.iter().map(|a| self.rewrite(a)).collect();
                 match op {
-                    Op::Round | Op::Truncate if args.len() == 1 => {
-                        match linear(&args[0]) {
-                            Some(l) => self.define(*op, &l),
-                            None => app(*op, args),
-                        }
-                    }
+                    Op::Round | Op::Truncate if args.len() == 1 => match linear(&args[0]) {
+                        Some(l) => self.define(*op, &l),
+                        None => app(*op, args),
+                    },
                     Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq
                         if args.len() == 2 && args.iter().any(|a| a.kind() == Kind::Real) =>
                     {
@@ -275,11 +280,17 @@ impl IntRounding {
             let two_l = BigInt::from(2) * &l;
             let twice_n_plus_l = app(
                 Op::Add,
-                vec![mul_int(BigInt::from(2), n.clone()), int_const(l.to_string())],
+                vec![
+                    mul_int(BigInt::from(2), n.clone()),
+                    int_const(l.to_string()),
+                ],
             );
             let minus_twice_n_plus_l = app(
                 Op::Add,
-                vec![mul_int(BigInt::from(-2), n.clone()), int_const(l.to_string())],
+                vec![
+                    mul_int(BigInt::from(-2), n.clone()),
+                    int_const(l.to_string()),
+                ],
             );
             let two_lk = mul_int(two_l.clone(), k.clone());
             let minus_two_lk = mul_int(-two_l.clone(), k.clone());
@@ -299,7 +310,10 @@ impl IntRounding {
             let b = app(
                 Op::And,
                 vec![
-                    app(Op::Le, vec![minus_two_lk.clone(), minus_twice_n_plus_l.clone()]),
+                    app(
+                        Op::Le,
+                        vec![minus_two_lk.clone(), minus_twice_n_plus_l.clone()],
+                    ),
                     app(
                         Op::Lt,
                         vec![
@@ -318,7 +332,10 @@ impl IntRounding {
                     app(Op::Le, vec![lk.clone(), n.clone()]),
                     app(
                         Op::Lt,
-                        vec![n.clone(), app(Op::Add, vec![lk.clone(), int_const(l.to_string())])],
+                        vec![
+                            n.clone(),
+                            app(Op::Add, vec![lk.clone(), int_const(l.to_string())]),
+                        ],
                     ),
                 ],
             );
@@ -327,7 +344,10 @@ impl IntRounding {
                 vec![
                     app(
                         Op::Lt,
-                        vec![app(Op::Sub, vec![lk.clone(), int_const(l.to_string())]), n.clone()],
+                        vec![
+                            app(Op::Sub, vec![lk.clone(), int_const(l.to_string())]),
+                            n.clone(),
+                        ],
                     ),
                     app(Op::Le, vec![n, lk]),
                 ],
@@ -336,12 +356,10 @@ impl IntRounding {
         };
         let definition = app(
             Op::And,
-            vec![
-                app(Op::Or, vec![negative, a]),
-                app(Op::Or, vec![nonneg, b]),
-            ],
+            vec![app(Op::Or, vec![negative, a]), app(Op::Or, vec![nonneg, b])],
         );
-        self.defined.insert(VarId(self.next - 1), definition.clone());
+        self.defined
+            .insert(VarId(self.next - 1), definition.clone());
         self.fresh.push(definition);
         k
     }

@@ -55,8 +55,11 @@ pub trait Goal {
     /// The condition under which the cases' outputs violate the property (a term over the
     /// input variables, auxiliary variables from `first_free_var` on); `Err` when an output
     /// cannot be encoded (the leaf is then unknown, with this reason).
-    fn violation(&mut self, outputs: &[Vec<CaseOutput>], first_free_var: u32)
-        -> Result<Term, String>;
+    fn violation(
+        &mut self,
+        outputs: &[Vec<CaseOutput>],
+        first_free_var: u32,
+    ) -> Result<Term, String>;
 }
 
 /// Limits of a relational exploration.
@@ -279,54 +282,52 @@ pub fn explore_relation(
                     result.error_examples.push(message);
                 }
             }
-            Leaf::Outputs(outputs) => {
-                match goal.violation(&outputs, space.first_free_var) {
-                    Err(reason) => {
-                        result.unencoded_leaves += 1;
-                        result.unencoded_reason.get_or_insert(reason);
-                        complete = false;
-                    }
-                    Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
-                        result.judged_pairs += 1;
-                    }
-                    Ok(g) => {
-                        let mut query: Vec<Term> =
-                            original.iter().map(|t| rounding.rewrite(t)).collect();
-                        query.push(rounding.rewrite(&g));
-                        rounding.take_definitions();
-                        let definitions = rounding.definitions_for(&query);
-                        query.extend(definitions);
-                        match session.check_path(&query)? {
-                            QueryOutcome::Unsat => result.judged_pairs += 1,
-                            QueryOutcome::Unknown => {
-                                result.unknown_queries += 1;
-                                complete = false;
+            Leaf::Outputs(outputs) => match goal.violation(&outputs, space.first_free_var) {
+                Err(reason) => {
+                    result.unencoded_leaves += 1;
+                    result.unencoded_reason.get_or_insert(reason);
+                    complete = false;
+                }
+                Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
+                    result.judged_pairs += 1;
+                }
+                Ok(g) => {
+                    let mut query: Vec<Term> =
+                        original.iter().map(|t| rounding.rewrite(t)).collect();
+                    query.push(rounding.rewrite(&g));
+                    rounding.take_definitions();
+                    let definitions = rounding.definitions_for(&query);
+                    query.extend(definitions);
+                    match session.check_path(&query)? {
+                        QueryOutcome::Unsat => result.judged_pairs += 1,
+                        QueryOutcome::Unknown => {
+                            result.unknown_queries += 1;
+                            complete = false;
+                        }
+                        QueryOutcome::Sat => {
+                            let mut used = Vec::new();
+                            for t in &query {
+                                t.collect_vars(&mut used);
                             }
-                            QueryOutcome::Sat => {
-                                let mut used = Vec::new();
-                                for t in &query {
-                                    t.collect_vars(&mut used);
-                                }
-                                let constrained: Vec<VarId> = money
-                                    .iter()
-                                    .copied()
-                                    .filter(|v| used.binary_search(v).is_ok())
-                                    .collect();
-                                session.round_money(&constrained)?;
-                                let assignment = read_model(&session);
-                                result.violation = Some(Violation {
-                                    assignment,
-                                    path: original.clone(),
-                                    goal: g,
-                                    at_s: start.elapsed().as_secs_f64(),
-                                });
-                                complete = false;
-                                break;
-                            }
+                            let constrained: Vec<VarId> = money
+                                .iter()
+                                .copied()
+                                .filter(|v| used.binary_search(v).is_ok())
+                                .collect();
+                            session.round_money(&constrained)?;
+                            let assignment = read_model(&session);
+                            result.violation = Some(Violation {
+                                assignment,
+                                path: original.clone(),
+                                goal: g,
+                                at_s: start.elapsed().as_secs_f64(),
+                            });
+                            complete = false;
+                            break;
                         }
                     }
                 }
-            }
+            },
         }
         // Negate each constraint from `bound` on: the deepest first on the stack's top.
         for i in bound..path.len() {

@@ -26,7 +26,10 @@ fn prove(model: &str) -> Vec<ProofReport> {
         ..ProveConfig::default()
     };
     let mut reports = Vec::new();
-    prove_catala(&target, &domain, &relations, &config, &mut |r| reports.push(r)).unwrap();
+    prove_catala(&target, &domain, &relations, &config, &mut |r| {
+        reports.push(r)
+    })
+    .unwrap();
     reports
 }
 
@@ -73,7 +76,10 @@ fn the_monotone_benefit_is_proved_and_the_uniform_supplement_refuted() {
     // other below.
     assert_eq!(incomes[0], incomes[2]);
     assert_eq!(incomes[1], incomes[3]);
-    assert!((incomes[0] >= 3000.0) != (incomes[1] >= 3000.0), "{incomes:?}");
+    assert!(
+        (incomes[0] >= 3000.0) != (incomes[1] >= 3000.0),
+        "{incomes:?}"
+    );
 }
 
 #[test]
@@ -82,7 +88,10 @@ fn the_planted_step_is_refuted_at_the_step() {
     let r = find(&reports, "more_income_never_raises");
     assert_eq!(r.verdict, ProofVerdict::Refuted, "{r:?}");
     let cex = r.counterexample.as_ref().unwrap();
-    let (x, y) = (number(&cex.cases[0]["income"]), number(&cex.cases[1]["income"]));
+    let (x, y) = (
+        number(&cex.cases[0]["income"]),
+        number(&cex.cases[1]["income"]),
+    );
     // By hand: F(x) = (3000 − x)/4 below the step, F(y) = (3000 − y)/4 + 60 on it, so F(y) >
     // F(x) exactly when x < 2000 ≤ y < 2100 and y − x < 240 (up to the cent's rounding).
     assert!(1000.0 < x && x < 2000.0, "x.income = {x}");

@@ -30,9 +30,14 @@ pub enum FieldEncoding {
     Decimal,
     /// A Catala enumeration (payload-free cases): the case index; the domain's choices are
     /// case names, `case_of[i]` the index of choice `i`.
-    Enum { enum_id: u32, case_of: Vec<u32> },
+    Enum {
+        enum_id: u32,
+        case_of: Vec<u32>,
+    },
     /// A Catala date given as a choice of days: the day number of each choice.
-    Date { days: Vec<i64> },
+    Date {
+        days: Vec<i64>,
+    },
 }
 
 /// One domain field: its scope input and encoding.
@@ -179,12 +184,7 @@ fn output_term(o: &CaseOutput) -> Result<Tv, String> {
         CatalaValue::Money(_) => Tv::Num(cents_to_units(t)),
         CatalaValue::Integer(_) => Tv::Num(to_real(t)),
         CatalaValue::Decimal(_) => Tv::Num(t),
-        _ => {
-            return Err(format!(
-                "output `{}` is not a number or a boolean",
-                o.name
-            ))
-        }
+        _ => return Err(format!("output `{}` is not a number or a boolean", o.name)),
     })
 }
 
@@ -310,7 +310,10 @@ impl Translator<'_> {
                             ]
                         } else {
                             vec![
-                                app(Op::Lt, vec![app(Op::Sub, vec![kr.clone(), one]), first.clone()]),
+                                app(
+                                    Op::Lt,
+                                    vec![app(Op::Sub, vec![kr.clone(), one]), first.clone()],
+                                ),
                                 app(Op::Le, vec![first, kr.clone()]),
                             ]
                         };
@@ -351,22 +354,21 @@ impl Translator<'_> {
 
     /// "`a op b` is false by more than `delta`".
     fn pair_violated(&mut self, a: &Tv, op: CmpOp, b: &Tv, delta: f64) -> Result<Term, String> {
-        let choice_pair = |t: &Translator, x: &Tv, y: &Tv| -> Result<Option<(Term, Term)>, String> {
-            Ok(match (x, y) {
-                (Tv::Choice(s, f), Tv::Name(n)) | (Tv::Name(n), Tv::Choice(s, f)) => {
-                    Some((s.clone(), t.choice(*f, n)?))
-                }
-                (Tv::Choice(s, _), Tv::Choice(r, _)) => Some((s.clone(), r.clone())),
-                (Tv::Name(m), Tv::Name(n)) => Some((
-                    bool_const(true),
-                    bool_const(m == n),
-                )),
-                (Tv::Choice(..), _) | (_, Tv::Choice(..)) | (Tv::Name(_), _) | (_, Tv::Name(_)) => {
-                    return Err("a choice compared with a number".to_string())
-                }
-                _ => None,
-            })
-        };
+        let choice_pair =
+            |t: &Translator, x: &Tv, y: &Tv| -> Result<Option<(Term, Term)>, String> {
+                Ok(match (x, y) {
+                    (Tv::Choice(s, f), Tv::Name(n)) | (Tv::Name(n), Tv::Choice(s, f)) => {
+                        Some((s.clone(), t.choice(*f, n)?))
+                    }
+                    (Tv::Choice(s, _), Tv::Choice(r, _)) => Some((s.clone(), r.clone())),
+                    (Tv::Name(m), Tv::Name(n)) => Some((bool_const(true), bool_const(m == n))),
+                    (Tv::Choice(..), _)
+                    | (_, Tv::Choice(..))
+                    | (Tv::Name(_), _)
+                    | (_, Tv::Name(_)) => return Err("a choice compared with a number".to_string()),
+                    _ => None,
+                })
+            };
         if let Some((s, r)) = choice_pair(self, a, b)? {
             let equal = app(Op::Eq, vec![s, r]);
             let fails = match op {
@@ -374,7 +376,11 @@ impl Translator<'_> {
                 CmpOp::Ne => equal,
                 _ => return Err(format!("`{}` between choices", op.symbol())),
             };
-            return Ok(if delta < 1.0 { fails } else { bool_const(false) });
+            return Ok(if delta < 1.0 {
+                fails
+            } else {
+                bool_const(false)
+            });
         }
         let as_num = |t: &Tv| match t {
             Tv::Num(n) => n.clone(),
@@ -384,7 +390,12 @@ impl Translator<'_> {
         let (x, y) = (as_num(a), as_num(b));
         let d = number_term(delta)?;
         let tiny = delta < 1e-9;
-        let gap = |hi: &Term, lo: &Term| app(Op::Gt, vec![app(Op::Sub, vec![hi.clone(), lo.clone()]), d.clone()]);
+        let gap = |hi: &Term, lo: &Term| {
+            app(
+                Op::Gt,
+                vec![app(Op::Sub, vec![hi.clone(), lo.clone()]), d.clone()],
+            )
+        };
         Ok(match op {
             CmpOp::Eq => app(Op::Or, vec![gap(&x, &y), gap(&y, &x)]),
             CmpOp::Ne => {

@@ -53,10 +53,7 @@ fn linear(t: &Term, money: &dyn Fn(VarId) -> bool) -> Option<Lin> {
         TermNode::Real(n, d) => Some((BTreeMap::new(), rational(n, d)?)),
         TermNode::App(op, args) => match op {
             Op::ToReal => linear(args.first()?, money),
-            Op::Neg => Some(scale(
-                linear(args.first()?, money)?,
-                &-BigRational::one(),
-            )),
+            Op::Neg => Some(scale(linear(args.first()?, money)?, &-BigRational::one())),
             Op::Add => {
                 let mut acc: Lin = (BTreeMap::new(), BigRational::zero());
                 for a in args {
@@ -253,13 +250,21 @@ impl Printer<'_> {
                     (Some(form), None) => self.not_equal(form),
                     _ => {
                         let text = self.raw(t);
-                        self.push_other(if positive { text } else { format!("not ({text})") });
+                        self.push_other(if positive {
+                            text
+                        } else {
+                            format!("not ({text})")
+                        });
                     }
                 }
             }
             _ => {
                 let text = self.raw(t);
-                self.push_other(if positive { text } else { format!("not ({text})") });
+                self.push_other(if positive {
+                    text
+                } else {
+                    format!("not ({text})")
+                });
             }
         }
     }
@@ -458,9 +463,12 @@ pub fn describe(enc: &Encoding, domain: &Domain, path: &[Term]) -> Vec<String> {
                         .map(|(k, s)| (i64::from(*k), s.clone()))
                         .collect(),
                 ),
-                FieldEncoding::Date { days } => {
-                    Some(days.iter().copied().zip(choice_names.iter().cloned()).collect())
-                }
+                FieldEncoding::Date { days } => Some(
+                    days.iter()
+                        .copied()
+                        .zip(choice_names.iter().cloned())
+                        .collect(),
+                ),
                 _ => None,
             };
             info.insert(

@@ -33,12 +33,17 @@ pub fn records_of(enc: &Encoding, domain: &Domain, a: &Assignment) -> Vec<Record
                 _ => Vec::new(),
             };
             let value = match &f.encoding {
-                FieldEncoding::Bool => Value::Bool(matches!(slot, Some(Some(ModelValue::Bool(true))))),
+                FieldEncoding::Bool => {
+                    Value::Bool(matches!(slot, Some(Some(ModelValue::Bool(true)))))
+                }
                 FieldEncoding::Integer => Value::Integer(int_of(slot)),
                 FieldEncoding::Money => Value::Number(int_of(slot) as f64 / 100.0),
                 FieldEncoding::Decimal => Value::Number(match slot {
                     Some(Some(ModelValue::Real(n, d))) => {
-                        let (n, d) = (n.parse::<f64>().unwrap_or(0.0), d.parse::<f64>().unwrap_or(1.0));
+                        let (n, d) = (
+                            n.parse::<f64>().unwrap_or(0.0),
+                            d.parse::<f64>().unwrap_or(1.0),
+                        );
                         if d == 0.0 {
                             0.0
                         } else {
@@ -50,7 +55,10 @@ pub fn records_of(enc: &Encoding, domain: &Domain, a: &Assignment) -> Vec<Record
                 }),
                 FieldEncoding::Enum { case_of, .. } => {
                     let case = int_of(slot);
-                    let i = case_of.iter().position(|c| i64::from(*c) == case).unwrap_or(0);
+                    let i = case_of
+                        .iter()
+                        .position(|c| i64::from(*c) == case)
+                        .unwrap_or(0);
                     Value::Enum(choices.get(i).cloned().unwrap_or_default())
                 }
                 FieldEncoding::Date { days } => {
