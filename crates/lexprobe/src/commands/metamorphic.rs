@@ -602,6 +602,26 @@ mod tests {
     }
 
     #[test]
+    fn prove_exits_1_on_a_refuted_relation_and_0_when_all_are_proved() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/prove");
+        let mut step = args(
+            &format!("catala:{fixtures}/benefit_step.catala_en#Benefit"),
+            &["more_income_never_raises"],
+            &format!("{fixtures}/benefit.mr"),
+        );
+        step.domain = format!("{fixtures}/benefit.toml");
+        step.prove = true;
+        assert_eq!(run_checked(&step), Ok(exit::RELATION_FAILED));
+        let mut monotone = step;
+        monotone.system = format!("catala:{fixtures}/benefit.catala_en#Benefit");
+        monotone.only = vec!["more_income_never_raises".into(), "never_negative".into()];
+        assert_eq!(run_checked(&monotone), Ok(exit::SUCCESS));
+        let mut external = monotone;
+        external.system = "cmd:true".into();
+        assert!(run_checked(&external).is_err());
+    }
+
+    #[test]
     fn durations() {
         assert_eq!(parse_duration("60s"), Ok(Duration::from_secs(60)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
