@@ -20,6 +20,7 @@ pub mod external;
 pub mod features;
 pub mod generate;
 pub mod names;
+pub mod prove;
 pub mod relation;
 pub mod report;
 pub mod rng;

@@ -99,6 +99,11 @@ pub struct MetamorphicArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Prove or refute each relation symbolically (Catala scopes only): explore every path
+    /// pair of the relation's cases; verdicts refuted, proved or unknown. `--budget` is per
+    /// relation.
+    #[arg(long)]
+    pub prove: bool,
     #[command(flatten)]
     pub outputs: MetamorphicOutputArgs,
 }
@@ -277,6 +282,9 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     })?;
     check_names(&domain, &relations, &outputs)
         .map_err(|e| positioned_name_error(&e, args, &domain_text, args.output.is_some()))?;
+    if args.prove {
+        return run_prove(args, &domain, &relations, budget);
+    }
     let config = SearchConfig {
         seed: args.seed,
         budget,
@@ -360,6 +368,58 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
 }
 
+/// `--prove`: the symbolic check of each relation, printed as it finishes.
+fn run_prove(
+    args: &MetamorphicArgs,
+    domain: &Domain,
+    relations: &[metamorphic::relation::Relation],
+    budget: Duration,
+) -> Result<i32, String> {
+    use metamorphic::prove::{self, ProofVerdict, ProveConfig};
+    let target = args
+        .system
+        .strip_prefix("catala:")
+        .ok_or("--prove needs a Catala scope: --system catala:FILE#Scope")?;
+    let config = ProveConfig {
+        budget,
+        tolerance: args.tolerance,
+        ..ProveConfig::default()
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let mut reports = Vec::new();
+    prove::prove_catala(target, domain, relations, &config, &mut |report| {
+        if show_progress {
+            eprintln!(
+                "[{}/{}] {}: {} ({} path pairs, {:.2} s)",
+                reports.len() + 1,
+                relations.len(),
+                report.relation,
+                report.verdict.as_str(),
+                report.path_pairs,
+                report.elapsed_s
+            );
+        }
+        reports.push(report);
+    })?;
+    if args.format == OutputFormat::Json {
+        let document = prove::report::to_json(&reports, &args.system);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", prove::report::to_text(&reports));
+    }
+    let verdicts: Vec<ProofVerdict> = reports.iter().map(|r| r.verdict).collect();
+    Ok(if verdicts.contains(&ProofVerdict::Refuted) {
+        exit::RELATION_FAILED
+    } else if verdicts.contains(&ProofVerdict::Unknown) {
+        exit::INCONCLUSIVE
+    } else {
+        exit::SUCCESS
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,6 +447,7 @@ mod tests {
             depth: 4,
             report: None,
             format: OutputFormat::Json,
+            prove: false,
             outputs: MetamorphicOutputArgs::default(),
         }
     }
@@ -578,6 +639,26 @@ mod tests {
         );
         assert!(message.contains("exit status: 7"), "{message}");
         assert!(message.contains("stderr: no tax tables"), "{message}");
+    }
+
+    #[test]
+    fn prove_exits_1_on_a_refuted_relation_and_0_when_all_are_proved() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/prove");
+        let mut step = args(
+            &format!("catala:{fixtures}/benefit_step.catala_en#Benefit"),
+            &["more_income_never_raises"],
+            &format!("{fixtures}/benefit.mr"),
+        );
+        step.domain = format!("{fixtures}/benefit.toml");
+        step.prove = true;
+        assert_eq!(run_checked(&step), Ok(exit::RELATION_FAILED));
+        let mut monotone = step;
+        monotone.system = format!("catala:{fixtures}/benefit.catala_en#Benefit");
+        monotone.only = vec!["more_income_never_raises".into(), "never_negative".into()];
+        assert_eq!(run_checked(&monotone), Ok(exit::SUCCESS));
+        let mut external = monotone;
+        external.system = "cmd:true".into();
+        assert!(run_checked(&external).is_err());
     }
 
     #[test]

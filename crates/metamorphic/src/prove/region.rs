@@ -1,0 +1,510 @@
+//! The region of a violation, readable: the path condition of the violating path pair over the
+//! domain's field names (`x.loyer_principal`, `y.loyer_principal`) and in the domain's units
+//! (money in units, not cents), simplified exactly. Every linear constraint is put in the form
+//! `Σ c·field op constant`; constraints on one field are merged into one interval (or an
+//! equality, or a choice); the others are listed once each. Non-linear constraints (rounding,
+//! products of inputs) are printed as terms over the field names.
+
+use super::encode::{Encoding, FieldEncoding};
+use crate::domain::{Domain, FieldKind};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use smt::catala::term::{Op, Term, TermNode, VarId};
+use std::collections::BTreeMap;
+
+type Lin = (BTreeMap<VarId, BigRational>, BigRational);
+
+fn rational(n: &str, d: &str) -> Option<BigRational> {
+    let n: BigInt = n.parse().ok()?;
+    let d: BigInt = d.parse().ok()?;
+    (!d.is_zero()).then(|| BigRational::new(n, d))
+}
+
+fn add(a: Lin, b: Lin, sign: i32) -> Lin {
+    let (mut m, mut k) = a;
+    let s = BigRational::from_integer(BigInt::from(sign));
+    for (v, c) in b.0 {
+        let e = m.entry(v).or_insert_with(BigRational::zero);
+        *e += c * &s;
+    }
+    k += b.1 * s;
+    m.retain(|_, c| !c.is_zero());
+    (m, k)
+}
+
+fn scale(a: Lin, f: &BigRational) -> Lin {
+    let m = a.0.into_iter().map(|(v, c)| (v, c * f)).collect();
+    (m, a.1 * f)
+}
+
+/// The linear form of a term in the domain's units (money variables count in units).
+fn linear(t: &Term, money: &dyn Fn(VarId) -> bool) -> Option<Lin> {
+    match &**t {
+        TermNode::Var(v, _) => {
+            let c = if money(*v) {
+                BigRational::from_integer(BigInt::from(100))
+            } else {
+                BigRational::one()
+            };
+            Some(([(*v, c)].into_iter().collect(), BigRational::zero()))
+        }
+        TermNode::Int(s) => Some((BTreeMap::new(), rational(s, "1")?)),
+        TermNode::Real(n, d) => Some((BTreeMap::new(), rational(n, d)?)),
+        TermNode::App(op, args) => match op {
+            Op::ToReal => linear(args.first()?, money),
+            Op::Neg => Some(scale(linear(args.first()?, money)?, &-BigRational::one())),
+            Op::Add => {
+                let mut acc: Lin = (BTreeMap::new(), BigRational::zero());
+                for a in args {
+                    acc = add(acc, linear(a, money)?, 1);
+                }
+                Some(acc)
+            }
+            Op::Sub => {
+                let mut acc = linear(args.first()?, money)?;
+                for a in &args[1..] {
+                    acc = add(acc, linear(a, money)?, -1);
+                }
+                Some(acc)
+            }
+            Op::Mul => {
+                let forms: Vec<Lin> = args
+                    .iter()
+                    .map(|a| linear(a, money))
+                    .collect::<Option<_>>()?;
+                let mut result: Lin = (BTreeMap::new(), BigRational::one());
+                for f in forms {
+                    if f.0.is_empty() {
+                        result = scale(result, &f.1);
+                    } else if result.0.is_empty() {
+                        let k = result.1.clone();
+                        result = scale(f, &k);
+                    } else {
+                        return None;
+                    }
+                }
+                Some(result)
+            }
+            Op::Div => {
+                let a = linear(args.first()?, money)?;
+                let b = linear(args.get(1)?, money)?;
+                (b.0.is_empty() && !b.1.is_zero()).then(|| scale(a, &(BigRational::one() / b.1)))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A rational in decimal notation when exact with at most six decimals, else `n/d`.
+fn show(q: &BigRational) -> String {
+    for k in 0..=6u32 {
+        let scaled = q * BigRational::from_integer(BigInt::from(10).pow(k));
+        if scaled.is_integer() {
+            let n = scaled.to_integer();
+            if k == 0 {
+                return n.to_string();
+            }
+            let negative = n.is_negative();
+            let digits = n.abs().to_string();
+            let width = k as usize + 1;
+            let padded = format!("{digits:0>width$}");
+            let (w, f) = padded.split_at(padded.len() - k as usize);
+            let f = f.trim_end_matches('0');
+            let sign = if negative { "-" } else { "" };
+            return if f.is_empty() {
+                format!("{sign}{w}")
+            } else {
+                format!("{sign}{w}.{f}")
+            };
+        }
+    }
+    format!("{}/{}", q.numer(), q.denom())
+}
+
+/// What a variable is: its display name and, for choices, the names by value.
+struct VarInfo {
+    name: String,
+    money: bool,
+    integer: bool,
+    choices: Option<Vec<(i64, String)>>,
+}
+
+#[derive(Default)]
+struct Bounds {
+    lo: Option<(BigRational, bool)>,
+    hi: Option<(BigRational, bool)>,
+    eq: Option<BigRational>,
+    ne: Vec<BigRational>,
+}
+
+fn flip(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Gt,
+        Op::Le => Op::Ge,
+        Op::Gt => Op::Lt,
+        Op::Ge => Op::Le,
+        o => o,
+    }
+}
+
+fn negate(op: Op) -> Option<Op> {
+    Some(match op {
+        Op::Lt => Op::Ge,
+        Op::Le => Op::Gt,
+        Op::Gt => Op::Le,
+        Op::Ge => Op::Lt,
+        _ => return None,
+    })
+}
+
+fn symbol(op: Op) -> &'static str {
+    match op {
+        Op::Lt => "<",
+        Op::Le => "<=",
+        Op::Gt => ">",
+        Op::Ge => ">=",
+        Op::Eq => "=",
+        _ => "?",
+    }
+}
+
+struct Printer<'a> {
+    info: BTreeMap<VarId, VarInfo>,
+    bounds: BTreeMap<VarId, Bounds>,
+    bools: BTreeMap<VarId, bool>,
+    others: Vec<String>,
+    _enc: &'a Encoding,
+}
+
+impl Printer<'_> {
+    fn money(&self, v: VarId) -> bool {
+        self.info.get(&v).is_some_and(|i| i.money)
+    }
+
+    fn name(&self, v: VarId) -> String {
+        self.info
+            .get(&v)
+            .map_or_else(|| format!("v{}", v.0), |i| i.name.clone())
+    }
+
+    /// A term over field names (for non-linear constraints).
+    fn raw(&self, t: &Term) -> String {
+        match &**t {
+            TermNode::Var(v, _) => {
+                if self.money(*v) {
+                    format!("{}_cents", self.name(*v))
+                } else {
+                    self.name(*v)
+                }
+            }
+            TermNode::App(op, args) => {
+                let parts: Vec<String> = args.iter().map(|a| self.raw(a)).collect();
+                let name = match op {
+                    Op::Add => return format!("({})", parts.join(" + ")),
+                    Op::Sub => return format!("({})", parts.join(" - ")),
+                    Op::Mul => return format!("({})", parts.join(" * ")),
+                    Op::Div => return format!("({})", parts.join(" / ")),
+                    Op::ToReal => return parts.join(""),
+                    Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq => {
+                        return parts.join(&format!(" {} ", symbol(*op)))
+                    }
+                    Op::And => return parts.join(" and "),
+                    Op::Or => return format!("({})", parts.join(" or ")),
+                    Op::Not => "not",
+                    Op::Neg => "-",
+                    Op::Round => "round",
+                    Op::Truncate => "truncate",
+                    Op::Ite => "if",
+                    Op::Xor => "xor",
+                };
+                format!("{name}({})", parts.join(", "))
+            }
+            other => format!("{other}"),
+        }
+    }
+
+    fn atom(&mut self, t: &Term, positive: bool) {
+        match &**t {
+            TermNode::Bool(_) => {}
+            TermNode::App(Op::Not, args) if args.len() == 1 => self.atom(&args[0], !positive),
+            TermNode::App(Op::And, args) if positive => {
+                for a in args {
+                    self.atom(a, true);
+                }
+            }
+            TermNode::Var(v, _) => {
+                self.bools.insert(*v, positive);
+            }
+            TermNode::App(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq), args)
+                if args.len() == 2 =>
+            {
+                let money = |v: VarId| self.money(v);
+                let form = linear(&args[0], &money)
+                    .zip(linear(&args[1], &money))
+                    .map(|(a, b)| add(a, b, -1));
+                let op = if positive { Some(*op) } else { negate(*op) };
+                match (form, op) {
+                    (Some(form), Some(op)) => self.linear_atom(form, op),
+                    (Some(form), None) => self.not_equal(form),
+                    _ => {
+                        let text = self.raw(t);
+                        self.push_other(if positive {
+                            text
+                        } else {
+                            format!("not ({text})")
+                        });
+                    }
+                }
+            }
+            _ => {
+                let text = self.raw(t);
+                self.push_other(if positive {
+                    text
+                } else {
+                    format!("not ({text})")
+                });
+            }
+        }
+    }
+
+    fn push_other(&mut self, text: String) {
+        let text = if text.chars().count() > 400 {
+            format!("{}…", text.chars().take(400).collect::<String>())
+        } else {
+            text
+        };
+        if !self.others.contains(&text) {
+            self.others.push(text);
+        }
+    }
+
+    fn not_equal(&mut self, (m, k): Lin) {
+        if m.len() == 1 {
+            if let Some((v, c)) = m.iter().next() {
+                let value = -k / c;
+                self.bounds.entry(*v).or_default().ne.push(value);
+                return;
+            }
+        }
+        let text = self.sum((m, k), Op::Eq);
+        self.push_other(format!("not ({text})"));
+    }
+
+    /// `Σ c·v + k op 0`.
+    fn linear_atom(&mut self, (m, k): Lin, op: Op) {
+        if m.is_empty() {
+            return;
+        }
+        if m.len() == 1 {
+            if let Some((v, c)) = m.into_iter().next() {
+                let value = -k / &c;
+                let op = if c.is_negative() { flip(op) } else { op };
+                let b = self.bounds.entry(v).or_default();
+                match op {
+                    Op::Eq => b.eq = Some(value),
+                    Op::Gt | Op::Ge => {
+                        let strict = op == Op::Gt;
+                        let tighter = b
+                            .lo
+                            .as_ref()
+                            .is_none_or(|(lo, s)| value > *lo || (value == *lo && strict && !s));
+                        if tighter {
+                            b.lo = Some((value, strict));
+                        }
+                    }
+                    _ => {
+                        let strict = op == Op::Lt;
+                        let tighter = b
+                            .hi
+                            .as_ref()
+                            .is_none_or(|(hi, s)| value < *hi || (value == *hi && strict && !s));
+                        if tighter {
+                            b.hi = Some((value, strict));
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        let text = self.sum((m, k), op);
+        self.push_other(text);
+    }
+
+    /// `Σ c·v op −k`, the first coefficient made ±1.
+    fn sum(&self, (m, k): Lin, op: Op) -> String {
+        let lead = m
+            .values()
+            .next()
+            .map(|c| c.abs())
+            .unwrap_or_else(BigRational::one);
+        let mut text = String::new();
+        for (i, (v, c)) in m.iter().enumerate() {
+            let c = c / &lead;
+            let negative = c.is_negative();
+            let magnitude = c.abs();
+            let sign = match (i, negative) {
+                (0, true) => "-",
+                (0, false) => "",
+                (_, true) => " - ",
+                (_, false) => " + ",
+            };
+            let coef = if magnitude.is_one() {
+                String::new()
+            } else {
+                format!("{} * ", show(&magnitude))
+            };
+            text.push_str(&format!("{sign}{coef}{}", self.name(*v)));
+        }
+        format!("{text} {} {}", symbol(op), show(&(-k / lead)))
+    }
+
+    fn lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (v, b) in &self.bounds {
+            let info = self.info.get(v);
+            let name = self.name(*v);
+            if let Some(choices) = info.and_then(|i| i.choices.as_ref()) {
+                let label = |q: &BigRational| {
+                    q.is_integer()
+                        .then(|| q.to_integer().to_string().parse::<i64>().ok())
+                        .flatten()
+                        .and_then(|n| choices.iter().find(|(k, _)| *k == n))
+                        .map_or_else(|| show(q), |(_, s)| s.clone())
+                };
+                if let Some(eq) = &b.eq {
+                    out.push(format!("{name} = {}", label(eq)));
+                } else if !b.ne.is_empty() {
+                    let not: Vec<String> = b.ne.iter().map(label).collect();
+                    out.push(format!("{name} not in {{{}}}", not.join(", ")));
+                }
+                continue;
+            }
+            let integer = info.is_some_and(|i| i.integer);
+            if let Some(eq) = &b.eq {
+                out.push(format!("{name} = {}", show(eq)));
+                continue;
+            }
+            // Integers: strict bounds become inclusive ones.
+            let lo = b.lo.as_ref().map(|(q, s)| {
+                if integer && *s {
+                    (BigRational::from_integer(q.floor().to_integer() + 1), false)
+                } else if integer {
+                    (q.ceil(), false)
+                } else {
+                    (q.clone(), *s)
+                }
+            });
+            let hi = b.hi.as_ref().map(|(q, s)| {
+                if integer && *s {
+                    (BigRational::from_integer(q.ceil().to_integer() - 1), false)
+                } else if integer {
+                    (q.floor(), false)
+                } else {
+                    (q.clone(), *s)
+                }
+            });
+            let mut text = match (&lo, &hi) {
+                (Some((l, ls)), Some((h, hs))) if l == h && !ls && !hs => {
+                    format!("{name} = {}", show(l))
+                }
+                (Some((l, ls)), Some((h, hs))) => format!(
+                    "{} {} {name} {} {}",
+                    show(l),
+                    if *ls { "<" } else { "<=" },
+                    if *hs { "<" } else { "<=" },
+                    show(h)
+                ),
+                (Some((l, ls)), None) => {
+                    format!("{name} {} {}", if *ls { ">" } else { ">=" }, show(l))
+                }
+                (None, Some((h, hs))) => {
+                    format!("{name} {} {}", if *hs { "<" } else { "<=" }, show(h))
+                }
+                (None, None) => String::new(),
+            };
+            for q in &b.ne {
+                if !text.is_empty() {
+                    text.push_str(", ");
+                }
+                text.push_str(&format!("{name} != {}", show(q)));
+            }
+            if !text.is_empty() {
+                out.push(text);
+            }
+        }
+        for (v, b) in &self.bools {
+            let name = self.name(*v);
+            out.push(if *b { name } else { format!("not {name}") });
+        }
+        out.extend(self.others.iter().cloned());
+        out
+    }
+}
+
+/// The path condition `path` over field names, simplified.
+pub fn describe(enc: &Encoding, domain: &Domain, path: &[Term]) -> Vec<String> {
+    let mut info = BTreeMap::new();
+    for (c, row) in enc.vars.iter().enumerate() {
+        for (f, v) in enc.fields.iter().zip(row) {
+            if info.contains_key(v) {
+                continue;
+            }
+            let choice_names = match domain.field(&f.name).map(|s| &s.kind) {
+                Some(FieldKind::Enum { choices }) => choices.clone(),
+                _ => Vec::new(),
+            };
+            let choices = match &f.encoding {
+                FieldEncoding::Enum { case_of, .. } => Some(
+                    case_of
+                        .iter()
+                        .zip(&choice_names)
+                        .map(|(k, s)| (i64::from(*k), s.clone()))
+                        .collect(),
+                ),
+                FieldEncoding::Date { days } => Some(
+                    days.iter()
+                        .copied()
+                        .zip(choice_names.iter().cloned())
+                        .collect(),
+                ),
+                _ => None,
+            };
+            info.insert(
+                *v,
+                VarInfo {
+                    name: format!("{}.{}", enc.cases[c], f.name),
+                    money: matches!(f.encoding, FieldEncoding::Money),
+                    integer: matches!(f.encoding, FieldEncoding::Integer),
+                    choices,
+                },
+            );
+        }
+    }
+    let mut printer = Printer {
+        info,
+        bounds: BTreeMap::new(),
+        bools: BTreeMap::new(),
+        others: Vec::new(),
+        _enc: enc,
+    };
+    for t in path {
+        printer.atom(t, true);
+    }
+    printer.lines()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rationals_print_exactly() {
+        let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
+        assert_eq!(show(&q(112_200, 100)), "1122");
+        assert_eq!(show(&q(-3, 4)), "-0.75");
+        assert_eq!(show(&q(1, 3)), "1/3");
+        assert_eq!(show(&q(5, 100)), "0.05");
+    }
+}

@@ -1,0 +1,120 @@
+//! The symbolic check (`metamorphic::prove`) on small scopes written for it
+//! (`tests/fixtures/prove/`): a benefit monotone by construction, whose relations are proved
+//! (except one on four cases, refuted by the income above which nothing is paid), and the same
+//! benefit with a planted step at $2,000 of income, refuted exactly at the step.
+
+use metamorphic::domain::Domain;
+use metamorphic::prove::{prove_catala, ProofReport, ProofVerdict, ProveConfig};
+use metamorphic::relation::parse_relations;
+use metamorphic::value::Value;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/prove")
+}
+
+fn prove(model: &str) -> Vec<ProofReport> {
+    let dir = fixtures();
+    let domain =
+        Domain::from_toml(&std::fs::read_to_string(dir.join("benefit.toml")).unwrap()).unwrap();
+    let relations =
+        parse_relations(&std::fs::read_to_string(dir.join("benefit.mr")).unwrap()).unwrap();
+    let target = format!("{}#Benefit", dir.join(model).display());
+    let config = ProveConfig {
+        budget: Duration::from_secs(120),
+        ..ProveConfig::default()
+    };
+    let mut reports = Vec::new();
+    prove_catala(&target, &domain, &relations, &config, &mut |r| {
+        reports.push(r)
+    })
+    .unwrap();
+    reports
+}
+
+fn find<'a>(reports: &'a [ProofReport], name: &str) -> &'a ProofReport {
+    reports.iter().find(|r| r.relation == name).unwrap()
+}
+
+fn number(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+#[test]
+fn the_monotone_benefit_is_proved_and_the_uniform_supplement_refuted() {
+    let reports = prove("benefit.catala_en");
+    for name in [
+        "more_income_never_raises",
+        "more_children_never_lower",
+        "never_negative",
+    ] {
+        let r = find(&reports, name);
+        assert_eq!(r.verdict, ProofVerdict::Proved, "{name}: {r:?}");
+        assert!(r.path_pairs >= 1 && r.judged_pairs == r.path_pairs, "{r:?}");
+        assert_eq!(r.error_pairs, 0);
+    }
+    // Three branches for one run (≤ $1,000, ≥ $3,000, between): every pair of branches
+    // compatible with x.income ≤ y.income, i.e. 6 of the 9 pairs, is feasible.
+    assert_eq!(find(&reports, "more_income_never_raises").path_pairs, 6);
+    // One case: the three branches.
+    assert_eq!(find(&reports, "never_negative").path_pairs, 3);
+    // y shares x's income: the same branch on both sides, 3 pairs.
+    let children = find(&reports, "more_children_never_lower");
+    assert_eq!(children.path_pairs, 3);
+    assert_eq!(children.sharing, vec!["y = x except on [children]"]);
+
+    // Above $3,000 a child adds nothing, below it adds $100: the relation on four cases fails
+    // by exactly $100.
+    let uniform = find(&reports, "child_supplement_is_uniform");
+    assert_eq!(uniform.verdict, ProofVerdict::Refuted, "{uniform:?}");
+    let cex = uniform.counterexample.as_ref().unwrap();
+    assert_eq!(cex.cases.len(), 4);
+    assert_eq!(cex.deviation, 100.0);
+    let incomes: Vec<f64> = cex.cases.iter().map(|c| number(&c["income"])).collect();
+    // x and y share the income, and so do x' and y'; one side is at or above $3,000, the
+    // other below.
+    assert_eq!(incomes[0], incomes[2]);
+    assert_eq!(incomes[1], incomes[3]);
+    assert!(
+        (incomes[0] >= 3000.0) != (incomes[1] >= 3000.0),
+        "{incomes:?}"
+    );
+}
+
+#[test]
+fn the_planted_step_is_refuted_at_the_step() {
+    let reports = prove("benefit_step.catala_en");
+    let r = find(&reports, "more_income_never_raises");
+    assert_eq!(r.verdict, ProofVerdict::Refuted, "{r:?}");
+    let cex = r.counterexample.as_ref().unwrap();
+    let (x, y) = (
+        number(&cex.cases[0]["income"]),
+        number(&cex.cases[1]["income"]),
+    );
+    // By hand: F(x) = (3000 − x)/4 below the step, F(y) = (3000 − y)/4 + 60 on it, so F(y) >
+    // F(x) exactly when x < 2000 ≤ y < 2100 and y − x < 240 (up to the cent's rounding).
+    assert!(1000.0 < x && x < 2000.0, "x.income = {x}");
+    assert!((2000.0..2100.0).contains(&y), "y.income = {y}");
+    assert!(y - x < 240.01, "{x} {y}");
+    assert_eq!(cex.cases[0]["children"], cex.cases[1]["children"]);
+    let fx = number(&cex.outputs[0]["F"]);
+    let fy = number(&cex.outputs[1]["F"]);
+    assert!(fy > fx, "{fx} {fy}");
+    assert!((cex.deviation - (fy - fx)).abs() < 1e-9);
+    // The region: y on the step, x strictly between $1,000 and the step.
+    assert!(
+        r.region.iter().any(|l| l == "2000 <= y.income < 2100"),
+        "{:?}",
+        r.region
+    );
+    assert!(
+        r.region.iter().any(|l| l.starts_with("1000 < x.income < ")),
+        "{:?}",
+        r.region
+    );
+    // The step changes nothing else.
+    for name in ["more_children_never_lower", "never_negative"] {
+        assert_eq!(find(&reports, name).verdict, ProofVerdict::Proved, "{name}");
+    }
+}
