@@ -376,6 +376,11 @@ fn run_prove(
     budget: Duration,
 ) -> Result<i32, String> {
     use metamorphic::prove::{self, ProofVerdict, ProveConfig};
+    if args.outputs.sarif.is_some() || args.outputs.junit.is_some() {
+        return Err(
+            "--sarif and --junit are written by the random search only, not with --prove".into(),
+        );
+    }
     let target = args
         .system
         .strip_prefix("catala:")
@@ -385,7 +390,7 @@ fn run_prove(
         tolerance: args.tolerance,
         ..ProveConfig::default()
     };
-    let show_progress = std::io::stderr().is_terminal();
+    let show_progress = !args.outputs.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut reports = Vec::new();
     prove::prove_catala(target, domain, relations, &config, &mut |report| {
         if show_progress {

@@ -218,6 +218,13 @@ impl Printer<'_> {
                     Op::Truncate => "truncate",
                     Op::Ite => "if",
                     Op::Xor => "xor",
+                    Op::IntDiv => "div",
+                    Op::Mod => "mod",
+                    Op::YearOf => "year_of",
+                    Op::MonthOf => "month_of",
+                    Op::DayOf => "day_of",
+                    Op::DaysInMonth => "days_in_month",
+                    Op::DayNumber => "date",
                 };
                 format!("{name}({})", parts.join(", "))
             }
