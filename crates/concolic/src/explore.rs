@@ -114,6 +114,8 @@ pub(crate) struct Worker<'p> {
     /// entirely (kept in checkpoints).
     pub(crate) lost_subtrees: Vec<usize>,
     pub(crate) last_checkpoint: Instant,
+    /// The path queries asked when the last test was streamed (for `TestCase::queries`).
+    queries_streamed: u64,
     /// The branch points and ways the runs so far went through.
     coverage: Coverage,
     /// Picks the node to negate next (depth-first with checkpoints: the subtrees other
@@ -192,6 +194,7 @@ impl<'p> Worker<'p> {
             shard_subtree: None,
             lost_subtrees: Vec::new(),
             last_checkpoint: start,
+            queries_streamed: 0,
             coverage: Coverage::default(),
             searcher: if options.checkpoint_every.is_none() && options.resume.is_none() {
                 options.strategy.searcher()
@@ -430,7 +433,11 @@ impl<'p> Worker<'p> {
             .by_roundness
             .entry(format!("{roundness:?}"))
             .or_default() += 1;
+        let asked = self.session.stats().path_queries;
+        let queries = asked.saturating_sub(self.queries_streamed);
+        self.queries_streamed = asked;
         let test = TestCase {
+            queries,
             inputs,
             outcome,
             constraints: if self.options.keep_constraints {

@@ -41,6 +41,9 @@ pub struct TestCase {
     pub path: crate::path_id::PathId,
     /// Time from the start of the exploration to this test.
     pub found_at: Duration,
+    /// Path queries the worker that found this test asked since its previous test (the sum
+    /// over the tests streamed so far is the number of queries so far, for a status line).
+    pub queries: u64,
 }
 
 /// Figures of an exploration.

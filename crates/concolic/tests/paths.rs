@@ -595,3 +595,24 @@ fn early_conflicts_skip_the_other_outcomes_of_earlier_exceptions() {
         Ok((false, true))
     ));
 }
+
+#[test]
+fn queries_of_the_tests_add_up_to_the_path_queries() {
+    // One worker: the queries each test reports (asked since the previous test) sum to the
+    // exploration's path queries but those asked after the last test (negations found
+    // unsatisfiable at the end).
+    let (_, e) = run(
+        &fixture("fig5_default.catala_en"),
+        "Fig5",
+        Optimizations::NONE,
+    );
+    let summed: u64 = e.tests.iter().map(|t| t.queries).sum();
+    assert!(summed > 0);
+    assert!(
+        summed <= e.stats.solver_calls,
+        "{summed} > {}",
+        e.stats.solver_calls
+    );
+    // The first test needs no query (it runs on the initial inputs).
+    assert_eq!(e.tests[0].queries, 0);
+}

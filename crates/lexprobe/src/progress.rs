@@ -20,6 +20,7 @@ pub struct Status {
     tests: AtomicU64,
     errors: AtomicU64,
     assertions: AtomicU64,
+    queries: AtomicU64,
 }
 
 impl Status {
@@ -41,6 +42,7 @@ impl Status {
             tests: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             assertions: AtomicU64::new(0),
+            queries: AtomicU64::new(0),
         }
     }
 
@@ -64,12 +66,14 @@ impl Status {
         }
     }
 
-    /// A concolic test was found, ending in `outcome` (`ok`, `assertion`, or an error kind).
-    pub fn test(&self, outcome: &str) {
+    /// A concolic test was found, ending in `outcome` (`ok`, `assertion`, or an error kind),
+    /// after `queries` more path queries.
+    pub fn test(&self, outcome: &str, queries: u64) {
         let Some(bar) = &self.bar else {
             return;
         };
         let tests = self.tests.fetch_add(1, Ordering::Relaxed) + 1;
+        let queries = self.queries.fetch_add(queries, Ordering::Relaxed) + queries;
         match outcome {
             "ok" => {}
             "assertion" => {
@@ -81,7 +85,7 @@ impl Status {
         }
         let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
         bar.set_message(format!(
-            "{tests} tests ({} with an error, {} outside the input space) · {:.1} tests/s",
+            "{tests} tests ({} with an error, {} outside the input space) · {queries} queries · {:.1} tests/s",
             self.errors.load(Ordering::Relaxed),
             self.assertions.load(Ordering::Relaxed),
             tests as f64 / seconds
@@ -110,7 +114,7 @@ mod tests {
     fn a_status_not_wanted_draws_nothing_and_counts_nothing() {
         let s = Status::new(false, "x");
         assert!(!s.is_drawn());
-        s.test("conflict");
+        s.test("conflict", 3);
         assert_eq!(s.tests.load(Ordering::Relaxed), 0);
     }
 

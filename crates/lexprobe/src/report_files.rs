@@ -51,7 +51,7 @@ impl ConcolicRecorders {
         index: usize,
         test: &TestCase,
     ) {
-        self.status.test(test.outcome.kind());
+        self.status.test(test.outcome.kind(), test.queries);
         if let Some(s) = &self.sarif {
             s.lock()
                 .unwrap_or_else(|p| p.into_inner())
@@ -424,15 +424,23 @@ pub fn falsify_junit(method: &Path, naive: bool, report: &hatch::Report) -> Stri
     reports::junit::to_junit("lexprobe falsify", &[suite])
 }
 
-/// The status message while relation number `n` (1-based) of `total` is searched.
+/// The status message while relation number `n` (1-based) of `total` is searched: its
+/// tests so far and the state of the Bayes-factor stopping test (bases that accepted H0, and
+/// the longest run of consecutive passes of a base still under test against the K needed).
 pub fn relation_running(
     n: usize,
     total: usize,
     name: &str,
     config: &metamorphic::search::SearchConfig,
+    live: &metamorphic::search::LiveSearch,
 ) -> String {
+    use std::sync::atomic::Ordering::Relaxed;
     format!(
-        "relation {n}/{total} `{name}`: searching (a base is accepted after {} passes in a row: Bayes factor {}, θ {})",
+        "relation {n}/{total} `{name}`: {} tests, {} failed; H0 accepted for {} bases; longest run {}/{} passes (Bayes factor {}, θ {})",
+        live.tests.load(Relaxed),
+        live.failed.load(Relaxed),
+        live.accepted_bases.load(Relaxed),
+        live.longest_run.load(Relaxed),
         metamorphic::search::consecutive_passes_needed(config.bayes_factor, config.theta),
         config.bayes_factor,
         config.theta

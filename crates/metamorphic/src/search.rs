@@ -26,6 +26,8 @@ use crate::sample::TestSample;
 use crate::system::{run_batch, RunFailure, RunResult, SystemUnderTest};
 use crate::value::{record_fingerprint, Record, Value};
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Name under which the value of `F` is stored in output records.
@@ -69,6 +71,42 @@ pub struct SearchConfig {
     /// Tests of each label kept for explanations: a uniform random sample of at most this
     /// many failed tests and of at most this many passed tests.
     pub keep_tests: usize,
+    /// Where the search publishes its figures as it goes (for a live status line).
+    pub live: Option<Arc<LiveSearch>>,
+}
+
+/// The figures of the relation being searched, published after every batch: tests, failures,
+/// bases that accepted H0, and the longest run of consecutive passes of a base still under
+/// test (H0 is accepted for a base when its run reaches
+/// [`SearchOutcome::consecutive_passes_needed`]).
+#[derive(Debug, Default)]
+pub struct LiveSearch {
+    pub tests: AtomicUsize,
+    pub failed: AtomicUsize,
+    pub accepted_bases: AtomicUsize,
+    pub longest_run: AtomicUsize,
+}
+
+impl LiveSearch {
+    /// Back to zero, for the next relation.
+    pub fn reset(&self) {
+        for figure in [
+            &self.tests,
+            &self.failed,
+            &self.accepted_bases,
+            &self.longest_run,
+        ] {
+            figure.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn publish(&self, outcome: &SearchOutcome, longest_run: usize) {
+        self.tests.store(outcome.tests, Ordering::Relaxed);
+        self.failed.store(outcome.failed, Ordering::Relaxed);
+        self.accepted_bases
+            .store(outcome.accepted_bases, Ordering::Relaxed);
+        self.longest_run.store(longest_run, Ordering::Relaxed);
+    }
 }
 
 impl Default for SearchConfig {
@@ -87,6 +125,7 @@ impl Default for SearchConfig {
             stop_after_accepted_bases: None,
             stop_after_failures: None,
             keep_tests: DEFAULT_KEPT_PER_LABEL,
+            live: None,
         }
     }
 }
@@ -403,6 +442,15 @@ pub fn search_relation(
     let mut active: Vec<ActiveBase> = Vec::new();
     let mut idle_rounds = 0usize;
     while !out_of_budget(&state.outcome) {
+        if let Some(live) = &config.live {
+            let longest = active
+                .iter()
+                .filter(|b| !b.done)
+                .map(|b| b.consecutive)
+                .max()
+                .unwrap_or(0);
+            live.publish(&state.outcome, longest);
+        }
         if idle_rounds >= 50 && state.outcome.tests == 0 {
             state.outcome.stop_reason = Some(format!(
                 "no inputs satisfying the premise were found in the domain ({} draws failed)",
@@ -688,6 +736,42 @@ type = "boolean"
             let income = t.cases[0]["income"].as_f64().unwrap();
             assert_eq!(t.failed, income > 800.0, "{:?}", t.cases[0]);
         }
+    }
+
+    #[test]
+    fn live_figures_follow_the_search() {
+        let domain = Domain::from_toml(DOMAIN).unwrap();
+        let monotone = &parse_relations(
+            "relation m forall x, y. x ==[income] y and x.income >= y.income => F(x) >= F(y)",
+        )
+        .unwrap()[0];
+        let live = Arc::new(LiveSearch::default());
+        let config = SearchConfig {
+            seed: 5,
+            max_tests: Some(3000),
+            budget: Duration::from_secs(30),
+            live: Some(Arc::clone(&live)),
+            ..SearchConfig::default()
+        };
+        let correct = FunctionSystem {
+            name: "correct".into(),
+            function: taxer(false),
+        };
+        let outcome = search_relation(monotone, &domain, &correct, &config);
+        // Published before each batch: behind the outcome by at most the last batch.
+        let tests = live.tests.load(Ordering::Relaxed);
+        assert!(
+            tests > 0 && tests <= outcome.tests,
+            "{tests} of {}",
+            outcome.tests
+        );
+        assert!(outcome.tests - tests <= config.batch_size);
+        let accepted = live.accepted_bases.load(Ordering::Relaxed);
+        assert!(accepted <= outcome.accepted_bases && accepted >= 1);
+        assert!(live.longest_run.load(Ordering::Relaxed) < outcome.consecutive_passes_needed);
+        assert_eq!(live.failed.load(Ordering::Relaxed), 0);
+        live.reset();
+        assert_eq!(live.tests.load(Ordering::Relaxed), 0);
     }
 
     #[test]

@@ -9,10 +9,12 @@ use metamorphic::external::{CallMode, ExternalProgram};
 use metamorphic::features::FeatureError;
 use metamorphic::names::{check_names, known_outputs, locate_string, NameError, ProbeError};
 use metamorphic::relation::parse_relations;
-use metamorphic::search::{SearchConfig, Verdict};
+use metamorphic::search::{LiveSearch, SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
 use metamorphic::InputMismatch;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::exit;
@@ -285,6 +287,10 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     if args.prove {
         return run_prove(args, &domain, &relations, budget);
     }
+    let status =
+        crate::progress::Status::new(crate::progress::wanted(args.outputs.quiet), "metamorphic");
+    let show_progress = status.is_drawn();
+    let live = Arc::new(LiveSearch::default());
     let config = SearchConfig {
         seed: args.seed,
         budget,
@@ -295,6 +301,7 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         tolerance: args.tolerance,
         stop_after_accepted_bases: args.stop_after_bases,
         stop_after_failures: args.stop_after_failures,
+        live: show_progress.then(|| Arc::clone(&live)),
         ..SearchConfig::default()
     };
     let tree_options = TreeOptions {
@@ -302,46 +309,53 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         ..TreeOptions::default()
     };
     let total = relations.len();
-    let status =
-        crate::progress::Status::new(crate::progress::wanted(args.outputs.quiet), "metamorphic");
-    let show_progress = status.is_drawn();
-    if let Some(first) = relations.first() {
-        status.set_message(crate::report_files::relation_running(
-            1,
-            total,
-            &first.name,
-            &config,
-        ));
-    }
-    let mut done = 0;
+    // The relation being searched (0-based), and whether the search is over: the status line
+    // is refreshed from the search's published figures four times a second.
+    let current = AtomicUsize::new(0);
+    let over = AtomicBool::new(false);
     let mut reports = Vec::with_capacity(relations.len());
-    // Each relation's sample of tests is dropped once it is explained: memory stays that of
-    // one relation's search.
-    metamorphic::check::check_each_relation(
-        &relations,
-        &domain,
-        system.as_ref(),
-        &config,
-        &tree_options,
-        &mut |mut report| {
-            done += 1;
-            if show_progress {
-                status.println(&crate::report_files::relation_done_line(
-                    done, total, &report,
-                ));
-                if let Some(next) = relations.get(done) {
-                    status.set_message(crate::report_files::relation_running(
-                        done + 1,
-                        total,
-                        &next.name,
-                        &config,
-                    ));
+    std::thread::scope(|scope| {
+        if show_progress {
+            scope.spawn(|| {
+                while !over.load(Ordering::Relaxed) {
+                    let n = current.load(Ordering::Relaxed);
+                    if let Some(relation) = relations.get(n) {
+                        status.set_message(crate::report_files::relation_running(
+                            n + 1,
+                            total,
+                            &relation.name,
+                            &config,
+                            &live,
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(250));
                 }
-            }
-            report.release_sample();
-            reports.push(report);
-        },
-    );
+            });
+        }
+        let mut done = 0;
+        // Each relation's sample of tests is dropped once it is explained: memory stays that
+        // of one relation's search.
+        metamorphic::check::check_each_relation(
+            &relations,
+            &domain,
+            system.as_ref(),
+            &config,
+            &tree_options,
+            &mut |mut report| {
+                done += 1;
+                if show_progress {
+                    status.println(&crate::report_files::relation_done_line(
+                        done, total, &report,
+                    ));
+                    live.reset();
+                    current.store(done, Ordering::Relaxed);
+                }
+                report.release_sample();
+                reports.push(report);
+            },
+        );
+        over.store(true, Ordering::Relaxed);
+    });
     status.finish();
     let description = system.describe();
     if args.format == OutputFormat::Json {
