@@ -62,19 +62,8 @@ pub fn explore_checkpointed(
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     let first = match &options.resume {
         Some(c) => {
-            if c.assignment.len() != worker.space.vars.len() {
-                return Err(ConcolicError::Resume(format!(
-                    "the checkpoint has {} variables, this scope {}",
-                    c.assignment.len(),
-                    worker.space.vars.len()
-                )));
-            }
+            worker.take_up(c, true)?;
             pool.tests.set(c.tests);
-            worker.stats.tests = c.tests;
-            worker.stats.by_outcome = c.by_outcome.clone();
-            worker.stats.by_roundness = c.by_roundness.clone();
-            worker.resumed = Some(c.clone());
-            worker.resume_flags = Some(c.done.clone());
             c.assignment.clone()
         }
         None => worker.initial_assignment()?,
@@ -144,6 +133,28 @@ pub(crate) fn transform(program: &Program, opt: Optimizations) -> Program {
 }
 
 impl<'p> Worker<'p> {
+    /// Takes up the figures and the done flags of checkpoint `c`, after checking (when
+    /// `check_variables`) that it was made for the input variables of this scope.
+    pub(crate) fn take_up(
+        &mut self,
+        c: &Checkpoint,
+        check_variables: bool,
+    ) -> Result<(), ConcolicError> {
+        if check_variables && c.assignment.len() != self.space.vars.len() {
+            return Err(ConcolicError::Resume(format!(
+                "the checkpoint has {} variables, this scope {}",
+                c.assignment.len(),
+                self.space.vars.len()
+            )));
+        }
+        self.stats.tests = c.tests;
+        self.stats.by_outcome = c.by_outcome.clone();
+        self.stats.by_roundness = c.by_roundness.clone();
+        self.resumed = Some(c.clone());
+        self.resume_flags = Some(c.done.clone());
+        Ok(())
+    }
+
     /// A worker exploring `program` (the result of [`transform`] on `original`, which the
     /// replay check runs).
     pub(crate) fn new(

@@ -48,19 +48,9 @@ pub fn explore_shard(
                 subtrees.len()
             )));
         }
-        if c.subtree < subtrees.len() && c.assignment.len() != worker.space.vars.len() {
-            return Err(ConcolicError::Resume(format!(
-                "the checkpoint has {} variables, this scope {}",
-                c.assignment.len(),
-                worker.space.vars.len()
-            )));
-        }
+        // A shard stopped after its last subtree has no inputs left to check.
+        worker.take_up(c, c.subtree < subtrees.len())?;
         pool.tests.set(c.tests);
-        worker.stats.tests = c.tests;
-        worker.stats.by_outcome = c.by_outcome.clone();
-        worker.stats.by_roundness = c.by_roundness.clone();
-        worker.resumed = Some(c.clone());
-        worker.resume_flags = Some(c.done.clone());
         worker.lost_subtrees = c.lost_subtrees.clone();
         begin = c.subtree;
         resumed_inputs = Some(c.assignment.clone());

@@ -398,21 +398,6 @@ fn read_json(arg: &str) -> Result<Json, String> {
     serde_json::from_str(&text).map_err(|e| format!("--hints is not valid JSON: {e}"))
 }
 
-fn inputs_json(
-    loaded: &Loaded,
-    scope: catala_ir::dcalc::ScopeId,
-    test: &concolic::TestCase,
-) -> Json {
-    let decl = loaded.program.scope(scope);
-    let mut m = Map::new();
-    for (input, v) in decl.inputs.iter().zip(&test.inputs) {
-        if let Some(v) = v {
-            m.insert(input.name.clone(), value_to_json(&loaded.program, v));
-        }
-    }
-    Json::Object(m)
-}
-
 fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -> Json {
     let tests: Vec<Json> = e
         .tests
@@ -429,7 +414,10 @@ fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -
 fn test_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, t: &concolic::TestCase) -> Json {
     let mut o = Map::new();
     o.insert("path".into(), json!(t.path.to_string()));
-    o.insert("inputs".into(), inputs_json(loaded, scope, t));
+    o.insert(
+        "inputs".into(),
+        crate::report_files::test_inputs_json(loaded, scope, t),
+    );
     o.insert("outcome".into(), json!(t.outcome.kind()));
     match &t.outcome {
         Outcome::Ok(outs) => {
