@@ -279,7 +279,6 @@ impl<'p> Worker<'p> {
         on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
         on_checkpoint: &mut dyn FnMut(&Checkpoint),
     ) -> Result<bool, ConcolicError> {
-        let opt = self.options.optimizations;
         let mut resumed_done = self.resume_flags.take();
         // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
         let mut stopping = false;
@@ -292,14 +291,7 @@ impl<'p> Worker<'p> {
             if pool.is_stopped() {
                 return Ok(false);
             }
-            if opt.guesses {
-                self.session.remember(
-                    assignment
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(i, v)| Some((smt::catala::VarId(i as u32), v.clone()?))),
-                );
-            }
+            self.remember_inputs(&assignment);
             let Run {
                 inputs,
                 path,
@@ -536,6 +528,18 @@ impl<'p> Worker<'p> {
     }
 
     /// The inputs of the current model (money rounded when soft constraints are on).
+    /// Lets the solver's guesses start from these inputs (the last run's).
+    pub(crate) fn remember_inputs(&mut self, assignment: &Assignment) {
+        if self.options.optimizations.guesses {
+            self.session.remember(
+                assignment
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some((smt::catala::VarId(i as u32), v.clone()?))),
+            );
+        }
+    }
+
     pub(crate) fn model_inputs(
         &mut self,
         query: &[Term],

@@ -17,6 +17,7 @@
 
 pub mod checkpoint;
 pub mod coverage_guided;
+pub mod cpu_clock;
 pub mod emit;
 pub mod executor;
 pub mod explore;

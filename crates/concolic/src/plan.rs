@@ -9,13 +9,16 @@
 //! split a depth-first search makes, so the subtrees of a plan are disjoint and together hold
 //! every path of the tree. The subtree with the most open branches below its prefix is split
 //! first, until there are as many as asked; then each goes to the shard with the smallest
-//! estimated load (largest first), the estimate being its open branches.
+//! estimated load (largest first).
 //!
-//! The estimate is rough (on the housing benefits every path has about 50 open branches
-//! whatever the size of the subtree below), so balance comes from numbers: with 1,024
-//! subtrees the largest holds 93 of the 17,435 paths of the restricted housing benefits, and
-//! 8 or 32 shards get within 4 % and 10 % of the mean number of paths.
-//! [`default_subtrees`] asks for that many, or 32 per shard when there are more shards.
+//! The estimate of a subtree's cost is its *weight*: the size (in term nodes) of the open
+//! branch conditions below its prefix on the run of its inputs. What a subtree costs is
+//! mostly solver time, and that depends less on how many paths it holds than on what its
+//! conditions say: on the restricted housing benefits, subtrees of about 90 paths each cost
+//! 0.15 s to 1.5 s of CPU, the dear ones deep in the rent ceilings of furnished housing, where
+//! each query carries long chains of money roundings. The weight sees part of that (longer,
+//! rounder conditions); the rest is evened out by numbers, which is why a plan has far more
+//! subtrees than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
 use crate::explore::{transform, Worker};
@@ -25,7 +28,7 @@ use crate::symbolic::PathConstraint;
 use crate::{ConcolicError, ExploreOptions};
 use catala_ir::dcalc::{Program, ScopeId};
 use serde_json::{json, Value as Json};
-use smt::catala::term::{self, Term};
+use smt::catala::term::{self, Term, TermNode};
 use smt::catala::QueryOutcome;
 use std::time::{Duration, Instant};
 
@@ -40,6 +43,9 @@ pub struct Subtree {
     pub shard: usize,
     /// Open branches below the prefix on the run of `assignment` (0: a single path).
     pub open: usize,
+    /// The estimated cost of exploring the subtree: term nodes of the open branch conditions
+    /// below the prefix (0: a single path).
+    pub weight: u64,
 }
 
 /// A plan: the subtrees, in depth-first order of their prefixes, and what making it cost.
@@ -68,20 +74,49 @@ struct Piece {
 }
 
 impl Piece {
+    /// The conditions below the prefix that a depth-first search will negate.
+    fn open_conditions(&self) -> impl Iterator<Item = &PathConstraint> {
+        let below = if self.leaf || !self.follows {
+            &[][..]
+        } else {
+            &self.path[self.prefix.len().min(self.path.len())..]
+        };
+        below.iter().filter(|c| !c.fixed)
+    }
+
     fn open(&self) -> usize {
-        if self.leaf || !self.follows {
-            return 0;
+        self.open_conditions().count()
+    }
+
+    fn weight(&self) -> u64 {
+        let mut nodes = 0;
+        for c in self.open_conditions() {
+            count_nodes(&c.term, &mut nodes);
         }
-        self.path[self.prefix.len()..]
-            .iter()
-            .filter(|c| !c.fixed)
-            .count()
+        nodes
     }
 }
 
-/// The number of subtrees a plan for `shards` shards aims at by default.
+/// Adds the nodes of `t`, as a tree (shared subterms count each time they occur), stopping
+/// past a million.
+fn count_nodes(t: &Term, nodes: &mut u64) {
+    if *nodes > 1_000_000 {
+        return;
+    }
+    *nodes += 1;
+    if let TermNode::App(_, args) = &**t {
+        for a in args {
+            count_nodes(a, nodes);
+        }
+    }
+}
+
+/// The number of subtrees a plan for `shards` shards aims at by default: 1,024, or 128 per
+/// shard beyond 8 shards. On the restricted housing benefits, 32 shards with 1,024 subtrees
+/// were 1.6–1.9 × off balance in CPU time (one subtree alone cost more than a mean shard),
+/// with 4,096 1.4 × , for a plan of about 5 s of CPU (9 % of the exploration).
 pub fn default_subtrees(shards: usize) -> usize {
-    shards.saturating_mul(32).max(1024)
+    shards.saturating_mul(128).max(1024)
 }
 
 /// Makes a plan for `shards` shards with about `subtrees` subtrees (fewer when the tree has
@@ -131,6 +166,7 @@ pub fn make_plan(
         };
         let floor = pieces[k].prefix.len();
         let id = PathId::of(&pieces[k].path);
+        worker.remember_inputs(&pieces[k].assignment);
         let mut children = Vec::new();
         for j in floor..pieces[k].path.len() {
             if pieces[k].path[j].fixed {
@@ -165,6 +201,7 @@ pub fn make_plan(
         .into_iter()
         .map(|p| Subtree {
             open: p.open(),
+            weight: p.weight(),
             prefix: p.prefix,
             assignment: p.assignment,
             shard: 0,
@@ -182,16 +219,16 @@ pub fn make_plan(
     })
 }
 
-/// The estimated number of paths of a subtree with `open` open branches below its prefix.
-fn estimated_size(open: usize) -> u64 {
-    1 + open as u64
+/// The estimated cost of a subtree: its weight, and one for the run of its inputs.
+fn estimated_cost(s: &Subtree) -> u64 {
+    1 + s.weight
 }
 
 /// Gives each subtree to the shard with the smallest estimated load so far, largest first
 /// (ties: the earlier subtree, the lower shard).
 fn assign_shards(subtrees: &mut [Subtree], shards: usize) {
     let mut order: Vec<usize> = (0..subtrees.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(estimated_size(subtrees[i].open)));
+    order.sort_by_key(|&i| std::cmp::Reverse(estimated_cost(&subtrees[i])));
     let mut load = vec![0u64; shards];
     for i in order {
         let mut lightest = 0;
@@ -200,7 +237,7 @@ fn assign_shards(subtrees: &mut [Subtree], shards: usize) {
                 lightest = s;
             }
         }
-        load[lightest] += estimated_size(subtrees[i].open);
+        load[lightest] += estimated_cost(&subtrees[i]);
         subtrees[i].shard = lightest;
     }
 }
@@ -223,6 +260,7 @@ impl Plan {
                 "prefix": s.prefix.to_string(),
                 "shard": s.shard,
                 "open": s.open,
+                "weight": s.weight,
                 "inputs": s.assignment.iter().map(value_json).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
@@ -257,6 +295,7 @@ impl Plan {
                 assignment,
                 shard,
                 open: s.get("open").and_then(Json::as_u64).unwrap_or(0) as usize,
+                weight: s.get("weight").and_then(Json::as_u64).unwrap_or(0),
             });
         }
         Ok(Plan {
@@ -280,17 +319,36 @@ impl Plan {
 mod tests {
     use super::*;
 
-    fn subtree(open: usize) -> Subtree {
+    fn subtree(weight: u64) -> Subtree {
         Subtree {
             prefix: PathId::default(),
             assignment: Vec::new(),
             shard: 0,
-            open,
+            open: 1,
+            weight,
         }
     }
 
     #[test]
-    fn the_largest_subtrees_are_spread_first() {
+    fn a_weight_counts_every_node_of_the_conditions() {
+        use smt::catala::term::{app, int_const, var, Op};
+        use smt::catala::{Kind, VarId};
+        let x = var(VarId(0), Kind::Int);
+        // ¬(x ≤ 3 ∧ x ≥ 1): not, and, two comparisons, x twice, two constants.
+        let t = term::not(&app(
+            Op::And,
+            vec![
+                app(Op::Le, vec![x.clone(), int_const("3")]),
+                app(Op::Ge, vec![x, int_const("1")]),
+            ],
+        ));
+        let mut nodes = 0;
+        count_nodes(&t, &mut nodes);
+        assert_eq!(nodes, 8);
+    }
+
+    #[test]
+    fn the_heaviest_subtrees_are_spread_first() {
         let mut s: Vec<Subtree> = [9, 1, 0, 7, 3, 0].into_iter().map(subtree).collect();
         assign_shards(&mut s, 2);
         // Estimates 10 (#0), 8 (#3), 4 (#4), 2 (#1), 1 (#2), 1 (#5): #0 → shard 0 (10, 0);

@@ -7,19 +7,33 @@
 //! and the kill are found again, on the same paths (same [`PathId`]s), and a merge keeps one.
 
 use crate::checkpoint::Checkpoint;
+use crate::cpu_clock::thread_cpu_time;
 use crate::explore::{transform, Worker};
 use crate::inputs::Assignment;
 use crate::path_id::PathId;
 use crate::searcher::{Solo, WorkPool};
 use crate::{ConcolicError, Control, Exploration, ExploreOptions, TestCase};
 use catala_ir::dcalc::{Program, ScopeId};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What a shard explored: the usual result and, for each of its subtrees, whether it is
-/// complete.
+/// complete and what exploring it cost in this process.
 pub struct ShardExploration {
     pub exploration: Exploration,
     pub complete: Vec<bool>,
+    pub costs: Vec<SubtreeCost>,
+}
+
+/// What one subtree cost a shard (zero for subtrees not reached, and for those done before
+/// the checkpoint it resumed from).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SubtreeCost {
+    pub tests: usize,
+    /// Path queries, Z3's and those answered without it.
+    pub queries: u64,
+    /// CPU time of the exploring thread.
+    pub cpu_time: Duration,
+    pub wall_time: Duration,
 }
 
 /// Explores the subtrees `(prefix, inputs)` in order, continuing from `options.resume` when
@@ -38,6 +52,7 @@ pub fn explore_shard(
     let transformed = transform(program, options.optimizations);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     let mut complete = vec![false; subtrees.len()];
+    let mut costs = vec![SubtreeCost::default(); subtrees.len()];
     let mut begin = 0;
     let mut resumed_inputs: Option<Assignment> = None;
     if let Some(c) = &options.resume {
@@ -86,6 +101,8 @@ pub fn explore_shard(
             }
         };
         let before = (worker.stats.unknown_queries, worker.stats.divergences);
+        let (tests0, queries0) = (pool.tests.get(), worker.session.stats().path_queries);
+        let (cpu0, clock) = (thread_cpu_time(), Instant::now());
         let mut strays = 0usize;
         let mut within = |i: usize, t: &TestCase| {
             if !prefix.is_prefix_of(&t.path) {
@@ -102,6 +119,12 @@ pub fn explore_shard(
             };
             going = worker.explore_subtree(a, floor, &pool, &mut within, on_checkpoint)?;
         }
+        costs[k] = SubtreeCost {
+            tests: pool.tests.get().saturating_sub(tests0),
+            queries: (worker.session.stats().path_queries).saturating_sub(queries0),
+            cpu_time: thread_cpu_time().saturating_sub(cpu0),
+            wall_time: clock.elapsed(),
+        };
         complete[k] = going
             && strays == 0
             && (worker.stats.unknown_queries, worker.stats.divergences) == before;
@@ -118,5 +141,6 @@ pub fn explore_shard(
     Ok(ShardExploration {
         exploration: worker.finish(stopped),
         complete,
+        costs,
     })
 }

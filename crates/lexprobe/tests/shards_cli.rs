@@ -135,6 +135,21 @@ fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     // Shards hold disjoint subtrees: nothing to drop.
     let total: usize = outs.iter().map(|o| ids(o).len()).sum();
     assert_eq!(total, expected.len());
+    // Each shard says what each of its subtrees cost; the tests add up to what it printed.
+    for out in &outs {
+        let text = std::fs::read_to_string(out).unwrap_or_default();
+        let last: Json =
+            serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default();
+        let coverage = &last["coverage"];
+        let costs = coverage["costs"].as_array().cloned().unwrap_or_default();
+        let subtrees = coverage["subtrees"].as_array().map_or(0, Vec::len);
+        assert_eq!(costs.len(), subtrees, "{}", out.display());
+        let tests: u64 = costs.iter().filter_map(|c| c[0].as_u64()).sum();
+        assert_eq!(tests as usize, ids(out).len(), "{}", out.display());
+        assert!(costs
+            .iter()
+            .all(|c| c[2].as_f64().is_some_and(|t| t >= 0.0)));
+    }
     // The closing line sums the figures and counts the merged tests.
     let text = std::fs::read_to_string(&merged).unwrap_or_default();
     let last: Json = serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default();

@@ -107,7 +107,7 @@ pub struct ConcolicArgs {
     #[arg(long, value_name = "SHARDS", conflicts_with_all = ["plan_file", "shard"])]
     pub plan: Option<usize>,
     /// Sharding: the number of subtrees a plan cuts the tree into (more: better balance, a
-    /// longer plan; default 32 per shard, at least 1024).
+    /// longer plan; default 128 per shard, at least 1024).
     #[arg(long, value_name = "N")]
     pub plan_subtrees: Option<usize>,
     /// Sharding: the plan (from --plan) a shard belongs to; with --shard.
@@ -264,7 +264,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if let (Some(s), true) = (&shard, args.jsonl) {
         println!("{}", super::shard::header_json(s));
     }
-    let mut shard_complete: Option<Vec<bool>> = None;
+    let mut shard_done: Option<super::shard::ShardDone> = None;
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
     let findings: Mutex<Findings> = Mutex::new(Findings::default());
     let recorders = crate::report_files::ConcolicRecorders::new(&args.outputs, &args.scope);
@@ -311,11 +311,11 @@ pub fn run(args: ConcolicArgs) -> i32 {
             &args,
             json_out,
             (&findings, &recorders),
-            (shard.as_ref(), &mut shard_complete),
+            (shard.as_ref(), &mut shard_done),
         )
     };
     let coverage =
-        |e: &Exploration| super::shard::coverage_json(shard.as_ref(), e, shard_complete.as_deref());
+        |e: &Exploration| super::shard::coverage_json(shard.as_ref(), e, shard_done.as_ref());
     let findings = findings.into_inner().unwrap_or_else(|p| p.into_inner());
     recorders.status.finish();
     let exploration = match result {
@@ -556,7 +556,10 @@ fn explore_sequential(
     args: &ConcolicArgs,
     json_out: bool,
     (findings, recorders): (&Mutex<Findings>, &crate::report_files::ConcolicRecorders),
-    (shard, shard_complete): (Option<&super::shard::ShardSetup>, &mut Option<Vec<bool>>),
+    (shard, shard_done): (
+        Option<&super::shard::ShardSetup>,
+        &mut Option<super::shard::ShardDone>,
+    ),
 ) -> Result<Exploration, concolic::ConcolicError> {
     let mut out = std::io::stdout().lock();
     let mut on_test = |i: usize, t: &concolic::TestCase| {
@@ -592,7 +595,10 @@ fn explore_sequential(
             &mut on_test,
             &mut on_checkpoint,
         )?;
-        *shard_complete = Some(done.complete);
+        *shard_done = Some(super::shard::ShardDone {
+            complete: done.complete,
+            costs: done.costs,
+        });
         return Ok(done.exploration);
     }
     concolic::explore_checkpointed(

@@ -9,6 +9,7 @@ use super::concolic::ConcolicArgs;
 use crate::catala::Loaded;
 use concolic::inputs::Assignment;
 use concolic::plan::Plan;
+use concolic::shard::SubtreeCost;
 use concolic::{Exploration, ExploreOptions, Optimizations, PathId};
 use serde_json::{json, Value as Json};
 
@@ -248,15 +249,22 @@ pub fn header_json(s: &ShardSetup) -> Json {
     }})
 }
 
+/// What a shard's exploration reports of its subtrees, in the plan's order for this shard.
+pub struct ShardDone {
+    pub complete: Vec<bool>,
+    pub costs: Vec<SubtreeCost>,
+}
+
 /// What an output covers: the plan and shard (null for a whole exploration, whose one
-/// subtree is the root), its subtrees and those explored completely.
+/// subtree is the root), its subtrees, those explored completely and what each cost
+/// (`costs`: tests, path queries, CPU seconds, wall-clock seconds, in this process).
 pub fn coverage_json(
     shard: Option<&ShardSetup>,
     exploration: &Exploration,
-    complete: Option<&[bool]>,
+    done: Option<&ShardDone>,
 ) -> Json {
-    match (shard, complete) {
-        (Some(s), Some(complete)) => json!({
+    match (shard, done) {
+        (Some(s), Some(ShardDone { complete, costs })) => json!({
             "plan": s.plan_hash,
             "shard": [s.index, s.count],
             "plan_subtrees": s.plan_subtrees,
@@ -268,6 +276,15 @@ pub fn coverage_json(
                 .filter(|(_, c)| **c)
                 .map(|((p, _), _)| p.to_string())
                 .collect::<Vec<_>>(),
+            "costs": costs
+                .iter()
+                .map(|c| json!([
+                    c.tests,
+                    c.queries,
+                    rounded(c.cpu_time.as_secs_f64()),
+                    rounded(c.wall_time.as_secs_f64()),
+                ]))
+                .collect::<Vec<_>>(),
         }),
         _ => json!({
             "plan": null,
@@ -277,6 +294,11 @@ pub fn coverage_json(
             "complete": if exploration.stats.complete { vec![""] } else { Vec::new() },
         }),
     }
+}
+
+/// Seconds to the millisecond, for the costs of subtrees.
+fn rounded(seconds: f64) -> f64 {
+    (seconds * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]
