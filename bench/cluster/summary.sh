@@ -2,7 +2,7 @@
 # The figures of a sharded run in directory $1 with $2 shards (wall time of the shards $3 s):
 # the plan's and each shard's tests, wall time and CPU time (user + system, from the
 # /usr/bin/time -v reports time-plan.txt and time-I.txt), then the balance (slowest shard /
-# mean, by CPU time) and the total CPU time.
+# mean, by CPU time), the dearest subtree and the total CPU time.
 set -eu
 OUT=$1
 SHARDS=$2
@@ -29,6 +29,15 @@ while [ "$i" -lt "$SHARDS" ]; do
 done
 mean=$(echo "scale=3; $sum / $SHARDS" | bc)
 echo "shards: slowest ${max} s CPU, mean ${mean} s, slowest/mean $(echo "scale=2; $max / $mean" | bc)"
+# The dearest subtree, from the `costs` ([tests, queries, CPU s, wall s] per subtree) of the
+# shards' closing lines: no assignment can make a shard cheaper than it.
+dearest=$(for f in "$OUT"/shard-*.jsonl; do tail -n 1 "$f"; done |
+  grep -o '"costs":\[[^]]*\]\(,\[[^]]*\]\)*\]' | tr '[]' '\n\n' |
+  awk -F, 'NF == 4 && $3 + 0 > best { best = $3 + 0; tests = $1 } END { print best, tests }')
+if [ -n "$dearest" ]; then
+  set -- $dearest
+  echo "dearest subtree: $1 s CPU ($2 tests), $(echo "scale=2; $1 / $mean" | bc) of a mean shard"
+fi
 echo "total CPU (plan + shards): ${total} s"
 [ -n "$WALL" ] && echo "wall time of the shards: ${WALL} s"
 exit 0
