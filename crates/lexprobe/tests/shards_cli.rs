@@ -115,6 +115,24 @@ fn merge(files: &[PathBuf], out: &Path) -> (i32, String) {
     to_file(&args, out)
 }
 
+/// The path identifiers of the tests of one JSON output, in its order.
+fn test_paths(doc: &Json) -> Vec<String> {
+    doc["tests"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The last line of a JSON Lines output (its statistics and coverage).
+fn closing_line(path: &Path) -> Json {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default()
+}
+
 fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     let expected = whole(file, scope, dir);
     // One and eight shards: the merge gives the whole exploration's paths too.
@@ -137,10 +155,7 @@ fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     assert_eq!(total, expected.len());
     // Each shard says what each of its subtrees cost; the tests add up to what it printed.
     for out in &outs {
-        let text = std::fs::read_to_string(out).unwrap_or_default();
-        let last: Json =
-            serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default();
-        let coverage = &last["coverage"];
+        let coverage = &closing_line(out)["coverage"];
         let costs = coverage["costs"].as_array().cloned().unwrap_or_default();
         let subtrees = coverage["subtrees"].as_array().map_or(0, Vec::len);
         assert_eq!(costs.len(), subtrees, "{}", out.display());
@@ -151,8 +166,7 @@ fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
             .all(|c| c[2].as_f64().is_some_and(|t| t >= 0.0)));
     }
     // The closing line sums the figures and counts the merged tests.
-    let text = std::fs::read_to_string(&merged).unwrap_or_default();
-    let last: Json = serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default();
+    let last = closing_line(&merged);
     assert_eq!(last["stats"]["tests"], expected.len());
     assert_eq!(last["stats"]["complete"], true);
     // One JSON object, from JSON Lines and one JSON object as inputs alike.
@@ -161,14 +175,7 @@ fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     let o = lexprobe(&args);
     assert_eq!(o.status.code(), Some(0));
     let doc: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
-    let paths: Vec<String> = doc["tests"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let paths: Vec<String> = test_paths(&doc);
     assert_eq!(paths, expected);
     let as_object = dir.join("merged.json");
     let _ = std::fs::write(&as_object, &o.stdout);
@@ -225,14 +232,7 @@ fn three_shards_merged_give_the_paths_of_one_run_on_a_fixture() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     let doc: Json = serde_json::from_slice(&o.stdout).unwrap_or_default();
-    let mut from_json: Vec<String> = doc["tests"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|t| t["path"].as_str().unwrap_or("?").to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut from_json: Vec<String> = test_paths(&doc);
     from_json.sort();
     assert_eq!(from_json, whole(&file, "Discount", &dir));
     let emitted =
