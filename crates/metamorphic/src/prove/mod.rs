@@ -19,6 +19,7 @@ use crate::relation::Relation;
 use crate::system::SystemUnderTest;
 use crate::value::Record;
 use catala_ir::dcalc::{Program, ScopeId};
+pub use concolic::relational::RelationalOrder;
 use concolic::relational::{explore_relation, RelationalOptions, RelationalResult};
 use std::time::{Duration, Instant};
 
@@ -68,7 +69,12 @@ pub struct ProofReport {
     pub error_pairs: usize,
     pub error_examples: Vec<String>,
     pub unknown_queries: usize,
+    /// Queries asked again with the longer time limit, and how many it answered.
+    pub retried_queries: usize,
+    pub resolved_on_retry: usize,
     pub path_queries: u64,
+    /// Path queries answered without Z3 (guessed models, the finite layer).
+    pub queries_without_z3: u64,
     pub first_counterexample_s: Option<f64>,
     pub elapsed_s: f64,
     pub counterexample: Option<Counterexample>,
@@ -82,7 +88,20 @@ pub struct ProveConfig {
     /// Budget per relation.
     pub budget: Duration,
     pub query_timeout: Duration,
+    /// Time limit of the second pass over the queries that ran into `query_timeout`
+    /// (`None`: no second pass).
+    pub retry_timeout: Option<Duration>,
     pub max_pairs: Option<usize>,
+    /// Which branch the exploration negates next.
+    pub order: RelationalOrder,
+    /// Models guessed near the last inputs before asking Z3.
+    pub guesses: bool,
+    /// Budget of the random search run beside a refuted relation for its decision tree
+    /// (zero: none).
+    pub tree_budget: Duration,
+    /// Depth limit of that tree, and the search's seed.
+    pub tree_depth: usize,
+    pub seed: u64,
     /// Default tolerance δ (a relation may set its own).
     pub tolerance: f64,
 }
@@ -92,7 +111,13 @@ impl Default for ProveConfig {
         ProveConfig {
             budget: Duration::from_secs(60),
             query_timeout: Duration::from_secs(10),
+            retry_timeout: Some(Duration::from_secs(60)),
             max_pairs: None,
+            order: RelationalOrder::default(),
+            guesses: true,
+            tree_budget: Duration::from_secs(10),
+            tree_depth: 4,
+            seed: 0,
             tolerance: 0.0,
         }
     }
@@ -111,7 +136,10 @@ fn unknown(relation: &Relation, reason: String, elapsed: f64) -> ProofReport {
         error_pairs: 0,
         error_examples: Vec::new(),
         unknown_queries: 0,
+        retried_queries: 0,
+        resolved_on_retry: 0,
         path_queries: 0,
+        queries_without_z3: 0,
         first_counterexample_s: None,
         elapsed_s: elapsed,
         counterexample: None,
@@ -136,8 +164,9 @@ fn incompleteness(r: &RelationalResult) -> Option<String> {
     }
     if r.unknown_queries > 0 {
         reasons.push(format!(
-            "{} solver queries answered unknown (time limit or non-linear arithmetic)",
-            r.unknown_queries
+            "{} solver queries answered unknown (time limit or non-linear arithmetic; {} \
+             asked again with the longer limit, {} answered then)",
+            r.unknown_queries, r.retried_queries, r.resolved_on_retry
         ));
     }
     if r.unencoded_leaves > 0 {
@@ -203,6 +232,9 @@ pub fn prove_relation(
         budget: Some(config.budget.saturating_sub(start.elapsed())),
         max_pairs: config.max_pairs,
         query_timeout: Some(config.query_timeout.min(config.budget)),
+        retry_timeout: config.retry_timeout,
+        order: config.order,
+        guesses: config.guesses,
     };
     let offset = start.elapsed().as_secs_f64();
     let result = match explore_relation(program, scope, &enc.space, &mut goal, &options) {
@@ -227,7 +259,10 @@ pub fn prove_relation(
         error_pairs: result.error_pairs,
         error_examples: result.error_examples.clone(),
         unknown_queries: result.unknown_queries,
+        retried_queries: result.retried_queries,
+        resolved_on_retry: result.resolved_on_retry,
         path_queries: result.path_queries,
+        queries_without_z3: result.queries_without_z3,
         first_counterexample_s: None,
         elapsed_s: 0.0,
         counterexample: None,

@@ -5,8 +5,9 @@
 //! equality, or a choice); the others are listed once each. Non-linear constraints (rounding,
 //! products of inputs) are printed as terms over the field names.
 
-use super::encode::{Encoding, FieldEncoding};
+use super::encode::{number_term, Encoding, FieldEncoding};
 use crate::domain::{Domain, FieldKind};
+use crate::relation::{ArithOp, Expr};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -170,8 +171,18 @@ fn symbol(op: Op) -> &'static str {
     }
 }
 
+/// A declared feature of one case as a linear form over the solver variables of that case
+/// (in the domain's units), standing for the variable `pseudo` of the printer.
+struct FeatureForm {
+    pseudo: VarId,
+    form: Lin,
+}
+
 struct Printer<'a> {
     info: BTreeMap<VarId, VarInfo>,
+    /// The features a linear constraint over several fields is read through, when it is a
+    /// multiple of one of them.
+    features: Vec<FeatureForm>,
     bounds: BTreeMap<VarId, Bounds>,
     bools: BTreeMap<VarId, bool>,
     others: Vec<String>,
@@ -299,10 +310,36 @@ impl Printer<'_> {
         self.push_other(format!("not ({text})"));
     }
 
+    /// `Σ c·v + k = λ·(F − f_k) + k` when `Σ c·v` is `λ` times the variable part of feature
+    /// `F`: the constraint on `F` alone.
+    fn through_feature(&self, (m, k): &Lin) -> Option<Lin> {
+        if m.len() < 2 {
+            return None;
+        }
+        self.features.iter().find_map(|f| {
+            let (fm, fk) = &f.form;
+            if fm.len() != m.len() || !fm.keys().eq(m.keys()) {
+                return None;
+            }
+            let (v0, c0) = m.iter().next()?;
+            let lambda = c0 / fm.get(v0)?;
+            if m.iter()
+                .any(|(v, c)| fm.get(v).is_none_or(|d| &(d * &lambda) != c))
+            {
+                return None;
+            }
+            let constant = k - &lambda * fk;
+            Some(([(f.pseudo, lambda)].into_iter().collect(), constant))
+        })
+    }
+
     /// `Σ c·v + k op 0`.
     fn linear_atom(&mut self, (m, k): Lin, op: Op) {
         if m.is_empty() {
             return;
+        }
+        if let Some(form) = self.through_feature(&(m.clone(), k.clone())) {
+            return self.linear_atom(form, op);
         }
         if m.len() == 1 {
             if let Some((v, c)) = m.into_iter().next() {
@@ -450,8 +487,77 @@ impl Printer<'_> {
     }
 }
 
+/// The linear form, over the variables of case `case`, of a feature's expression (`None`
+/// when it is not linear, or reads a field that is not a number).
+fn feature_form(
+    expr: &Expr,
+    enc: &Encoding,
+    case: usize,
+    done: &BTreeMap<String, Lin>,
+) -> Option<Lin> {
+    let no_money = |_: VarId| false;
+    match expr {
+        Expr::Number(n) => linear(&number_term(*n).ok()?, &no_money),
+        Expr::Name(name, _) => {
+            if let Some(form) = done.get(name) {
+                return Some(form.clone());
+            }
+            let j = enc.fields.iter().position(|f| &f.name == name)?;
+            matches!(
+                enc.fields[j].encoding,
+                FieldEncoding::Money | FieldEncoding::Integer | FieldEncoding::Decimal
+            )
+            .then(|| {
+                (
+                    [(enc.vars[case][j], BigRational::one())]
+                        .into_iter()
+                        .collect(),
+                    BigRational::zero(),
+                )
+            })
+        }
+        Expr::Neg(a) => Some(scale(
+            feature_form(a, enc, case, done)?,
+            &-BigRational::one(),
+        )),
+        Expr::Arith(op, a, b) => {
+            let a = feature_form(a, enc, case, done)?;
+            let b = feature_form(b, enc, case, done)?;
+            match op {
+                ArithOp::Add => Some(add(a, b, 1)),
+                ArithOp::Sub => Some(add(a, b, -1)),
+                ArithOp::Mul if a.0.is_empty() => Some(scale(b, &a.1)),
+                ArithOp::Mul if b.0.is_empty() => Some(scale(a, &b.1)),
+                ArithOp::Div if b.0.is_empty() && !b.1.is_zero() => {
+                    Some(scale(a, &(BigRational::one() / b.1)))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// The path condition `path` over field names, simplified.
 pub fn describe(enc: &Encoding, domain: &Domain, path: &[Term]) -> Vec<String> {
+    describe_as(enc, domain, path, false)
+}
+
+/// The path condition `path` read through the domain's declared features: a linear
+/// constraint over several fields of one case that is a multiple of a linear feature of that
+/// case becomes a bound on the feature (`200 < x.burden <= 1000`); `None` when no constraint
+/// is.
+pub fn describe_with_features(
+    enc: &Encoding,
+    domain: &Domain,
+    path: &[Term],
+) -> Option<Vec<String>> {
+    let plain = describe_as(enc, domain, path, false);
+    let with = describe_as(enc, domain, path, true);
+    (with != plain).then_some(with)
+}
+
+fn describe_as(enc: &Encoding, domain: &Domain, path: &[Term], features: bool) -> Vec<String> {
     let mut info = BTreeMap::new();
     for (c, row) in enc.vars.iter().enumerate() {
         for (f, v) in enc.fields.iter().zip(row) {
@@ -489,8 +595,39 @@ pub fn describe(enc: &Encoding, domain: &Domain, path: &[Term]) -> Vec<String> {
             );
         }
     }
+    let mut forms = Vec::new();
+    if features {
+        let mut next = u32::MAX;
+        for c in 0..enc.cases.len() {
+            let mut done: BTreeMap<String, Lin> = BTreeMap::new();
+            for f in &domain.features {
+                let Some(form) = feature_form(&f.expr, enc, c, &done) else {
+                    continue;
+                };
+                done.insert(f.name.clone(), form.clone());
+                // Features of a case that shares every variable with an earlier one are the
+                // same: the earlier name is kept.
+                if form.0.len() < 2 || forms.iter().any(|g: &FeatureForm| g.form == form) {
+                    continue;
+                }
+                let pseudo = VarId(next);
+                next -= 1;
+                info.insert(
+                    pseudo,
+                    VarInfo {
+                        name: format!("{}.{}", enc.cases[c], f.name),
+                        money: false,
+                        integer: false,
+                        choices: None,
+                    },
+                );
+                forms.push(FeatureForm { pseudo, form });
+            }
+        }
+    }
     let mut printer = Printer {
         info,
+        features: forms,
         bounds: BTreeMap::new(),
         bools: BTreeMap::new(),
         others: Vec::new(),
