@@ -407,6 +407,8 @@ pub fn explore_relation(
         options,
     };
     let mut session = q.session(options.query_timeout, options.guesses)?;
+    // Z3 (and the finite layer) alone, to confirm guessed violations.
+    let mut confirm: Option<CatalaSession> = None;
     let mut retry_asked = 0u64;
     let mut retry_without_z3 = 0u64;
     let finish = |result: &mut RelationalResult, session: &CatalaSession, extra: (u64, u64)| {
@@ -494,7 +496,22 @@ pub fn explore_relation(
                         let definitions = rounding.definitions_for(&query);
                         query.extend(definitions);
                         q.remember(&mut session, &assignment);
-                        match session.check_path(&query)? {
+                        let guessed = session.stats().guessed_queries;
+                        let mut outcome = session.check_path(&query)?;
+                        let mut model_in_confirm = false;
+                        if outcome == QueryOutcome::Sat && session.stats().guessed_queries > guessed
+                        {
+                            // A guessed model of a leaf query is confirmed by the layers that
+                            // also answer "unsatisfiable" (the guesses check the terms that
+                            // mention the variables they change, not the constant ones).
+                            let c = match &mut confirm {
+                                Some(c) => c,
+                                None => confirm.insert(q.session(options.query_timeout, false)?),
+                            };
+                            outcome = c.check_path(&query)?;
+                            model_in_confirm = true;
+                        }
+                        match outcome {
                             QueryOutcome::Unsat => result.judged_pairs += 1,
                             QueryOutcome::Unknown => pending.push(Pending::Leaf {
                                 query,
@@ -502,7 +519,11 @@ pub fn explore_relation(
                                 goal: g,
                             }),
                             QueryOutcome::Sat => {
-                                let assignment = q.violation_model(&mut session, &query)?;
+                                let solver = match (&mut confirm, model_in_confirm) {
+                                    (Some(c), true) => c,
+                                    _ => &mut session,
+                                };
+                                let assignment = q.violation_model(solver, &query)?;
                                 result.violation = Some(Violation {
                                     assignment,
                                     path: original,

@@ -80,6 +80,66 @@ pub struct ProofReport {
     pub counterexample: Option<Counterexample>,
     /// The path condition of the violating pair over the field names.
     pub region: Vec<String>,
+    /// The same read through the domain's declared features, when some constraint is a
+    /// multiple of one (`200 < x.burden <= 1000`).
+    pub region_features: Option<Vec<String>>,
+    /// For a refuted relation: the random search run beside it and its decision tree.
+    pub random_search: Option<SearchBeside>,
+}
+
+/// The random search's view of a refuted relation, shown beside the symbolic region.
+#[derive(Debug, Clone)]
+pub struct SearchBeside {
+    pub budget_s: f64,
+    pub elapsed_s: f64,
+    pub tests: usize,
+    pub failed: usize,
+    pub first_failure_s: Option<f64>,
+    /// The explanation as text (a lexicographic tree, or why there is none).
+    pub explanation: String,
+    /// The conditions of the tree's paths to failing leaves (empty without a tree).
+    pub failure_paths: Vec<Vec<String>>,
+    pub accuracy: Option<f64>,
+}
+
+/// Runs the random search on `relation` for `config.tree_budget` and explains its failures.
+fn search_beside(
+    relation: &Relation,
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    config: &ProveConfig,
+) -> SearchBeside {
+    let search = crate::search::SearchConfig {
+        seed: config.seed,
+        budget: config.tree_budget,
+        max_tests: config.tree_max_tests,
+        tolerance: config.tolerance,
+        ..crate::search::SearchConfig::default()
+    };
+    let outcome = crate::search::search_relation(relation, domain, system, &search);
+    let options = crate::tree::TreeOptions {
+        max_depth: config.tree_depth,
+        ..crate::tree::TreeOptions::default()
+    };
+    let explanation = crate::check::explain(relation, domain, &outcome, &options);
+    let (failure_paths, accuracy) = match &explanation {
+        crate::check::Explanation::Trees {
+            lexicographic,
+            lexicographic_accuracy,
+            ..
+        } => (lexicographic.failure_paths(), Some(*lexicographic_accuracy)),
+        _ => (Vec::new(), None),
+    };
+    SearchBeside {
+        budget_s: config.tree_budget.as_secs_f64(),
+        elapsed_s: outcome.elapsed_s,
+        tests: outcome.tests,
+        failed: outcome.failed,
+        first_failure_s: outcome.first_failure_s,
+        explanation: explanation.to_text(&outcome),
+        failure_paths,
+        accuracy,
+    }
 }
 
 /// Limits of the symbolic check.
@@ -99,6 +159,8 @@ pub struct ProveConfig {
     /// Budget of the random search run beside a refuted relation for its decision tree
     /// (zero: none).
     pub tree_budget: Duration,
+    /// At most this many tests in that search.
+    pub tree_max_tests: Option<usize>,
     /// Depth limit of that tree, and the search's seed.
     pub tree_depth: usize,
     pub seed: u64,
@@ -116,6 +178,7 @@ impl Default for ProveConfig {
             order: RelationalOrder::default(),
             guesses: true,
             tree_budget: Duration::from_secs(10),
+            tree_max_tests: None,
             tree_depth: 4,
             seed: 0,
             tolerance: 0.0,
@@ -144,6 +207,8 @@ fn unknown(relation: &Relation, reason: String, elapsed: f64) -> ProofReport {
         elapsed_s: elapsed,
         counterexample: None,
         region: Vec::new(),
+        region_features: None,
+        random_search: None,
     }
 }
 
@@ -267,6 +332,8 @@ pub fn prove_relation(
         elapsed_s: 0.0,
         counterexample: None,
         region: Vec::new(),
+        region_features: None,
+        random_search: None,
     };
     if let Some(v) = &result.violation {
         let cases = replay::records_of(&enc, domain, &v.assignment);
@@ -275,6 +342,7 @@ pub fn prove_relation(
                 report.verdict = ProofVerdict::Refuted;
                 report.first_counterexample_s = Some(offset + v.at_s);
                 report.region = region::describe(&enc, domain, &v.path);
+                report.region_features = region::describe_with_features(&enc, domain, &v.path);
                 report.note = format!(
                     "the path pair of this counterexample: every input satisfying the domain, \
                      the premise and the path condition below takes the same branches in every \
@@ -321,6 +389,9 @@ pub fn prove_relation(
         }
     }
     report.elapsed_s = start.elapsed().as_secs_f64();
+    if report.verdict == ProofVerdict::Refuted && !config.tree_budget.is_zero() {
+        report.random_search = Some(search_beside(relation, domain, system, config));
+    }
     report
 }
 

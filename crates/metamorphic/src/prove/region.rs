@@ -41,6 +41,13 @@ fn scale(a: Lin, f: &BigRational) -> Lin {
 
 /// The linear form of a term in the domain's units (money variables count in units).
 fn linear(t: &Term, money: &dyn Fn(VarId) -> bool) -> Option<Lin> {
+    linear_through(t, money, false)
+}
+
+/// [`linear`], reading `round(e)` as `e` when `through_round` (a feature is compared with the
+/// program's amounts rounded to the cent).
+fn linear_through(t: &Term, money: &dyn Fn(VarId) -> bool, through_round: bool) -> Option<Lin> {
+    let linear = |t: &Term, money: &dyn Fn(VarId) -> bool| linear_through(t, money, through_round);
     match &**t {
         TermNode::Var(v, _) => {
             let c = if money(*v) {
@@ -54,6 +61,7 @@ fn linear(t: &Term, money: &dyn Fn(VarId) -> bool) -> Option<Lin> {
         TermNode::Real(n, d) => Some((BTreeMap::new(), rational(n, d)?)),
         TermNode::App(op, args) => match op {
             Op::ToReal => linear(args.first()?, money),
+            Op::Round if through_round => linear(args.first()?, money),
             Op::Neg => Some(scale(linear(args.first()?, money)?, &-BigRational::one())),
             Op::Add => {
                 let mut acc: Lin = (BTreeMap::new(), BigRational::zero());
@@ -183,6 +191,8 @@ struct Printer<'a> {
     /// The features a linear constraint over several fields is read through, when it is a
     /// multiple of one of them.
     features: Vec<FeatureForm>,
+    /// Features read through the program's roundings.
+    rounded: std::collections::BTreeSet<VarId>,
     bounds: BTreeMap<VarId, Bounds>,
     bools: BTreeMap<VarId, bool>,
     others: Vec<String>,
@@ -263,6 +273,24 @@ impl Printer<'_> {
                     .zip(linear(&args[1], &money))
                     .map(|(a, b)| add(a, b, -1));
                 let op = if positive { Some(*op) } else { negate(*op) };
+                let rounded = || {
+                    let money = |v: VarId| self.money(v);
+                    let form = linear_through(&args[0], &money, true)
+                        .zip(linear_through(&args[1], &money, true))
+                        .map(|(a, b)| add(a, b, -1))?;
+                    self.through_feature(&form)
+                };
+                let feature = if form.is_none() && !self.features.is_empty() {
+                    rounded()
+                } else {
+                    None
+                };
+                if let (Some(f), Some(op)) = (feature, op) {
+                    if let Some(v) = f.0.keys().next() {
+                        self.rounded.insert(*v);
+                    }
+                    return self.linear_atom(f, op);
+                }
                 match (form, op) {
                     (Some(form), Some(op)) => self.linear_atom(form, op),
                     (Some(form), None) => self.not_equal(form),
@@ -474,6 +502,9 @@ impl Printer<'_> {
                 }
                 text.push_str(&format!("{name} != {}", show(q)));
             }
+            if self.rounded.contains(v) && !text.is_empty() {
+                text.push_str(" (amounts as the program rounds them to the cent)");
+            }
             if !text.is_empty() {
                 out.push(text);
             }
@@ -597,7 +628,7 @@ fn describe_as(enc: &Encoding, domain: &Domain, path: &[Term], features: bool) -
     }
     let mut forms = Vec::new();
     if features {
-        let mut next = u32::MAX;
+        let mut next = u32::MAX / 2;
         for c in 0..enc.cases.len() {
             let mut done: BTreeMap<String, Lin> = BTreeMap::new();
             for f in &domain.features {
@@ -611,7 +642,7 @@ fn describe_as(enc: &Encoding, domain: &Domain, path: &[Term], features: bool) -
                     continue;
                 }
                 let pseudo = VarId(next);
-                next -= 1;
+                next += 1;
                 info.insert(
                     pseudo,
                     VarInfo {
@@ -628,6 +659,7 @@ fn describe_as(enc: &Encoding, domain: &Domain, path: &[Term], features: bool) -
     let mut printer = Printer {
         info,
         features: forms,
+        rounded: Default::default(),
         bounds: BTreeMap::new(),
         bools: BTreeMap::new(),
         others: Vec::new(),
