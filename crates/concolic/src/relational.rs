@@ -407,7 +407,7 @@ pub fn explore_relation(
         options,
     };
     let mut session = q.session(options.query_timeout, options.guesses)?;
-    // Z3 (and the finite layer) alone, to confirm guessed violations.
+    // Z3 (and the finite layer) alone, for goals without variables.
     let mut confirm: Option<CatalaSession> = None;
     let mut retry_asked = 0u64;
     let mut retry_without_z3 = 0u64;
@@ -496,21 +496,33 @@ pub fn explore_relation(
                         let definitions = rounding.definitions_for(&query);
                         query.extend(definitions);
                         q.remember(&mut session, &assignment);
-                        let guessed = session.stats().guessed_queries;
-                        let mut outcome = session.check_path(&query)?;
-                        let mut model_in_confirm = false;
-                        if outcome == QueryOutcome::Sat && session.stats().guessed_queries > guessed
-                        {
-                            // A guessed model of a leaf query is confirmed by the layers that
-                            // also answer "unsatisfiable" (the guesses check the terms that
-                            // mention the variables they change, not the constant ones).
+                        // A goal without variables: decided here when the finite layer can,
+                        // else asked without guesses (the guesses check the terms whose
+                        // variables they change, not the constant ones).
+                        let mut vars = Vec::new();
+                        g.collect_vars(&mut vars);
+                        let ground = vars.is_empty();
+                        let truth = if ground {
+                            match smt::catala::finite::decide(&[&g], &[]) {
+                                Some(smt::catala::finite::Decision::Unsat) => Some(false),
+                                Some(smt::catala::finite::Decision::Sat(_)) => Some(true),
+                                None => None,
+                            }
+                        } else {
+                            None
+                        };
+                        let model_in_confirm = ground && truth.is_none();
+                        let outcome = if truth == Some(false) {
+                            QueryOutcome::Unsat
+                        } else if model_in_confirm {
                             let c = match &mut confirm {
                                 Some(c) => c,
                                 None => confirm.insert(q.session(options.query_timeout, false)?),
                             };
-                            outcome = c.check_path(&query)?;
-                            model_in_confirm = true;
-                        }
+                            c.check_path(&query)?
+                        } else {
+                            session.check_path(&query)?
+                        };
                         match outcome {
                             QueryOutcome::Unsat => result.judged_pairs += 1,
                             QueryOutcome::Unknown => pending.push(Pending::Leaf {

@@ -196,6 +196,10 @@ struct Printer<'a> {
     bounds: BTreeMap<VarId, Bounds>,
     bools: BTreeMap<VarId, bool>,
     others: Vec<String>,
+    /// Constraints printed as terms, settled once every atom is read.
+    deferred: Vec<(Term, bool)>,
+    /// The values each choice variable can still take.
+    candidates: BTreeMap<VarId, Vec<i64>>,
     _enc: &'a Encoding,
 }
 
@@ -294,25 +298,139 @@ impl Printer<'_> {
                 match (form, op) {
                     (Some(form), Some(op)) => self.linear_atom(form, op),
                     (Some(form), None) => self.not_equal(form),
-                    _ => {
-                        let text = self.raw(t);
-                        self.push_other(if positive {
-                            text
-                        } else {
-                            format!("not ({text})")
-                        });
-                    }
+                    _ => self.deferred.push((t.clone(), positive)),
                 }
             }
-            _ => {
-                let text = self.raw(t);
-                self.push_other(if positive {
-                    text
-                } else {
-                    format!("not ({text})")
-                });
-            }
+            _ => self.deferred.push((t.clone(), positive)),
         }
+    }
+
+    /// The values a choice variable can still take given its bounds.
+    fn choice_candidates(&self) -> BTreeMap<VarId, Vec<i64>> {
+        let mut out = BTreeMap::new();
+        for (v, info) in &self.info {
+            let Some(choices) = &info.choices else {
+                continue;
+            };
+            let b = self.bounds.get(v);
+            let allowed: Vec<i64> = choices
+                .iter()
+                .map(|(k, _)| *k)
+                .filter(|k| {
+                    let q = BigRational::from_integer(BigInt::from(*k));
+                    b.is_none_or(|b| {
+                        b.eq.as_ref().is_none_or(|e| *e == q)
+                            && !b.ne.contains(&q)
+                            && b.lo.as_ref().is_none_or(|(l, s)| q > *l || (!s && q == *l))
+                            && b.hi.as_ref().is_none_or(|(h, s)| q < *h || (!s && q == *h))
+                    })
+                })
+                .collect();
+            out.insert(*v, allowed);
+        }
+        out
+    }
+
+    /// The truth of `t` for every value the choice variables can still take and the
+    /// booleans the path fixes (`None`: it depends on something else).
+    fn truth(&self, t: &Term, candidates: &BTreeMap<VarId, Vec<i64>>) -> Option<bool> {
+        match &**t {
+            TermNode::Bool(b) => Some(*b),
+            TermNode::Var(v, _) => self.bools.get(v).copied(),
+            TermNode::App(Op::Not, args) if args.len() == 1 => {
+                self.truth(&args[0], candidates).map(|b| !b)
+            }
+            TermNode::App(op @ (Op::And | Op::Or), args) => {
+                let absorbing = *op == Op::Or;
+                let mut all = true;
+                for a in args {
+                    match self.truth(a, candidates) {
+                        Some(b) if b == absorbing => return Some(absorbing),
+                        Some(_) => {}
+                        None => all = false,
+                    }
+                }
+                all.then_some(!absorbing)
+            }
+            TermNode::App(op @ (Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq), args)
+                if args.len() == 2 =>
+            {
+                let money = |v: VarId| self.money(v);
+                let (m, k) = add(linear(&args[0], &money)?, linear(&args[1], &money)?, -1);
+                let holds = |x: &BigRational| match op {
+                    Op::Lt => x.is_negative(),
+                    Op::Le => !x.is_positive(),
+                    Op::Gt => x.is_positive(),
+                    Op::Ge => !x.is_negative(),
+                    _ => x.is_zero(),
+                };
+                if m.is_empty() {
+                    return Some(holds(&k));
+                }
+                if m.len() != 1 {
+                    return None;
+                }
+                let (v, c) = m.iter().next()?;
+                let values = candidates.get(v)?;
+                let mut seen = values
+                    .iter()
+                    .map(|n| holds(&(c * BigRational::from_integer(BigInt::from(*n)) + &k)));
+                let first = seen.next()?;
+                seen.all(|b| b == first).then_some(first)
+            }
+            _ => None,
+        }
+    }
+
+    /// The constraints left over: dropped when the choices and booleans the path fixes imply
+    /// them; one that only narrows a choice variable narrows its candidates instead.
+    fn settle(&mut self) {
+        let mut candidates = self.choice_candidates();
+        let deferred = std::mem::take(&mut self.deferred);
+        let mut left: Vec<(Term, bool)> = deferred;
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for (t, positive) in left {
+                match self.truth(&t, &candidates) {
+                    Some(b) if b == positive => continue,
+                    Some(_) => {
+                        next.push((t, positive));
+                        continue;
+                    }
+                    None => {}
+                }
+                let mut vars = Vec::new();
+                t.collect_vars(&mut vars);
+                let only_choice = match vars.as_slice() {
+                    [v] => candidates.contains_key(v).then_some(*v),
+                    _ => None,
+                };
+                if let Some(v) = only_choice {
+                    let narrowed: Vec<i64> = candidates[&v]
+                        .iter()
+                        .copied()
+                        .filter(|n| {
+                            let mut one = candidates.clone();
+                            one.insert(v, vec![*n]);
+                            self.truth(&t, &one) == Some(positive)
+                        })
+                        .collect();
+                    candidates.insert(v, narrowed);
+                    continue;
+                }
+                next.push((t, positive));
+            }
+            left = next;
+        }
+        for (t, positive) in left {
+            let text = self.raw(&t);
+            self.push_other(if positive {
+                text
+            } else {
+                format!("not ({text})")
+            });
+        }
+        self.candidates = candidates;
     }
 
     fn push_other(&mut self, text: String) {
@@ -437,20 +555,7 @@ impl Printer<'_> {
         for (v, b) in &self.bounds {
             let info = self.info.get(v);
             let name = self.name(*v);
-            if let Some(choices) = info.and_then(|i| i.choices.as_ref()) {
-                let label = |q: &BigRational| {
-                    q.is_integer()
-                        .then(|| q.to_integer().to_string().parse::<i64>().ok())
-                        .flatten()
-                        .and_then(|n| choices.iter().find(|(k, _)| *k == n))
-                        .map_or_else(|| show(q), |(_, s)| s.clone())
-                };
-                if let Some(eq) = &b.eq {
-                    out.push(format!("{name} = {}", label(eq)));
-                } else if !b.ne.is_empty() {
-                    let not: Vec<String> = b.ne.iter().map(label).collect();
-                    out.push(format!("{name} not in {{{}}}", not.join(", ")));
-                }
+            if info.is_some_and(|i| i.choices.is_some()) {
                 continue;
             }
             let integer = info.is_some_and(|i| i.integer);
@@ -508,6 +613,28 @@ impl Printer<'_> {
             if !text.is_empty() {
                 out.push(text);
             }
+        }
+        for (v, allowed) in &self.candidates {
+            let Some(choices) = self.info.get(v).and_then(|i| i.choices.as_ref()) else {
+                continue;
+            };
+            if allowed.len() == choices.len() {
+                continue;
+            }
+            let names: Vec<String> = allowed
+                .iter()
+                .map(|n| {
+                    choices
+                        .iter()
+                        .find(|(k, _)| k == n)
+                        .map_or_else(|| n.to_string(), |(_, s)| s.clone())
+                })
+                .collect();
+            let name = self.name(*v);
+            out.push(match names.as_slice() {
+                [one] => format!("{name} = {one}"),
+                _ => format!("{name} in {{{}}}", names.join(", ")),
+            });
         }
         for (v, b) in &self.bools {
             let name = self.name(*v);
@@ -663,11 +790,14 @@ fn describe_as(enc: &Encoding, domain: &Domain, path: &[Term], features: bool) -
         bounds: BTreeMap::new(),
         bools: BTreeMap::new(),
         others: Vec::new(),
+        deferred: Vec::new(),
+        candidates: BTreeMap::new(),
         _enc: enc,
     };
     for t in path {
         printer.atom(t, true);
     }
+    printer.settle();
     printer.lines()
 }
 

@@ -155,13 +155,7 @@ fn write_beside(out: &mut String, r: &ProofReport, s: &super::SearchBeside) {
         "  random search beside it ({:.1} s budget): {} tests, {} failed, {first}",
         s.budget_s, s.tests, s.failed
     );
-    let left: Vec<String> = r
-        .region_features
-        .as_ref()
-        .unwrap_or(&r.region)
-        .iter()
-        .cloned()
-        .collect();
+    let left: Vec<String> = r.region_features.as_ref().unwrap_or(&r.region).to_vec();
     let right: Vec<String> = s
         .failure_paths
         .iter()
