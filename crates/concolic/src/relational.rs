@@ -143,6 +143,8 @@ pub struct RelationalResult {
     /// them it answered.
     pub retried_queries: usize,
     pub resolved_on_retry: usize,
+    /// Leaf (violation) queries the first time limit left unanswered.
+    pub unknown_leaf_queries: usize,
     /// Path queries answered by a guessed model or the finite layer, without Z3.
     pub queries_without_z3: u64,
     /// Leaves whose goal could not be encoded, with the first reason.
@@ -258,6 +260,10 @@ struct Open {
     run: usize,
     i: usize,
 }
+
+/// The share of the time spent so far that second-pass queries on leaves may take before
+/// every branch is negated.
+const LEAF_RETRY_SHARE: f64 = 0.25;
 
 /// A query the first time limit left unanswered, for the second pass.
 enum Pending {
@@ -410,6 +416,7 @@ pub fn explore_relation(
     // Z3 (and the finite layer) alone, for goals without variables.
     let mut confirm: Option<CatalaSession> = None;
     let mut retry_asked = 0u64;
+    let mut retry_spent = Duration::ZERO;
     let mut retry_without_z3 = 0u64;
     let finish = |result: &mut RelationalResult, session: &CatalaSession, extra: (u64, u64)| {
         let stats = session.stats();
@@ -525,11 +532,14 @@ pub fn explore_relation(
                         };
                         match outcome {
                             QueryOutcome::Unsat => result.judged_pairs += 1,
-                            QueryOutcome::Unknown => pending.push(Pending::Leaf {
-                                query,
-                                path: original,
-                                goal: g,
-                            }),
+                            QueryOutcome::Unknown => {
+                                result.unknown_leaf_queries += 1;
+                                pending.push(Pending::Leaf {
+                                    query,
+                                    path: original,
+                                    goal: g,
+                                })
+                            }
                             QueryOutcome::Sat => {
                                 let solver = match (&mut confirm, model_in_confirm) {
                                     (Some(c), true) => c,
@@ -570,18 +580,36 @@ pub fn explore_relation(
             complete = false;
             break;
         }
-        if let Some(o) = frontier.pick(&runs, &covered) {
-            q.remember(&mut session, &runs[o.run].assignment);
-            let query = branch_query(&runs, o);
-            match session.check_path(&query)? {
-                QueryOutcome::Sat => next = Some((q.read_model(&session), o.i + 1)),
-                QueryOutcome::Unsat => {}
-                QueryOutcome::Unknown => pending.push(Pending::Branch(o)),
+        // A leaf query left unanswered may hold the violation: such queries are asked again
+        // while the exploration goes on, with at most a quarter of the time spent so far.
+        let early_leaf = if options.retry_timeout.is_some()
+            && !frontier.is_empty()
+            && retry_spent < start.elapsed().mul_f64(LEAF_RETRY_SHARE)
+        {
+            pending
+                .iter()
+                .rposition(|p| matches!(p, Pending::Leaf { .. }))
+        } else {
+            None
+        };
+        let p = match early_leaf {
+            Some(ix) => pending.remove(ix),
+            None => {
+                if let Some(o) = frontier.pick(&runs, &covered) {
+                    q.remember(&mut session, &runs[o.run].assignment);
+                    let query = branch_query(&runs, o);
+                    match session.check_path(&query)? {
+                        QueryOutcome::Sat => next = Some((q.read_model(&session), o.i + 1)),
+                        QueryOutcome::Unsat => {}
+                        QueryOutcome::Unknown => pending.push(Pending::Branch(o)),
+                    }
+                    continue;
+                }
+                // Every branch negated: the second pass, one unanswered query at a time.
+                let Some(p) = pending.pop() else { break };
+                p
             }
-            continue;
-        }
-        // Every branch negated: the second pass, one unanswered query at a time.
-        let Some(p) = pending.pop() else { break };
+        };
         let remaining = options.budget.map(|b| b.saturating_sub(start.elapsed()));
         let (Some(limit), false) = (options.retry_timeout, over_budget(&start)) else {
             pending.push(p);
@@ -597,7 +625,9 @@ pub fn explore_relation(
             Pending::Leaf { query, .. } => query.clone(),
             Pending::Branch(o) => branch_query(&runs, *o),
         };
+        let asked_at = Instant::now();
         let outcome = long.check_path(&query)?;
+        retry_spent += asked_at.elapsed();
         let stats = long.stats();
         retry_asked += stats.path_queries;
         retry_without_z3 += stats.fast_queries;

@@ -72,6 +72,8 @@ pub struct ProofReport {
     /// Queries asked again with the longer time limit, and how many it answered.
     pub retried_queries: usize,
     pub resolved_on_retry: usize,
+    /// Leaf (violation) queries the first time limit left unanswered.
+    pub unknown_leaf_queries: usize,
     pub path_queries: u64,
     /// Path queries answered without Z3 (guessed models, the finite layer).
     pub queries_without_z3: u64,
@@ -201,6 +203,7 @@ fn unknown(relation: &Relation, reason: String, elapsed: f64) -> ProofReport {
         unknown_queries: 0,
         retried_queries: 0,
         resolved_on_retry: 0,
+        unknown_leaf_queries: 0,
         path_queries: 0,
         queries_without_z3: 0,
         first_counterexample_s: None,
@@ -326,6 +329,7 @@ pub fn prove_relation(
         unknown_queries: result.unknown_queries,
         retried_queries: result.retried_queries,
         resolved_on_retry: result.resolved_on_retry,
+        unknown_leaf_queries: result.unknown_leaf_queries,
         path_queries: result.path_queries,
         queries_without_z3: result.queries_without_z3,
         first_counterexample_s: None,

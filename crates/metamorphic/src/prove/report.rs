@@ -24,6 +24,7 @@ pub fn to_json(reports: &[ProofReport], system: &str) -> serde_json::Value {
                 "queries_without_z3": r.queries_without_z3,
                 "retried_queries": r.retried_queries,
                 "resolved_on_retry": r.resolved_on_retry,
+                "unknown_leaf_queries": r.unknown_leaf_queries,
                 "first_counterexample_s": r.first_counterexample_s,
                 "elapsed_s": r.elapsed_s,
                 "cases": r.cases,
