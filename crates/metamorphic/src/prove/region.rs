@@ -216,6 +216,23 @@ impl Printer<'_> {
 
     /// A term over field names (for non-linear constraints).
     fn raw(&self, t: &Term) -> String {
+        if let TermNode::App(Op::Eq, args) = &**t {
+            if let [a, b] = args.as_slice() {
+                if let (TermNode::Var(v, _), TermNode::Int(n)) = (&**a, &**b) {
+                    let label = self
+                        .info
+                        .get(v)
+                        .and_then(|i| i.choices.as_ref())
+                        .and_then(|c| {
+                            let n: i64 = n.parse().ok()?;
+                            c.iter().find(|(k, _)| *k == n).map(|(_, s)| s.clone())
+                        });
+                    if let Some(label) = label {
+                        return format!("{} = {label}", self.name(*v));
+                    }
+                }
+            }
+        }
         match &**t {
             TermNode::Var(v, _) => {
                 if self.money(*v) {
@@ -382,6 +399,41 @@ impl Printer<'_> {
         }
     }
 
+    /// `t` with its parts decided by the choices and booleans the path fixes replaced by their
+    /// value, conjunctions and disjunctions simplified.
+    fn residual(&self, t: &Term, candidates: &BTreeMap<VarId, Vec<i64>>) -> Term {
+        if let Some(b) = self.truth(t, candidates) {
+            return smt::catala::term::bool_const(b);
+        }
+        match &**t {
+            TermNode::App(Op::Not, args) if args.len() == 1 => {
+                let inner = self.residual(&args[0], candidates);
+                match &*inner {
+                    TermNode::Bool(b) => smt::catala::term::bool_const(!b),
+                    _ => smt::catala::term::not(&inner),
+                }
+            }
+            TermNode::App(op @ (Op::And | Op::Or), args) => {
+                let neutral = *op == Op::And;
+                let mut kept = Vec::new();
+                for a in args {
+                    let r = self.residual(a, candidates);
+                    match &*r {
+                        TermNode::Bool(b) if *b == neutral => {}
+                        TermNode::Bool(_) => return r,
+                        _ => kept.push(r),
+                    }
+                }
+                match kept.len() {
+                    0 => smt::catala::term::bool_const(neutral),
+                    1 => kept.remove(0),
+                    _ => smt::catala::term::app(*op, kept),
+                }
+            }
+            _ => t.clone(),
+        }
+    }
+
     /// The constraints left over: dropped when the choices and booleans the path fixes imply
     /// them; one that only narrows a choice variable narrows its candidates instead.
     fn settle(&mut self) {
@@ -418,7 +470,25 @@ impl Printer<'_> {
                     candidates.insert(v, narrowed);
                     continue;
                 }
-                next.push((t, positive));
+                // What is left of it once the decided parts are replaced by their value: a
+                // plain boolean becomes one of the booleans the path fixes.
+                let r = self.residual(&t, &candidates);
+                let mut rest = Vec::new();
+                match &*r {
+                    TermNode::Bool(b) if *b == positive => {}
+                    TermNode::Var(v, _) => {
+                        self.bools.insert(*v, positive);
+                    }
+                    TermNode::App(Op::Not, args)
+                        if args.len() == 1 && matches!(&*args[0], TermNode::Var(..)) =>
+                    {
+                        if let TermNode::Var(v, _) = &*args[0] {
+                            self.bools.insert(*v, !positive);
+                        }
+                    }
+                    _ => rest.push((r, positive)),
+                }
+                next.extend(rest);
             }
             left = next;
         }
