@@ -61,6 +61,12 @@ pub trait Goal {
         outputs: &[Vec<CaseOutput>],
         first_free_var: u32,
     ) -> Result<Term, String>;
+
+    /// Whether a model of a leaf query found without Z3 (a guessed model) really violates
+    /// the property, e.g. by running the program on it; when not, Z3 is asked the query.
+    fn confirm(&mut self, _assignment: &Assignment) -> bool {
+        true
+    }
 }
 
 /// Limits of a relational exploration.
@@ -413,7 +419,7 @@ pub fn explore_relation(
         options,
     };
     let mut session = q.session(options.query_timeout, options.guesses)?;
-    // Z3 (and the finite layer) alone, for goals without variables.
+    // Z3 (and the finite layer) alone, for violations found without Z3 that do not hold.
     let mut confirm: Option<CatalaSession> = None;
     let mut retry_asked = 0u64;
     let mut retry_spent = Duration::ZERO;
@@ -421,7 +427,7 @@ pub fn explore_relation(
     let finish = |result: &mut RelationalResult, session: &CatalaSession, extra: (u64, u64)| {
         let stats = session.stats();
         result.path_queries = stats.path_queries + extra.0;
-        result.queries_without_z3 = stats.fast_queries + stats.guessed_queries + extra.1;
+        result.queries_without_z3 = stats.fast_queries + extra.1;
         result.elapsed_s = start.elapsed().as_secs_f64();
     };
     // The first assignment: any model of the globals.
@@ -503,13 +509,13 @@ pub fn explore_relation(
                         let definitions = rounding.definitions_for(&query);
                         query.extend(definitions);
                         q.remember(&mut session, &assignment);
-                        // A goal without variables: decided here when the finite layer can,
-                        // else asked without guesses (the guesses check the terms whose
-                        // variables they change, not the constant ones).
+                        // A goal without variables is decided here when the finite layer
+                        // can; a violation found without Z3 is confirmed by the goal (the
+                        // guesses check the terms whose variables they change, not the
+                        // constant ones), else Z3 alone is asked.
                         let mut vars = Vec::new();
                         g.collect_vars(&mut vars);
-                        let ground = vars.is_empty();
-                        let truth = if ground {
+                        let truth = if vars.is_empty() {
                             match smt::catala::finite::decide(&[&g], &[]) {
                                 Some(smt::catala::finite::Decision::Unsat) => Some(false),
                                 Some(smt::catala::finite::Decision::Sat(_)) => Some(true),
@@ -518,17 +524,32 @@ pub fn explore_relation(
                         } else {
                             None
                         };
-                        let model_in_confirm = ground && truth.is_none();
+                        let mut model_in_confirm = false;
                         let outcome = if truth == Some(false) {
                             QueryOutcome::Unsat
-                        } else if model_in_confirm {
-                            let c = match &mut confirm {
-                                Some(c) => c,
-                                None => confirm.insert(q.session(options.query_timeout, false)?),
-                            };
-                            c.check_path(&query)?
                         } else {
-                            session.check_path(&query)?
+                            let z3_before =
+                                session.stats().path_queries - session.stats().fast_queries;
+                            let outcome = session.check_path(&query)?;
+                            let by_z3 = session.stats().path_queries - session.stats().fast_queries
+                                > z3_before;
+                            if outcome == QueryOutcome::Sat && !by_z3 {
+                                let candidate = q.violation_model(&mut session, &query)?;
+                                if goal.confirm(&candidate) {
+                                    outcome
+                                } else {
+                                    let c = match &mut confirm {
+                                        Some(c) => c,
+                                        None => {
+                                            confirm.insert(q.session(options.query_timeout, false)?)
+                                        }
+                                    };
+                                    model_in_confirm = true;
+                                    c.check_path(&query)?
+                                }
+                            } else {
+                                outcome
+                            }
                         };
                         match outcome {
                             QueryOutcome::Unsat => result.judged_pairs += 1,

@@ -253,6 +253,31 @@ fn incompleteness(r: &RelationalResult) -> Option<String> {
     })
 }
 
+/// The conclusion's violation condition, with violations found without Z3 confirmed by
+/// replaying them on the plain interpreter.
+struct ReplayingGoal<'a> {
+    conclusion: encode::ConclusionGoal<'a>,
+    system: &'a dyn SystemUnderTest,
+    relation: &'a Relation,
+}
+
+impl concolic::relational::Goal for ReplayingGoal<'_> {
+    fn violation(
+        &mut self,
+        outputs: &[Vec<concolic::relational::CaseOutput>],
+        first_free_var: u32,
+    ) -> Result<smt::catala::Term, String> {
+        self.conclusion.violation(outputs, first_free_var)
+    }
+
+    fn confirm(&mut self, assignment: &concolic::inputs::Assignment) -> bool {
+        let c = &self.conclusion;
+        let cases = replay::records_of(c.encoding, c.domain, assignment);
+        replay::replay(self.system, self.relation, c.domain, &cases, c.tolerance)
+            .is_ok_and(|r| r.failed)
+    }
+}
+
 /// Proves or refutes `relation` on `scope` of `program`; `system` (the same scope) replays
 /// counterexamples.
 pub fn prove_relation(
@@ -290,11 +315,15 @@ pub fn prove_relation(
         })
         .collect();
     let tolerance = relation.tolerance.unwrap_or(config.tolerance);
-    let mut goal = encode::ConclusionGoal {
-        encoding: &enc,
-        domain,
-        conclusion: &relation.conclusion,
-        tolerance,
+    let mut goal = ReplayingGoal {
+        conclusion: encode::ConclusionGoal {
+            encoding: &enc,
+            domain,
+            conclusion: &relation.conclusion,
+            tolerance,
+        },
+        system,
+        relation,
     };
     let options = RelationalOptions {
         budget: Some(config.budget.saturating_sub(start.elapsed())),
