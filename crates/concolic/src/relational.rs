@@ -602,10 +602,16 @@ pub fn explore_relation(
             break;
         }
         // A leaf query left unanswered may hold the violation: such queries are asked again
-        // while the exploration goes on, with at most a quarter of the time spent so far.
+        // while the exploration goes on, with at most a quarter of the time spent so far (and
+        // only once that share leaves twice the first limit).
+        let allowance = start
+            .elapsed()
+            .mul_f64(LEAF_RETRY_SHARE)
+            .saturating_sub(retry_spent);
+        let first_limit = options.query_timeout.unwrap_or(Duration::from_secs(10));
         let early_leaf = if options.retry_timeout.is_some()
             && !frontier.is_empty()
-            && retry_spent < start.elapsed().mul_f64(LEAF_RETRY_SHARE)
+            && allowance >= first_limit * 2
         {
             pending
                 .iter()
@@ -640,6 +646,12 @@ pub fn explore_relation(
             break;
         };
         let limit = remaining.map_or(limit, |r| r.min(limit));
+        // Before every branch is negated, a leaf query gets what is left of its share.
+        let limit = if early_leaf.is_some() {
+            limit.min(allowance)
+        } else {
+            limit
+        };
         let mut long = q.session(Some(limit), false)?;
         result.retried_queries += 1;
         let query = match &p {
