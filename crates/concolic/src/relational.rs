@@ -13,6 +13,16 @@
 //! hidden: operations the companion evaluated concretely on symbolic operands, solver answers
 //! of "unknown", the budget.
 //!
+//! Queries go through the layers of the ordinary exploration (exact answers for the simplest
+//! conditions, a model guessed near the inputs of the run the query starts from, then Z3); a
+//! violation found without Z3 is confirmed by the goal ([`Goal::confirm`]) before it is
+//! believed. The open branches are negated in the order of [`RelationalOrder`]: by default a
+//! branch whose other way no run of its case has taken yet goes first, which brings a
+//! follow-up to the other side of a threshold its partner stays on early. Queries that reach
+//! the solver's time limit are asked again with a longer one (`retry_timeout`): leaf queries
+//! while the exploration goes on, within a share of the time, the others once every branch is
+//! negated; a branch answered then is explored like the others.
+//!
 //! The engine knows nothing of relations: the globals and the goal are terms over the input
 //! variables and the outputs of the runs (the `metamorphic` crate builds them).
 
