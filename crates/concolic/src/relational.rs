@@ -105,7 +105,8 @@ pub enum RelationalOrder {
     DepthFirst,
     /// A branch whose other way no run of the same case has taken yet first (the deepest,
     /// latest such branch), then depth first: the cases reach each other's untaken branches,
-    /// e.g. a follow-up above a ceiling its partner stays under, early.
+    /// e.g. a follow-up above a ceiling its partner stays under, early. With one case, depth
+    /// first.
     #[default]
     NewBranchesFirst,
 }
@@ -456,6 +457,10 @@ pub fn explore_relation(
             return Ok(result);
         }
     };
+    // One case has no partner to bring to the other side of a branch: depth first, which
+    // keeps the solver's stack of common prefixes (about 2.5 times as many pairs per second
+    // on the housing benefits).
+    let new_first = options.order == RelationalOrder::NewBranchesFirst && space.cases.len() > 1;
     let mut runs: Vec<RunRecord> = Vec::new();
     let mut frontier = Frontier::default();
     let mut covered: HashSet<(usize, Span, u32)> = HashSet::new();
@@ -595,9 +600,7 @@ pub fn explore_relation(
                     continue;
                 }
                 let o = Open { run: id, i };
-                if options.order == RelationalOrder::NewBranchesFirst
-                    && !covered.contains(&(b.case, b.span, b.way ^ 1))
-                {
+                if new_first && !covered.contains(&(b.case, b.span, b.way ^ 1)) {
                     frontier.fresh.push(o);
                 } else {
                     frontier.seen.push(o);
