@@ -15,6 +15,10 @@ fn fixtures() -> PathBuf {
 }
 
 fn prove(model: &str) -> Vec<ProofReport> {
+    prove_with(model, ProveConfig::default())
+}
+
+fn prove_with(model: &str, base: ProveConfig) -> Vec<ProofReport> {
     let dir = fixtures();
     let domain =
         Domain::from_toml(&std::fs::read_to_string(dir.join("benefit.toml")).unwrap()).unwrap();
@@ -23,7 +27,7 @@ fn prove(model: &str) -> Vec<ProofReport> {
     let target = format!("{}#Benefit", dir.join(model).display());
     let config = ProveConfig {
         budget: Duration::from_secs(120),
-        ..ProveConfig::default()
+        ..base
     };
     let mut reports = Vec::new();
     prove_catala(&target, &domain, &relations, &config, &mut |r| {
@@ -31,6 +35,30 @@ fn prove(model: &str) -> Vec<ProofReport> {
     })
     .unwrap();
     reports
+}
+
+#[test]
+fn the_search_order_and_the_guesses_change_no_verdict_and_no_pair_count() {
+    // Every feasible path pair is visited once whatever the order in which branches are
+    // negated and whichever layer answers the queries: depth first with Z3 alone gives the
+    // same verdicts, and the same counts on the relations explored to the end.
+    let default = prove("benefit.catala_en");
+    let plain = prove_with(
+        "benefit.catala_en",
+        ProveConfig {
+            order: metamorphic::prove::RelationalOrder::DepthFirst,
+            guesses: false,
+            tree_budget: Duration::ZERO,
+            ..ProveConfig::default()
+        },
+    );
+    for (a, b) in default.iter().zip(&plain) {
+        assert_eq!(a.verdict, b.verdict, "{}", a.relation);
+        if a.verdict == ProofVerdict::Proved {
+            assert_eq!(a.path_pairs, b.path_pairs, "{}", a.relation);
+        }
+    }
+    assert_eq!(default.len(), 4);
 }
 
 fn find<'a>(reports: &'a [ProofReport], name: &str) -> &'a ProofReport {
@@ -117,4 +145,109 @@ fn the_planted_step_is_refuted_at_the_step() {
     for name in ["more_children_never_lower", "never_negative"] {
         assert_eq!(find(&reports, name).verdict, ProofVerdict::Proved, "{name}");
     }
+}
+
+/// The threshold of a tree condition `FEATURE <= T` or `not (FEATURE <= T)`.
+fn threshold(condition: &str, feature: &str) -> Option<(bool, f64)> {
+    let (negated, inner) = match condition.strip_prefix("not (") {
+        Some(rest) => (true, rest.strip_suffix(')')?),
+        None => (false, condition),
+    };
+    let t = inner.strip_prefix(&format!("{feature} <= "))?;
+    Some((negated, t.parse().ok()?))
+}
+
+#[test]
+fn a_refuted_relation_shows_its_region_over_features_beside_the_random_search_tree() {
+    // allowance = $100 when 200 < burden <= 1000, else $0, with burden = rent − income/4
+    // (a declared feature). A higher rent (y) lowers the allowance exactly when x's burden is
+    // in (200, 1000] and y's is above 1000: that is the region of the only violating path
+    // pair, and what a tree over the feature separates.
+    let dir = fixtures();
+    let domain =
+        Domain::from_toml(&std::fs::read_to_string(dir.join("allowance.toml")).unwrap()).unwrap();
+    let relations =
+        parse_relations(&std::fs::read_to_string(dir.join("allowance.mr")).unwrap()).unwrap();
+    let target = format!("{}#Allowance", dir.join("allowance.catala_en").display());
+    let config = ProveConfig {
+        budget: Duration::from_secs(60),
+        tree_budget: Duration::from_secs(60),
+        tree_max_tests: Some(20_000),
+        seed: 3,
+        ..ProveConfig::default()
+    };
+    let mut reports = Vec::new();
+    prove_catala(&target, &domain, &relations, &config, &mut |r| {
+        reports.push(r)
+    })
+    .unwrap();
+    let r = &reports[0];
+    assert_eq!(r.verdict, ProofVerdict::Refuted, "{r:?}");
+    let cex = r.counterexample.as_ref().unwrap();
+    let burden = |c: &metamorphic::value::Record, income: f64| number(&c["rent"]) - income / 4.0;
+    let income = number(&cex.cases[0]["income"]);
+    assert_eq!(cex.cases[1]["income"], cex.cases[0]["income"]);
+    let (bx, by) = (burden(&cex.cases[0], income), burden(&cex.cases[1], income));
+    assert!(bx > 200.0 && bx <= 1000.0 && by > 1000.0, "{bx} {by}");
+    // Over the fields the region keeps the program's cent rounding of income / 4.
+    assert!(
+        r.region
+            .iter()
+            .any(|l| l.contains("y.rent_cents") && l.contains("> 100000")),
+        "{:?}",
+        r.region
+    );
+    // Over the features: exactly the hand-derived region.
+    let features = r.region_features.as_ref().expect("a region over features");
+    assert!(
+        features
+            .iter()
+            .any(|l| l.starts_with("200 < x.burden <= 1000")),
+        "{features:?}"
+    );
+    assert!(
+        features.iter().any(|l| l.starts_with("y.burden > 1000")),
+        "{features:?}"
+    );
+    // The random search beside it: failures, and a tree whose failing leaves bound x.burden
+    // near 200 from below and near 1000 from above.
+    let s = r
+        .random_search
+        .as_ref()
+        .expect("the random search beside it");
+    assert!(s.failed > 0 && s.tests > s.failed, "{s:?}");
+    let bounded = s.failure_paths.iter().any(|path| {
+        let lower = path
+            .iter()
+            .filter_map(|c| threshold(c, "x.burden"))
+            .any(|(negated, t)| negated && (195.0..=210.0).contains(&t));
+        let upper = path
+            .iter()
+            .filter_map(|c| threshold(c, "x.burden"))
+            .any(|(negated, t)| !negated && (990.0..=1005.0).contains(&t));
+        lower && upper
+    });
+    assert!(bounded, "{:?}\n{}", s.failure_paths, s.explanation);
+    // Side by side in the text report, and both in JSON.
+    let text = metamorphic::prove::report::to_text(&reports);
+    let header = text
+        .lines()
+        .find(|l| l.contains("symbolic region") && l.contains("decision tree"))
+        .unwrap_or_else(|| panic!("{text}"));
+    let column = header.find('|').unwrap();
+    assert!(
+        text.lines().any(|l| {
+            l.trim_start().starts_with("200 < x.burden <= 1000") && l.find('|') == Some(column)
+        }),
+        "{text}"
+    );
+    let json = metamorphic::prove::report::to_json(&reports, "allowance");
+    let entry = &json["relations"][0];
+    assert!(entry["region_features"].is_array(), "{entry}");
+    assert!(
+        entry["random_search"]["failure_paths"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty()),
+        "{entry}"
+    );
 }

@@ -107,7 +107,32 @@ pub struct MetamorphicArgs {
     #[arg(long)]
     pub prove: bool,
     #[command(flatten)]
+    pub prove_options: ProveOptionArgs,
+    #[command(flatten)]
     pub outputs: MetamorphicOutputArgs,
+}
+
+/// Limits of `--prove`.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct ProveOptionArgs {
+    /// With --prove: time limit of one solver query (default 10s).
+    #[arg(long, value_name = "DURATION")]
+    pub solver_timeout: Option<String>,
+    /// With --prove: time limit of the second pass over the queries that ran into
+    /// --solver-timeout (default 60s; 0 for no second pass).
+    #[arg(long, value_name = "DURATION")]
+    pub retry_timeout: Option<String>,
+    /// With --prove: budget of the random search run beside each refuted relation, whose
+    /// decision tree is shown next to the symbolic region (default 10s; 0 for none).
+    #[arg(long, value_name = "DURATION")]
+    pub tree_budget: Option<String>,
+    /// With --prove: negate branches depth first only (by default, a branch whose other
+    /// way no run of its case has taken yet goes first).
+    #[arg(long)]
+    pub depth_first: bool,
+    /// With --prove: ask Z3 every query (no models guessed near the last inputs first).
+    #[arg(long)]
+    pub no_guesses: bool,
 }
 
 /// Result files for CI servers.
@@ -399,10 +424,31 @@ fn run_prove(
         .system
         .strip_prefix("catala:")
         .ok_or("--prove needs a Catala scope: --system catala:FILE#Scope")?;
+    let defaults = ProveConfig::default();
+    let opts = &args.prove_options;
+    let optional = |text: &Option<String>| -> Result<Option<Duration>, String> {
+        text.as_deref().map(parse_duration).transpose()
+    };
+    let retry_timeout = match optional(&opts.retry_timeout)? {
+        Some(d) if d.is_zero() => None,
+        Some(d) => Some(d),
+        None => defaults.retry_timeout,
+    };
     let config = ProveConfig {
         budget,
         tolerance: args.tolerance,
-        ..ProveConfig::default()
+        query_timeout: optional(&opts.solver_timeout)?.unwrap_or(defaults.query_timeout),
+        retry_timeout,
+        order: if opts.depth_first {
+            metamorphic::prove::RelationalOrder::DepthFirst
+        } else {
+            defaults.order
+        },
+        guesses: !opts.no_guesses,
+        tree_budget: optional(&opts.tree_budget)?.unwrap_or(defaults.tree_budget),
+        tree_depth: args.depth,
+        seed: args.seed,
+        ..defaults
     };
     let show_progress = !args.outputs.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let mut reports = Vec::new();
@@ -467,6 +513,7 @@ mod tests {
             report: None,
             format: OutputFormat::Json,
             prove: false,
+            prove_options: ProveOptionArgs::default(),
             outputs: MetamorphicOutputArgs::default(),
         }
     }

@@ -19,6 +19,7 @@ use crate::relation::Relation;
 use crate::system::SystemUnderTest;
 use crate::value::Record;
 use catala_ir::dcalc::{Program, ScopeId};
+pub use concolic::relational::RelationalOrder;
 use concolic::relational::{explore_relation, RelationalOptions, RelationalResult};
 use std::time::{Duration, Instant};
 
@@ -68,12 +69,79 @@ pub struct ProofReport {
     pub error_pairs: usize,
     pub error_examples: Vec<String>,
     pub unknown_queries: usize,
+    /// Queries asked again with the longer time limit, and how many it answered.
+    pub retried_queries: usize,
+    pub resolved_on_retry: usize,
+    /// Leaf (violation) queries the first time limit left unanswered.
+    pub unknown_leaf_queries: usize,
     pub path_queries: u64,
+    /// Path queries answered without Z3 (guessed models, the finite layer).
+    pub queries_without_z3: u64,
     pub first_counterexample_s: Option<f64>,
     pub elapsed_s: f64,
     pub counterexample: Option<Counterexample>,
     /// The path condition of the violating pair over the field names.
     pub region: Vec<String>,
+    /// The same read through the domain's declared features, when some constraint is a
+    /// multiple of one (`200 < x.burden <= 1000`).
+    pub region_features: Option<Vec<String>>,
+    /// For a refuted relation: the random search run beside it and its decision tree.
+    pub random_search: Option<SearchBeside>,
+}
+
+/// The random search's view of a refuted relation, shown beside the symbolic region.
+#[derive(Debug, Clone)]
+pub struct SearchBeside {
+    pub budget_s: f64,
+    pub elapsed_s: f64,
+    pub tests: usize,
+    pub failed: usize,
+    pub first_failure_s: Option<f64>,
+    /// The explanation as text (a lexicographic tree, or why there is none).
+    pub explanation: String,
+    /// The conditions of the tree's paths to failing leaves (empty without a tree).
+    pub failure_paths: Vec<Vec<String>>,
+    pub accuracy: Option<f64>,
+}
+
+/// Runs the random search on `relation` for `config.tree_budget` and explains its failures.
+fn search_beside(
+    relation: &Relation,
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    config: &ProveConfig,
+) -> SearchBeside {
+    let search = crate::search::SearchConfig {
+        seed: config.seed,
+        budget: config.tree_budget,
+        max_tests: config.tree_max_tests,
+        tolerance: config.tolerance,
+        ..crate::search::SearchConfig::default()
+    };
+    let outcome = crate::search::search_relation(relation, domain, system, &search);
+    let options = crate::tree::TreeOptions {
+        max_depth: config.tree_depth,
+        ..crate::tree::TreeOptions::default()
+    };
+    let explanation = crate::check::explain(relation, domain, &outcome, &options);
+    let (failure_paths, accuracy) = match &explanation {
+        crate::check::Explanation::Trees {
+            lexicographic,
+            lexicographic_accuracy,
+            ..
+        } => (lexicographic.failure_paths(), Some(*lexicographic_accuracy)),
+        _ => (Vec::new(), None),
+    };
+    SearchBeside {
+        budget_s: config.tree_budget.as_secs_f64(),
+        elapsed_s: outcome.elapsed_s,
+        tests: outcome.tests,
+        failed: outcome.failed,
+        first_failure_s: outcome.first_failure_s,
+        explanation: explanation.to_text(&outcome),
+        failure_paths,
+        accuracy,
+    }
 }
 
 /// Limits of the symbolic check.
@@ -82,7 +150,22 @@ pub struct ProveConfig {
     /// Budget per relation.
     pub budget: Duration,
     pub query_timeout: Duration,
+    /// Time limit of the second pass over the queries that ran into `query_timeout`
+    /// (`None`: no second pass).
+    pub retry_timeout: Option<Duration>,
     pub max_pairs: Option<usize>,
+    /// Which branch the exploration negates next.
+    pub order: RelationalOrder,
+    /// Models guessed near the last inputs before asking Z3.
+    pub guesses: bool,
+    /// Budget of the random search run beside a refuted relation for its decision tree
+    /// (zero: none).
+    pub tree_budget: Duration,
+    /// At most this many tests in that search.
+    pub tree_max_tests: Option<usize>,
+    /// Depth limit of that tree, and the search's seed.
+    pub tree_depth: usize,
+    pub seed: u64,
     /// Default tolerance δ (a relation may set its own).
     pub tolerance: f64,
 }
@@ -92,7 +175,14 @@ impl Default for ProveConfig {
         ProveConfig {
             budget: Duration::from_secs(60),
             query_timeout: Duration::from_secs(10),
+            retry_timeout: Some(Duration::from_secs(60)),
             max_pairs: None,
+            order: RelationalOrder::default(),
+            guesses: true,
+            tree_budget: Duration::from_secs(10),
+            tree_max_tests: None,
+            tree_depth: 4,
+            seed: 0,
             tolerance: 0.0,
         }
     }
@@ -111,11 +201,17 @@ fn unknown(relation: &Relation, reason: String, elapsed: f64) -> ProofReport {
         error_pairs: 0,
         error_examples: Vec::new(),
         unknown_queries: 0,
+        retried_queries: 0,
+        resolved_on_retry: 0,
+        unknown_leaf_queries: 0,
         path_queries: 0,
+        queries_without_z3: 0,
         first_counterexample_s: None,
         elapsed_s: elapsed,
         counterexample: None,
         region: Vec::new(),
+        region_features: None,
+        random_search: None,
     }
 }
 
@@ -136,8 +232,9 @@ fn incompleteness(r: &RelationalResult) -> Option<String> {
     }
     if r.unknown_queries > 0 {
         reasons.push(format!(
-            "{} solver queries answered unknown (time limit or non-linear arithmetic)",
-            r.unknown_queries
+            "{} solver queries answered unknown (time limit or non-linear arithmetic; {} \
+             asked again with the longer limit, {} answered then)",
+            r.unknown_queries, r.retried_queries, r.resolved_on_retry
         ));
     }
     if r.unencoded_leaves > 0 {
@@ -154,6 +251,31 @@ fn incompleteness(r: &RelationalResult) -> Option<String> {
             reasons.join("; ")
         }
     })
+}
+
+/// The conclusion's violation condition, with violations found without Z3 confirmed by
+/// replaying them on the plain interpreter.
+struct ReplayingGoal<'a> {
+    conclusion: encode::ConclusionGoal<'a>,
+    system: &'a dyn SystemUnderTest,
+    relation: &'a Relation,
+}
+
+impl concolic::relational::Goal for ReplayingGoal<'_> {
+    fn violation(
+        &mut self,
+        outputs: &[Vec<concolic::relational::CaseOutput>],
+        first_free_var: u32,
+    ) -> Result<smt::catala::Term, String> {
+        self.conclusion.violation(outputs, first_free_var)
+    }
+
+    fn confirm(&mut self, assignment: &concolic::inputs::Assignment) -> bool {
+        let c = &self.conclusion;
+        let cases = replay::records_of(c.encoding, c.domain, assignment);
+        replay::replay(self.system, self.relation, c.domain, &cases, c.tolerance)
+            .is_ok_and(|r| r.failed)
+    }
 }
 
 /// Proves or refutes `relation` on `scope` of `program`; `system` (the same scope) replays
@@ -193,16 +315,23 @@ pub fn prove_relation(
         })
         .collect();
     let tolerance = relation.tolerance.unwrap_or(config.tolerance);
-    let mut goal = encode::ConclusionGoal {
-        encoding: &enc,
-        domain,
-        conclusion: &relation.conclusion,
-        tolerance,
+    let mut goal = ReplayingGoal {
+        conclusion: encode::ConclusionGoal {
+            encoding: &enc,
+            domain,
+            conclusion: &relation.conclusion,
+            tolerance,
+        },
+        system,
+        relation,
     };
     let options = RelationalOptions {
         budget: Some(config.budget.saturating_sub(start.elapsed())),
         max_pairs: config.max_pairs,
         query_timeout: Some(config.query_timeout.min(config.budget)),
+        retry_timeout: config.retry_timeout,
+        order: config.order,
+        guesses: config.guesses,
     };
     let offset = start.elapsed().as_secs_f64();
     let result = match explore_relation(program, scope, &enc.space, &mut goal, &options) {
@@ -227,11 +356,17 @@ pub fn prove_relation(
         error_pairs: result.error_pairs,
         error_examples: result.error_examples.clone(),
         unknown_queries: result.unknown_queries,
+        retried_queries: result.retried_queries,
+        resolved_on_retry: result.resolved_on_retry,
+        unknown_leaf_queries: result.unknown_leaf_queries,
         path_queries: result.path_queries,
+        queries_without_z3: result.queries_without_z3,
         first_counterexample_s: None,
         elapsed_s: 0.0,
         counterexample: None,
         region: Vec::new(),
+        region_features: None,
+        random_search: None,
     };
     if let Some(v) = &result.violation {
         let cases = replay::records_of(&enc, domain, &v.assignment);
@@ -240,6 +375,7 @@ pub fn prove_relation(
                 report.verdict = ProofVerdict::Refuted;
                 report.first_counterexample_s = Some(offset + v.at_s);
                 report.region = region::describe(&enc, domain, &v.path);
+                report.region_features = region::describe_with_features(&enc, domain, &v.path);
                 report.note = format!(
                     "the path pair of this counterexample: every input satisfying the domain, \
                      the premise and the path condition below takes the same branches in every \
@@ -286,6 +422,9 @@ pub fn prove_relation(
         }
     }
     report.elapsed_s = start.elapsed().as_secs_f64();
+    if report.verdict == ProofVerdict::Refuted && !config.tree_budget.is_zero() {
+        report.random_search = Some(search_beside(relation, domain, system, config));
+    }
     report
 }
 
