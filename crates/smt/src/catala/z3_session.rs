@@ -83,6 +83,9 @@ pub struct SessionStats {
     pub fast_queries: u64,
     /// Of those, the ones answered by a model guessed near the last inputs.
     pub guessed_queries: u64,
+    /// Path queries the incremental solver gave up on and a fresh solver answered (included
+    /// in `path_queries`).
+    pub fresh_queries: u64,
 }
 
 /// A Z3 solver with the path-condition stack of one exploration.
@@ -105,6 +108,8 @@ pub struct Z3Session {
     /// arguments), with the constraint defining them.
     calendar: HashMap<(Op, Vec<Int<'static>>), std::rc::Rc<z3_calendar::Defined>>,
     model: Option<Model<'static>>,
+    /// When the last path query was answered by a fresh solver: the assertions it held.
+    fresh: Option<Vec<Bool<'static>>>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
     /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
@@ -121,6 +126,15 @@ pub struct Z3Session {
 type Encoded = (Term, Dynamic<'static>, std::rc::Rc<[Bool<'static>]>);
 
 const CACHE_GENERATION: usize = 20_000;
+/// Z3's resource limit for one check of the incremental solver (about 0.15 s on this
+/// machine; 99% of the path and rounding queries of the housing benchmarks take less than a
+/// tenth of it). A path query beyond it goes to a fresh solver ([`Z3Session::check_fresh`]);
+/// a rounding query beyond it is given up (a less round input, never a lost path). A
+/// resource count rather than a time, so that the inputs chosen do not depend on the
+/// machine's load.
+const INCREMENTAL_RLIMIT: u32 = 100_000;
+/// The same limit for the rounding queries of a path answered by a fresh solver.
+const SOFT_RLIMIT: u32 = 100_000;
 /// Path queries between two renewals of the incremental solver.
 const SOLVER_RENEWAL: u64 = 50_000;
 
@@ -139,6 +153,7 @@ impl Z3Session {
             definitions: Vec::new(),
             calendar: HashMap::new(),
             model: None,
+            fresh: None,
             stats: SessionStats::default(),
             context: OnceCell::new(),
         }
@@ -158,11 +173,14 @@ impl Z3Session {
             return Ok(());
         }
         let solver = Solver::new(self.ctx());
+        let mut params = Params::new(self.ctx());
         if let Some(t) = self.timeout_ms {
-            let mut params = Params::new(self.ctx());
             params.set_u32("timeout", t);
-            solver.set_params(&params);
         }
+        if self.incremental {
+            params.set_u32("rlimit", INCREMENTAL_RLIMIT);
+        }
+        solver.set_params(&params);
         for t in self.globals.clone() {
             for b in self.assertion(&t)? {
                 solver.assert(&b);
@@ -254,6 +272,7 @@ impl Z3Session {
     }
 
     fn check(&mut self) -> QueryOutcome {
+        self.fresh = None;
         let Some(solver) = &self.solver else {
             return QueryOutcome::Unknown;
         };
@@ -266,8 +285,63 @@ impl Z3Session {
                 QueryOutcome::Sat
             }
             SatResult::Unsat => QueryOutcome::Unsat,
+            SatResult::Unknown if self.incremental => self.check_fresh(),
             SatResult::Unknown => QueryOutcome::Unknown,
         }
+    }
+
+    /// The current query (the globals and the stack, encoded as they were asserted) in a
+    /// fresh solver, when the incremental one gave up within
+    /// [`INCREMENTAL_RLIMIT`]: a solver that has never been pushed simplifies the whole
+    /// problem first (constants propagated, equalities solved), which the incremental one
+    /// does not, and the money formulas' roundings are then often solved in milliseconds where
+    /// the incremental solver searches for seconds. The same assertions, so the same answer;
+    /// on a model, the following soft queries use fresh solvers too ([`Z3Session::soft_check`]).
+    fn check_fresh(&mut self) -> QueryOutcome {
+        let start = Instant::now();
+        let mut assertions = Vec::new();
+        for t in self.globals.clone().iter().chain(self.stack.clone().iter()) {
+            match self.assertion(t) {
+                Ok(bs) => assertions.extend(bs),
+                Err(_) => return QueryOutcome::Unknown,
+            }
+        }
+        let fresh = self.fresh_solver(&assertions, &[], None);
+        let r = fresh.check();
+        self.stats.solver_time += start.elapsed();
+        self.stats.fresh_queries += 1;
+        match r {
+            SatResult::Sat => {
+                self.model = fresh.get_model();
+                self.fresh = Some(assertions);
+                QueryOutcome::Sat
+            }
+            SatResult::Unsat => QueryOutcome::Unsat,
+            SatResult::Unknown => QueryOutcome::Unknown,
+        }
+    }
+
+    /// A new solver holding `assertions` and `extra`, with the session's timeout and, when
+    /// given, a resource limit.
+    fn fresh_solver(
+        &self,
+        assertions: &[Bool<'static>],
+        extra: &[Bool<'static>],
+        rlimit: Option<u32>,
+    ) -> Solver<'static> {
+        let solver = Solver::new(self.ctx());
+        let mut params = Params::new(self.ctx());
+        if let Some(t) = self.timeout_ms {
+            params.set_u32("timeout", t);
+        }
+        if let Some(r) = rlimit {
+            params.set_u32("rlimit", r);
+        }
+        solver.set_params(&params);
+        for b in assertions.iter().chain(extra) {
+            solver.assert(b);
+        }
+        solver
     }
 
     /// After a satisfiable [`Z3Session::check_path`]: tries to make every variable of
@@ -331,18 +405,9 @@ impl Z3Session {
                 else {
                     continue;
                 };
-                let Some(solver) = &self.solver else {
-                    continue;
-                };
-                self.stats.soft_queries += 1;
-                let start = Instant::now();
-                let r = solver.check_assumptions(&assumptions);
-                self.stats.solver_time += start.elapsed();
-                if r == SatResult::Sat {
-                    if let Some(m) = solver.get_model() {
-                        self.model = Some(m);
-                        return Ok(level);
-                    }
+                if let Some(m) = self.soft_check(&assumptions) {
+                    self.model = Some(m);
+                    return Ok(level);
                 }
             }
         }
@@ -466,20 +531,40 @@ impl Z3Session {
             let x = Int::new_const(ctx, format!("v{}", v.0));
             assumptions.push(x._eq(&Int::from_i64(ctx, z)));
         }
-        let Some(solver) = &self.solver else {
-            return Ok(false);
-        };
+        match self.soft_check(&assumptions) {
+            Some(m) => {
+                self.model = Some(m);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// One soft query (the path condition under `assumptions`): its model when Z3 finds one
+    /// within its resource limit ([`INCREMENTAL_RLIMIT`], [`SOFT_RLIMIT`]). A soft query only chooses among models of a path already known
+    /// satisfiable, so giving up costs a less round input, never a path; the bound is Z3's
+    /// resource count rather than time, so the inputs chosen do not depend on the machine's
+    /// load.
+    fn soft_check(&mut self, assumptions: &[Bool<'static>]) -> Option<Model<'static>> {
         self.stats.soft_queries += 1;
         let start = Instant::now();
-        let r = solver.check_assumptions(&assumptions);
-        self.stats.solver_time += start.elapsed();
-        if r == SatResult::Sat {
-            if let Some(m) = solver.get_model() {
-                self.model = Some(m);
-                return Ok(true);
+        let model = match &self.fresh {
+            // The path needed a fresh solver: so does its refinement, the assumptions asserted
+            // (and simplified away with the rest).
+            Some(assertions) => {
+                let fresh = self.fresh_solver(assertions, assumptions, Some(SOFT_RLIMIT));
+                let r = fresh.check();
+                (r == SatResult::Sat).then(|| fresh.get_model()).flatten()
             }
-        }
-        Ok(false)
+            // The incremental solver's resource limit applies.
+            None => {
+                let solver = self.solver.as_ref()?;
+                let r = solver.check_assumptions(assumptions);
+                (r == SatResult::Sat).then(|| solver.get_model()).flatten()
+            }
+        };
+        self.stats.solver_time += start.elapsed();
+        model
     }
 
     /// The value of a variable in the last model (completed with defaults when unconstrained).
@@ -828,6 +913,67 @@ mod tests {
             s.check_path(&[is_pos, rounds_to("3")], 2).ok(),
             Some(QueryOutcome::Sat)
         );
+    }
+
+    #[test]
+    fn a_fresh_solver_gives_the_answers_of_the_incremental_one() {
+        // x · y = 391 = 17 · 23 with x, y > 1 has models; x · y = 389 (a prime) has none.
+        let x = var(VarId(0), Kind::Int);
+        let y = var(VarId(1), Kind::Int);
+        let above_one = |v: &Term| app(Op::Gt, vec![v.clone(), int_const("1")]);
+        let read = |s: &Z3Session, v: u32| match s.value(VarId(v), Kind::Int) {
+            Some(ModelValue::Int(n)) => n.parse::<i64>().unwrap_or(0),
+            other => panic!("{other:?}"),
+        };
+        for (n, expected) in [("391", QueryOutcome::Sat), ("389", QueryOutcome::Unsat)] {
+            let mut s = Z3Session::new(None, true);
+            let product = app(
+                Op::Eq,
+                vec![app(Op::Mul, vec![x.clone(), y.clone()]), int_const(n)],
+            );
+            let path = [above_one(&x), above_one(&y), product];
+            assert_eq!(s.check_path(&path, 0).ok(), Some(expected));
+            assert_eq!(s.check_fresh(), expected);
+            if expected == QueryOutcome::Sat {
+                let (a, b) = (read(&s, 0), read(&s, 1));
+                assert!(a > 1 && b > 1 && a * b == 391, "{a} {b}");
+                // Rounding in fresh solvers: x cannot be a multiple of $1 (100 cents), the
+                // model stays a model.
+                assert_eq!(s.round_money(&[VarId(0)]).ok(), Some(RoundnessLevel::Cents));
+                let (a, b) = (read(&s, 0), read(&s, 1));
+                assert!(a > 1 && b > 1 && a * b == 391, "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_resource_limit_applies_to_each_check_alone() {
+        // Many small queries whose resource counts add up far beyond the limit: each is
+        // answered by the incremental solver itself.
+        let mut s = Z3Session::new(None, true);
+        let x = var(VarId(0), Kind::Int);
+        let y = var(VarId(1), Kind::Int);
+        let bounds = app(Op::Gt, vec![x.clone(), int_const("1")]);
+        for n in 0..1500 {
+            let product = app(
+                Op::Eq,
+                vec![
+                    app(Op::Mul, vec![x.clone(), y.clone()]),
+                    int_const((2 * n + 4).to_string()),
+                ],
+            );
+            let path = [bounds.clone(), product];
+            assert_eq!(s.check_path(&path, n).ok(), Some(QueryOutcome::Sat));
+        }
+        let Some(solver) = &s.solver else {
+            panic!("no solver")
+        };
+        let used = match solver.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(u)) => u64::from(u),
+            other => panic!("{other:?}"),
+        };
+        assert!(used > u64::from(INCREMENTAL_RLIMIT), "{used}");
+        assert_eq!(s.stats().fresh_queries, 0);
     }
 
     #[test]
