@@ -11,7 +11,7 @@ use super::term::{Kind, Op, Term, TermNode, VarId};
 use super::z3_calendar;
 use crate::context::ContextHandle;
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic, Int, Real};
 use z3::{Context, Model, Params, SatResult, Solver};
@@ -110,6 +110,11 @@ pub struct Z3Session {
     model: Option<Model<'static>>,
     /// When the last path query was answered by a fresh solver: the assertions it held.
     fresh: Option<Vec<Bool<'static>>>,
+    /// The last path condition asked.
+    path: Vec<Term>,
+    /// Values that replace the model's (rounded inputs checked without Z3, see
+    /// [`Z3Session::holds_with`]).
+    overrides: Vec<(VarId, i128)>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
     /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
@@ -154,6 +159,8 @@ impl Z3Session {
             calendar: HashMap::new(),
             model: None,
             fresh: None,
+            path: Vec::new(),
+            overrides: Vec::new(),
             stats: SessionStats::default(),
             context: OnceCell::new(),
         }
@@ -223,6 +230,8 @@ impl Z3Session {
             self.renew_solver();
         }
         self.ensure_solver()?;
+        self.path.clear();
+        self.path.extend_from_slice(path);
         if self.incremental {
             let common = self
                 .stack
@@ -273,6 +282,7 @@ impl Z3Session {
 
     fn check(&mut self) -> QueryOutcome {
         self.fresh = None;
+        self.overrides.clear();
         let Some(solver) = &self.solver else {
             return QueryOutcome::Unknown;
         };
@@ -394,6 +404,15 @@ impl Z3Session {
                 .collect();
             let down: Vec<i128> = current.iter().map(|c| c.div_euclid(step) * step).collect();
             for candidate in [up, down] {
+                let moved: Vec<(VarId, i128)> = money_vars
+                    .iter()
+                    .copied()
+                    .zip(candidate.iter().copied())
+                    .collect();
+                if self.holds_with(&moved) {
+                    self.overrides.extend(moved);
+                    return Ok(level);
+                }
                 let Some(assumptions) = candidate
                     .iter()
                     .zip(&vars)
@@ -407,6 +426,7 @@ impl Z3Session {
                 };
                 if let Some(m) = self.soft_check(&assumptions) {
                     self.model = Some(m);
+                    self.overrides.clear();
                     return Ok(level);
                 }
             }
@@ -524,6 +544,12 @@ impl Z3Session {
         values: &[i128],
         fixed: &[Bool<'static>],
     ) -> Result<bool, EncodeError> {
+        let moved: Vec<(VarId, i128)> = dates.iter().copied().zip(values.iter().copied()).collect();
+        if self.holds_with(&moved) {
+            self.overrides.retain(|(v, _)| !dates.contains(v));
+            self.overrides.extend(moved);
+            return Ok(true);
+        }
         let ctx = self.ctx();
         let mut assumptions = fixed.to_vec();
         for (v, z) in dates.iter().zip(values) {
@@ -533,11 +559,33 @@ impl Z3Session {
         }
         match self.soft_check(&assumptions) {
             Some(m) => {
+                // The model keeps the values of `fixed` (the overrides among them).
                 self.model = Some(m);
+                self.overrides.clear();
                 Ok(true)
             }
             None => Ok(false),
         }
+    }
+
+    /// Do the globals and the last path condition hold, exactly, with the variables of
+    /// `moved` at these values and the others at their values in the model? A rounded input
+    /// that changes no branch of the path is so taken without asking Z3 (the other inputs
+    /// keep their values).
+    fn holds_with(&self, moved: &[(VarId, i128)]) -> bool {
+        let terms: Vec<Term> = self.globals.iter().chain(&self.path).cloned().collect();
+        let mut values = BTreeMap::new();
+        for (v, kind) in super::guess::variables(&terms) {
+            let value = match moved.iter().find(|(u, _)| *u == v) {
+                Some((_, x)) => ModelValue::Int(x.to_string()),
+                None => match self.value(v, kind) {
+                    Some(x) => x,
+                    None => return false,
+                },
+            };
+            values.insert(v, value);
+        }
+        super::guess::all_hold(&terms, &values)
     }
 
     /// One soft query (the path condition under `assumptions`): its model when Z3 finds one
@@ -570,6 +618,9 @@ impl Z3Session {
     /// The value of a variable in the last model (completed with defaults when unconstrained).
     pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
         let model = self.model.as_ref()?;
+        if let Some((_, x)) = self.overrides.iter().find(|(u, _)| *u == v) {
+            return Some(ModelValue::Int(x.to_string()));
+        }
         let name = format!("v{}", v.0);
         match kind {
             Kind::Bool => model
@@ -974,6 +1025,55 @@ mod tests {
         };
         assert!(used > u64::from(INCREMENTAL_RLIMIT), "{used}");
         assert_eq!(s.stats().fresh_queries, 0);
+    }
+
+    #[test]
+    fn rounded_money_is_checked_exactly_before_asking_z3() {
+        let read = |s: &Z3Session, v: u32| match s.value(VarId(v), Kind::Int) {
+            Some(ModelValue::Int(n)) => n.parse::<i64>().unwrap_or(0),
+            other => panic!("{other:?}"),
+        };
+        let c = var(VarId(0), Kind::Int);
+        let y = var(VarId(1), Kind::Int);
+        // c > 12,345 alone: $200 (20,000 cents) or more keeps the path; no soft query.
+        let mut s = Z3Session::new(None, true);
+        let gt = app(Op::Gt, vec![c.clone(), int_const("12345")]);
+        assert_eq!(s.check_path(&[gt], 0).ok(), Some(QueryOutcome::Sat));
+        if read(&s, 0) % 10_000 != 0 {
+            assert_eq!(
+                s.round_money(&[VarId(0)]).ok(),
+                Some(RoundnessLevel::Hundreds)
+            );
+            assert_eq!(s.stats().soft_queries, 0);
+        }
+        let v = read(&s, 0);
+        assert!(v > 12_345 && v % 10_000 == 0, "{v}");
+        // c = y + 1 with y > 5 and y < 100,000: rounding c needs another y, which only Z3
+        // finds.
+        let mut s = Z3Session::new(None, true);
+        let path = [
+            app(
+                Op::Eq,
+                vec![c.clone(), app(Op::Add, vec![y.clone(), int_const("1")])],
+            ),
+            app(Op::Gt, vec![y.clone(), int_const("5")]),
+            app(Op::Lt, vec![y.clone(), int_const("100000")]),
+        ];
+        assert_eq!(s.check_path(&path, 0).ok(), Some(QueryOutcome::Sat));
+        let (c0, y0) = (read(&s, 0), read(&s, 1));
+        assert_eq!(c0, y0 + 1);
+        if c0 % 10_000 != 0 {
+            assert_eq!(
+                s.round_money(&[VarId(0)]).ok(),
+                Some(RoundnessLevel::Hundreds)
+            );
+            assert!(s.stats().soft_queries >= 1);
+        }
+        let (c1, y1) = (read(&s, 0), read(&s, 1));
+        assert!(
+            c1 % 10_000 == 0 && c1 == y1 + 1 && y1 > 5 && y1 < 100_000,
+            "{c1} {y1}"
+        );
     }
 
     #[test]
