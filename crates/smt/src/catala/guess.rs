@@ -258,6 +258,34 @@ fn scan(t: &Term, vars: &mut BTreeMap<VarId, Kind>, consts: &mut BTreeSet<(i128,
     }
 }
 
+/// The variables of `terms` with their sorts.
+pub fn variables(terms: &[Term]) -> BTreeMap<VarId, Kind> {
+    let mut vars = BTreeMap::new();
+    let mut consts = BTreeSet::new();
+    for t in terms {
+        scan(t, &mut vars, &mut consts);
+    }
+    vars
+}
+
+/// True when every term of `terms` is true under `values` (a value for each variable),
+/// evaluated exactly within the evaluation budget; false when one is false or cannot be
+/// evaluated (a division by zero, an overflow, the budget exhausted).
+pub fn all_hold(terms: &[Term], values: &BTreeMap<VarId, ModelValue>) -> bool {
+    let Some(values) = values
+        .iter()
+        .map(|(v, x)| Some((*v, model_to_v(x)?)))
+        .collect::<Option<BTreeMap<VarId, V>>>()
+    else {
+        return false;
+    };
+    let mut ev = Eval {
+        values: &values,
+        budget: EVAL_LIMIT,
+    };
+    terms.iter().all(|t| ev.bool(t) == Some(true))
+}
+
 /// Tries to find a model of the conjunction of `terms` near `hints` (the last inputs). Money
 /// variables (`money`) only take multiples of $100. `None` when no model was found: the
 /// question is then for Z3, and nothing is implied about satisfiability.

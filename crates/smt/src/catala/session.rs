@@ -91,6 +91,7 @@ impl CatalaSession {
             solver_time: z3.solver_time,
             fast_queries: self.answered_without_z3,
             guessed_queries: self.layers.then.first.as_ref().map_or(0, |g| g.found),
+            fresh_queries: z3.fresh_queries,
         }
     }
 

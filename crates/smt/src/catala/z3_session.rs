@@ -11,7 +11,7 @@ use super::term::{Kind, Op, Term, TermNode, VarId};
 use super::z3_calendar;
 use crate::context::ContextHandle;
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic, Int, Real};
 use z3::{Context, Model, Params, SatResult, Solver};
@@ -83,6 +83,9 @@ pub struct SessionStats {
     pub fast_queries: u64,
     /// Of those, the ones answered by a model guessed near the last inputs.
     pub guessed_queries: u64,
+    /// Path queries the incremental solver gave up on and a fresh solver answered (included
+    /// in `path_queries`).
+    pub fresh_queries: u64,
 }
 
 /// A Z3 solver with the path-condition stack of one exploration.
@@ -105,6 +108,13 @@ pub struct Z3Session {
     /// arguments), with the constraint defining them.
     calendar: HashMap<(Op, Vec<Int<'static>>), std::rc::Rc<z3_calendar::Defined>>,
     model: Option<Model<'static>>,
+    /// When the last path query was answered by a fresh solver: the assertions it held.
+    fresh: Option<Vec<Bool<'static>>>,
+    /// The last path condition asked.
+    path: Vec<Term>,
+    /// Values that replace the model's (rounded inputs checked without Z3, see
+    /// [`Z3Session::holds_with`]).
+    overrides: Vec<(VarId, i128)>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
     /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
@@ -121,6 +131,15 @@ pub struct Z3Session {
 type Encoded = (Term, Dynamic<'static>, std::rc::Rc<[Bool<'static>]>);
 
 const CACHE_GENERATION: usize = 20_000;
+/// Z3's resource limit for one check of the incremental solver (about 0.15 s on this
+/// machine; 99% of the path and rounding queries of the housing benchmarks take less than a
+/// tenth of it). A path query beyond it goes to a fresh solver ([`Z3Session::check_fresh`]);
+/// a rounding query beyond it is given up (a less round input, never a lost path). A
+/// resource count rather than a time, so that the inputs chosen do not depend on the
+/// machine's load.
+const INCREMENTAL_RLIMIT: u32 = 100_000;
+/// The same limit for the rounding queries of a path answered by a fresh solver.
+const SOFT_RLIMIT: u32 = 100_000;
 /// Path queries between two renewals of the incremental solver.
 const SOLVER_RENEWAL: u64 = 50_000;
 
@@ -139,6 +158,9 @@ impl Z3Session {
             definitions: Vec::new(),
             calendar: HashMap::new(),
             model: None,
+            fresh: None,
+            path: Vec::new(),
+            overrides: Vec::new(),
             stats: SessionStats::default(),
             context: OnceCell::new(),
         }
@@ -158,11 +180,14 @@ impl Z3Session {
             return Ok(());
         }
         let solver = Solver::new(self.ctx());
+        let mut params = Params::new(self.ctx());
         if let Some(t) = self.timeout_ms {
-            let mut params = Params::new(self.ctx());
             params.set_u32("timeout", t);
-            solver.set_params(&params);
         }
+        if self.incremental {
+            params.set_u32("rlimit", INCREMENTAL_RLIMIT);
+        }
+        solver.set_params(&params);
         for t in self.globals.clone() {
             for b in self.assertion(&t)? {
                 solver.assert(&b);
@@ -205,6 +230,8 @@ impl Z3Session {
             self.renew_solver();
         }
         self.ensure_solver()?;
+        self.path.clear();
+        self.path.extend_from_slice(path);
         if self.incremental {
             let common = self
                 .stack
@@ -254,6 +281,8 @@ impl Z3Session {
     }
 
     fn check(&mut self) -> QueryOutcome {
+        self.fresh = None;
+        self.overrides.clear();
         let Some(solver) = &self.solver else {
             return QueryOutcome::Unknown;
         };
@@ -266,8 +295,63 @@ impl Z3Session {
                 QueryOutcome::Sat
             }
             SatResult::Unsat => QueryOutcome::Unsat,
+            SatResult::Unknown if self.incremental => self.check_fresh(),
             SatResult::Unknown => QueryOutcome::Unknown,
         }
+    }
+
+    /// The current query (the globals and the stack, encoded as they were asserted) in a
+    /// fresh solver, when the incremental one gave up within
+    /// [`INCREMENTAL_RLIMIT`]: a solver that has never been pushed simplifies the whole
+    /// problem first (constants propagated, equalities solved), which the incremental one
+    /// does not, and the money formulas' roundings are then often solved in milliseconds where
+    /// the incremental solver searches for seconds. The same assertions, so the same answer;
+    /// on a model, the following soft queries use fresh solvers too ([`Z3Session::soft_check`]).
+    fn check_fresh(&mut self) -> QueryOutcome {
+        let start = Instant::now();
+        let mut assertions = Vec::new();
+        for t in self.globals.clone().iter().chain(self.stack.clone().iter()) {
+            match self.assertion(t) {
+                Ok(bs) => assertions.extend(bs),
+                Err(_) => return QueryOutcome::Unknown,
+            }
+        }
+        let fresh = self.fresh_solver(&assertions, &[], None);
+        let r = fresh.check();
+        self.stats.solver_time += start.elapsed();
+        self.stats.fresh_queries += 1;
+        match r {
+            SatResult::Sat => {
+                self.model = fresh.get_model();
+                self.fresh = Some(assertions);
+                QueryOutcome::Sat
+            }
+            SatResult::Unsat => QueryOutcome::Unsat,
+            SatResult::Unknown => QueryOutcome::Unknown,
+        }
+    }
+
+    /// A new solver holding `assertions` and `extra`, with the session's timeout and, when
+    /// given, a resource limit.
+    fn fresh_solver(
+        &self,
+        assertions: &[Bool<'static>],
+        extra: &[Bool<'static>],
+        rlimit: Option<u32>,
+    ) -> Solver<'static> {
+        let solver = Solver::new(self.ctx());
+        let mut params = Params::new(self.ctx());
+        if let Some(t) = self.timeout_ms {
+            params.set_u32("timeout", t);
+        }
+        if let Some(r) = rlimit {
+            params.set_u32("rlimit", r);
+        }
+        solver.set_params(&params);
+        for b in assertions.iter().chain(extra) {
+            solver.assert(b);
+        }
+        solver
     }
 
     /// After a satisfiable [`Z3Session::check_path`]: tries to make every variable of
@@ -320,6 +404,15 @@ impl Z3Session {
                 .collect();
             let down: Vec<i128> = current.iter().map(|c| c.div_euclid(step) * step).collect();
             for candidate in [up, down] {
+                let moved: Vec<(VarId, i128)> = money_vars
+                    .iter()
+                    .copied()
+                    .zip(candidate.iter().copied())
+                    .collect();
+                if self.holds_with(&moved) {
+                    self.overrides.extend(moved);
+                    return Ok(level);
+                }
                 let Some(assumptions) = candidate
                     .iter()
                     .zip(&vars)
@@ -331,18 +424,10 @@ impl Z3Session {
                 else {
                     continue;
                 };
-                let Some(solver) = &self.solver else {
-                    continue;
-                };
-                self.stats.soft_queries += 1;
-                let start = Instant::now();
-                let r = solver.check_assumptions(&assumptions);
-                self.stats.solver_time += start.elapsed();
-                if r == SatResult::Sat {
-                    if let Some(m) = solver.get_model() {
-                        self.model = Some(m);
-                        return Ok(level);
-                    }
+                if let Some(m) = self.soft_check(&assumptions) {
+                    self.model = Some(m);
+                    self.overrides.clear();
+                    return Ok(level);
                 }
             }
         }
@@ -459,6 +544,12 @@ impl Z3Session {
         values: &[i128],
         fixed: &[Bool<'static>],
     ) -> Result<bool, EncodeError> {
+        let moved: Vec<(VarId, i128)> = dates.iter().copied().zip(values.iter().copied()).collect();
+        if self.holds_with(&moved) {
+            self.overrides.retain(|(v, _)| !dates.contains(v));
+            self.overrides.extend(moved);
+            return Ok(true);
+        }
         let ctx = self.ctx();
         let mut assumptions = fixed.to_vec();
         for (v, z) in dates.iter().zip(values) {
@@ -466,25 +557,70 @@ impl Z3Session {
             let x = Int::new_const(ctx, format!("v{}", v.0));
             assumptions.push(x._eq(&Int::from_i64(ctx, z)));
         }
-        let Some(solver) = &self.solver else {
-            return Ok(false);
-        };
+        match self.soft_check(&assumptions) {
+            Some(m) => {
+                // The model keeps the values of `fixed` (the overrides among them).
+                self.model = Some(m);
+                self.overrides.clear();
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Do the globals and the last path condition hold, exactly, with the variables of
+    /// `moved` at these values and the others at their values in the model? A rounded input
+    /// that changes no branch of the path is so taken without asking Z3 (the other inputs
+    /// keep their values).
+    fn holds_with(&self, moved: &[(VarId, i128)]) -> bool {
+        let terms: Vec<Term> = self.globals.iter().chain(&self.path).cloned().collect();
+        let mut values = BTreeMap::new();
+        for (v, kind) in super::guess::variables(&terms) {
+            let value = match moved.iter().find(|(u, _)| *u == v) {
+                Some((_, x)) => ModelValue::Int(x.to_string()),
+                None => match self.value(v, kind) {
+                    Some(x) => x,
+                    None => return false,
+                },
+            };
+            values.insert(v, value);
+        }
+        super::guess::all_hold(&terms, &values)
+    }
+
+    /// One soft query (the path condition under `assumptions`): its model when Z3 finds one
+    /// within its resource limit ([`INCREMENTAL_RLIMIT`], [`SOFT_RLIMIT`]). A soft query only chooses among models of a path already known
+    /// satisfiable, so giving up costs a less round input, never a path; the bound is Z3's
+    /// resource count rather than time, so the inputs chosen do not depend on the machine's
+    /// load.
+    fn soft_check(&mut self, assumptions: &[Bool<'static>]) -> Option<Model<'static>> {
         self.stats.soft_queries += 1;
         let start = Instant::now();
-        let r = solver.check_assumptions(&assumptions);
-        self.stats.solver_time += start.elapsed();
-        if r == SatResult::Sat {
-            if let Some(m) = solver.get_model() {
-                self.model = Some(m);
-                return Ok(true);
+        let model = match &self.fresh {
+            // The path needed a fresh solver: so does its refinement, the assumptions asserted
+            // (and simplified away with the rest).
+            Some(assertions) => {
+                let fresh = self.fresh_solver(assertions, assumptions, Some(SOFT_RLIMIT));
+                let r = fresh.check();
+                (r == SatResult::Sat).then(|| fresh.get_model()).flatten()
             }
-        }
-        Ok(false)
+            // The incremental solver's resource limit applies.
+            None => {
+                let solver = self.solver.as_ref()?;
+                let r = solver.check_assumptions(assumptions);
+                (r == SatResult::Sat).then(|| solver.get_model()).flatten()
+            }
+        };
+        self.stats.solver_time += start.elapsed();
+        model
     }
 
     /// The value of a variable in the last model (completed with defaults when unconstrained).
     pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
         let model = self.model.as_ref()?;
+        if let Some((_, x)) = self.overrides.iter().find(|(u, _)| *u == v) {
+            return Some(ModelValue::Int(x.to_string()));
+        }
         let name = format!("v{}", v.0);
         match kind {
             Kind::Bool => model
@@ -827,6 +963,116 @@ mod tests {
         assert_eq!(
             s.check_path(&[is_pos, rounds_to("3")], 2).ok(),
             Some(QueryOutcome::Sat)
+        );
+    }
+
+    #[test]
+    fn a_fresh_solver_gives_the_answers_of_the_incremental_one() {
+        // x · y = 391 = 17 · 23 with x, y > 1 has models; x · y = 389 (a prime) has none.
+        let x = var(VarId(0), Kind::Int);
+        let y = var(VarId(1), Kind::Int);
+        let above_one = |v: &Term| app(Op::Gt, vec![v.clone(), int_const("1")]);
+        let read = |s: &Z3Session, v: u32| match s.value(VarId(v), Kind::Int) {
+            Some(ModelValue::Int(n)) => n.parse::<i64>().unwrap_or(0),
+            other => panic!("{other:?}"),
+        };
+        for (n, expected) in [("391", QueryOutcome::Sat), ("389", QueryOutcome::Unsat)] {
+            let mut s = Z3Session::new(None, true);
+            let product = app(
+                Op::Eq,
+                vec![app(Op::Mul, vec![x.clone(), y.clone()]), int_const(n)],
+            );
+            let path = [above_one(&x), above_one(&y), product];
+            assert_eq!(s.check_path(&path, 0).ok(), Some(expected));
+            assert_eq!(s.check_fresh(), expected);
+            if expected == QueryOutcome::Sat {
+                let (a, b) = (read(&s, 0), read(&s, 1));
+                assert!(a > 1 && b > 1 && a * b == 391, "{a} {b}");
+                // Rounding in fresh solvers: x cannot be a multiple of $1 (100 cents), the
+                // model stays a model.
+                assert_eq!(s.round_money(&[VarId(0)]).ok(), Some(RoundnessLevel::Cents));
+                let (a, b) = (read(&s, 0), read(&s, 1));
+                assert!(a > 1 && b > 1 && a * b == 391, "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_resource_limit_applies_to_each_check_alone() {
+        // Many small queries whose resource counts add up far beyond the limit: each is
+        // answered by the incremental solver itself.
+        let mut s = Z3Session::new(None, true);
+        let x = var(VarId(0), Kind::Int);
+        let y = var(VarId(1), Kind::Int);
+        let bounds = app(Op::Gt, vec![x.clone(), int_const("1")]);
+        for n in 0..1500 {
+            let product = app(
+                Op::Eq,
+                vec![
+                    app(Op::Mul, vec![x.clone(), y.clone()]),
+                    int_const((2 * n + 4).to_string()),
+                ],
+            );
+            let path = [bounds.clone(), product];
+            assert_eq!(s.check_path(&path, n).ok(), Some(QueryOutcome::Sat));
+        }
+        let Some(solver) = &s.solver else {
+            panic!("no solver")
+        };
+        let used = match solver.get_statistics().value("rlimit count") {
+            Some(z3::StatisticsValue::UInt(u)) => u64::from(u),
+            other => panic!("{other:?}"),
+        };
+        assert!(used > u64::from(INCREMENTAL_RLIMIT), "{used}");
+        assert_eq!(s.stats().fresh_queries, 0);
+    }
+
+    #[test]
+    fn rounded_money_is_checked_exactly_before_asking_z3() {
+        let read = |s: &Z3Session, v: u32| match s.value(VarId(v), Kind::Int) {
+            Some(ModelValue::Int(n)) => n.parse::<i64>().unwrap_or(0),
+            other => panic!("{other:?}"),
+        };
+        let c = var(VarId(0), Kind::Int);
+        let y = var(VarId(1), Kind::Int);
+        // c > 12,345 alone: $200 (20,000 cents) or more keeps the path; no soft query.
+        let mut s = Z3Session::new(None, true);
+        let gt = app(Op::Gt, vec![c.clone(), int_const("12345")]);
+        assert_eq!(s.check_path(&[gt], 0).ok(), Some(QueryOutcome::Sat));
+        if read(&s, 0) % 10_000 != 0 {
+            assert_eq!(
+                s.round_money(&[VarId(0)]).ok(),
+                Some(RoundnessLevel::Hundreds)
+            );
+            assert_eq!(s.stats().soft_queries, 0);
+        }
+        let v = read(&s, 0);
+        assert!(v > 12_345 && v % 10_000 == 0, "{v}");
+        // c = y + 1 with y > 5 and y < 100,000: rounding c needs another y, which only Z3
+        // finds.
+        let mut s = Z3Session::new(None, true);
+        let path = [
+            app(
+                Op::Eq,
+                vec![c.clone(), app(Op::Add, vec![y.clone(), int_const("1")])],
+            ),
+            app(Op::Gt, vec![y.clone(), int_const("5")]),
+            app(Op::Lt, vec![y.clone(), int_const("100000")]),
+        ];
+        assert_eq!(s.check_path(&path, 0).ok(), Some(QueryOutcome::Sat));
+        let (c0, y0) = (read(&s, 0), read(&s, 1));
+        assert_eq!(c0, y0 + 1);
+        if c0 % 10_000 != 0 {
+            assert_eq!(
+                s.round_money(&[VarId(0)]).ok(),
+                Some(RoundnessLevel::Hundreds)
+            );
+            assert!(s.stats().soft_queries >= 1);
+        }
+        let (c1, y1) = (read(&s, 0), read(&s, 1));
+        assert!(
+            c1 % 10_000 == 0 && c1 == y1 + 1 && y1 > 5 && y1 < 100_000,
+            "{c1} {y1}"
         );
     }
 
