@@ -349,6 +349,10 @@ pub fn guess_preferring(
             violated.push(i);
         }
     }
+    // A violated term without variables stays violated whatever the values.
+    if violated.iter().any(|i| per_term[*i].0.is_empty()) {
+        return None;
+    }
     let mut budget = ev.budget;
     // The variables to change: those of the violated terms, and money amounts not round.
     let mut free: BTreeSet<VarId> = violated
@@ -643,6 +647,20 @@ mod tests {
             let ModelValue::Int(s) = x else { panic!() };
             assert_eq!(s.parse::<i128>().map(|n| n % MONEY_STEP), Ok(0), "{m:?}");
         }
+    }
+
+    #[test]
+    fn a_false_condition_without_variables_gives_no_guess() {
+        // 0 > 0 beside a condition the starting values satisfy: no values can help.
+        let x = money(0);
+        let positive = app(Op::Ge, vec![x, int_const("0")]);
+        let never = app(
+            Op::Gt,
+            vec![app(Op::Add, vec![int_const("0")]), int_const("0")],
+        );
+        let hints = BTreeMap::from([(VarId(0), ModelValue::Int("0".into()))]);
+        assert_eq!(guess(&[&positive, &never], &hints, &[VarId(0)]), None);
+        assert_eq!(guess(&[&never], &BTreeMap::new(), &[]), None);
     }
 
     #[test]
