@@ -609,6 +609,7 @@ impl<'p> Worker<'p> {
         self.stats.soft_solver_calls = soft + s.soft_queries;
         self.stats.queries_without_z3 = s.fast_queries;
         self.stats.guessed_queries = s.guessed_queries;
+        self.stats.fresh_queries = s.fresh_queries;
         self.stats.solver_time = self
             .resumed
             .as_ref()

@@ -190,6 +190,7 @@ where
         stats.soft_solver_calls += s.stats.soft_solver_calls;
         stats.queries_without_z3 += s.stats.queries_without_z3;
         stats.guessed_queries += s.stats.guessed_queries;
+        stats.fresh_queries += s.stats.fresh_queries;
         stats.solver_time += s.stats.solver_time;
         stats.divergences += s.stats.divergences;
         stats.early_lemmas += s.stats.early_lemmas;

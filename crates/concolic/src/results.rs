@@ -59,6 +59,9 @@ pub struct ExploreStats {
     /// inputs (`guessed_queries`).
     pub queries_without_z3: u64,
     pub guessed_queries: u64,
+    /// Of the path queries Z3 answered in this process, those its incremental solver could not
+    /// settle within its resource limit and a fresh solver answered instead.
+    pub fresh_queries: u64,
     pub time: Duration,
     pub solver_time: Duration,
     /// True when every feasible path was covered: no limit reached, no operation evaluated

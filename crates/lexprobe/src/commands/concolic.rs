@@ -454,6 +454,7 @@ fn stats_json(e: &Exploration) -> Json {
         "soft_solver_calls": s.soft_solver_calls,
         "queries_without_z3": s.queries_without_z3,
         "guessed_queries": s.guessed_queries,
+        "fresh_queries": s.fresh_queries,
         "time_s": s.time.as_secs_f64(),
         "solver_time_s": s.solver_time.as_secs_f64(),
         "complete": s.complete,
@@ -536,6 +537,12 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
             "  queries answered without Z3: {} ({} by a model guessed near the last inputs)",
             s.queries_without_z3, s.guessed_queries
         );
+        if s.fresh_queries > 0 {
+            println!(
+                "  queries handed to a fresh solver (over the incremental solver's resource limit): {}",
+                s.fresh_queries
+            );
+        }
         for (k, n) in &s.by_outcome {
             println!("  {k}: {n}");
         }

@@ -198,11 +198,12 @@ struct Merged {
     notes: Vec<String>,
 }
 
-const SUMMED: [&str; 10] = [
+const SUMMED: [&str; 11] = [
     "solver_calls",
     "soft_solver_calls",
     "queries_without_z3",
     "guessed_queries",
+    "fresh_queries",
     "time_s",
     "solver_time_s",
     "divergences",
