@@ -113,8 +113,8 @@ fn count_nodes(t: &Term, nodes: &mut u64) {
 
 /// The number of subtrees a plan for `shards` shards aims at by default: 1,024, or 128 per
 /// shard beyond 8 shards. On the restricted housing benefits, 32 shards with 1,024 subtrees
-/// were 1.6–1.9 × off balance in CPU time (one subtree alone cost more than a mean shard),
-/// with 4,096 1.4 × , for a plan of about 5 s of CPU (9 % of the exploration).
+/// were 1.6–2.0 × off balance in CPU time (one subtree alone cost about a mean shard), with
+/// 4,096 1.3–1.4 ×, for a plan of about 4.7 s of CPU (11 % of the exploration).
 pub fn default_subtrees(shards: usize) -> usize {
     shards.saturating_mul(128).max(1024)
 }
