@@ -20,6 +20,7 @@ SHARDS=${SHARDS:-8}
 JOBS=${JOBS:-2}
 EXPECTED=${EXPECTED:-17435}
 PLAN_OPTS=${PLAN_OPTS:-} # e.g. --plan-subtrees 4096
+SHARD_OPTS=${SHARD_OPTS:-} # e.g. --check --dump-unknown DIR
 OUT=${OUT:-$(mktemp -d /tmp/lexprobe-parallel.XXXXXX)}
 mkdir -p "$OUT"
 
@@ -32,7 +33,7 @@ echo "outputs in $OUT"
 start=$(date +%s.%N)
 seq 0 $((SHARDS - 1)) | parallel --will-cite -j "$JOBS" --joblog "$OUT/joblog" \
   /usr/bin/time -v -o "$OUT/time-{}.txt" "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" \
-  --plan-file "$OUT/plan.json" --shard "{}/$SHARDS" --jsonl --checkpoint "$OUT/shard-{}.ckpt" \
+  --plan-file "$OUT/plan.json" --shard "{}/$SHARDS" --jsonl --checkpoint "$OUT/shard-{}.ckpt" $SHARD_OPTS \
   '>' "$OUT/shard-{}.jsonl"
 end=$(date +%s.%N)
 "$LEXPROBE" merge "$OUT"/shard-*.jsonl > "$OUT/merged.jsonl"

@@ -175,6 +175,9 @@ impl<'p> Worker<'p> {
             .query_timeout
             .map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
         let mut session = CatalaSession::new(timeout_ms, opt.incremental);
+        if let Some(dir) = &options.dump_unknown {
+            session.dump_unknown_to(dir.clone());
+        }
         if opt.fast_queries {
             session.enable_fast_path(money_vars.clone());
         }

@@ -313,6 +313,8 @@ pub struct ExploreOptions {
     pub checkpoint_every: Option<Duration>,
     /// The solver gives up on a query after this long (counted in `unknown_queries`).
     pub query_timeout: Option<Duration>,
+    /// Write the path queries the solver gives up on to this directory (SMT-LIB 2).
+    pub dump_unknown: Option<std::path::PathBuf>,
 }
 
 impl Default for ExploreOptions {
@@ -329,6 +331,7 @@ impl Default for ExploreOptions {
             resume: None,
             checkpoint_every: None,
             query_timeout: Some(Duration::from_secs(60)),
+            dump_unknown: None,
         }
     }
 }

@@ -92,6 +92,10 @@ pub struct ConcolicArgs {
     /// reported incomplete, with the count in `unknown_queries`).
     #[arg(long, default_value_t = 60.0)]
     pub query_timeout: f64,
+    /// Write each path query the solver gave up on to this directory, as an SMT-LIB 2 file
+    /// (unknown-PID-N.smt2), to try it with another solver or attach it to a bug report.
+    #[arg(long, value_name = "DIR")]
+    pub dump_unknown: Option<PathBuf>,
     /// Continue the exploration saved in this checkpoint file (same program, scope and
     /// --optim); test numbers and figures continue from it.
     #[arg(long)]
@@ -192,6 +196,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
         query_timeout: Some(Duration::from_secs_f64(
             args.query_timeout.clamp(0.001, 4e6),
         )),
+        dump_unknown: args.dump_unknown.clone(),
         ..ExploreOptions::default()
     };
     if args.jobs > 1 && args.emit_tests.is_some() {

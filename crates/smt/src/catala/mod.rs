@@ -6,10 +6,11 @@
 //! [`z3_session`], which encodes the terms into the thread's Z3 context, keeps the path
 //! condition as an incremental push/pop stack, answers satisfiability queries, extracts models,
 //! and refines models of money variables towards round amounts with soft constraints tried one
-//! by one. Dates have calendar operators ([`calendar`]) so that the parts of a date, month
+//! by one; a query Z3 gives up on is split on a count with few values left ([`case_split`]). Dates have calendar operators ([`calendar`]) so that the parts of a date, month
 //! arithmetic and month ends stay exact.
 
 pub mod calendar;
+pub mod case_split;
 pub mod finite;
 pub mod guess;
 pub mod session;

@@ -108,6 +108,11 @@ impl CatalaSession {
         self.layers.then.first = Some(Guesses::new(money));
     }
 
+    /// Writes the path queries Z3 gives up on to `dir` (see [`Z3Session::dump_unknown_to`]).
+    pub fn dump_unknown_to(&mut self, dir: std::path::PathBuf) {
+        self.z3().dump_unknown_to(dir);
+    }
+
     /// Prefers human-friendly values for the date variables `dates` (day numbers): January
     /// 1st, then the first day of a month, in the answers of every layer (call after enabling
     /// the layers). Z3's dates are rounded by [`CatalaSession::round_money`].

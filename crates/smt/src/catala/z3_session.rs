@@ -7,6 +7,7 @@
 //! can be pulled towards round amounts by trying, in turn, multiples of $100, $10 and $1
 //! (Section 4.2), each as one extra query on top of the path condition.
 
+use super::case_split;
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use super::z3_calendar;
 use crate::context::ContextHandle;
@@ -117,6 +118,8 @@ pub struct Z3Session {
     overrides: Vec<(VarId, i128)>,
     /// Path queries Z3 answered, rounding queries and time in Z3 (the other counters stay 0).
     stats: SessionStats,
+    /// Where to write the path queries Z3 gave up on, as SMT-LIB 2 files.
+    dump_unknown: Option<std::path::PathBuf>,
     /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
     /// answer (a run answered without Z3 never creates one: 10 ms); declared last so the
     /// solver, the encoded terms and the model above are dropped before it.
@@ -140,6 +143,9 @@ const CACHE_GENERATION: usize = 20_000;
 const INCREMENTAL_RLIMIT: u32 = 100_000;
 /// The same limit for the rounding queries of a path answered by a fresh solver.
 const SOFT_RLIMIT: u32 = 100_000;
+/// How long a fresh solver searches before a query with a count to split on is split
+/// ([`Z3Session::check_fresh`]).
+const SPLIT_AFTER_MS: u32 = 10_000;
 /// Path queries between two renewals of the incremental solver.
 const SOLVER_RENEWAL: u64 = 50_000;
 
@@ -162,12 +168,37 @@ impl Z3Session {
             path: Vec::new(),
             overrides: Vec::new(),
             stats: SessionStats::default(),
+            dump_unknown: None,
             context: OnceCell::new(),
         }
     }
 
     pub fn stats(&self) -> SessionStats {
         self.stats
+    }
+
+    /// Writes every path query Z3 gives up on (after the fresh solver) to `dir` as an
+    /// SMT-LIB 2 file, `unknown-PID-N.smt2`, for inspection with another solver or in a bug
+    /// report. Writing is best effort: a file that cannot be written is reported on standard
+    /// error and the exploration goes on.
+    pub fn dump_unknown_to(&mut self, dir: std::path::PathBuf) {
+        self.dump_unknown = Some(dir);
+    }
+
+    fn dump(&self, solver: &Solver<'static>) {
+        let Some(dir) = &self.dump_unknown else {
+            return;
+        };
+        let reason = solver.get_reason_unknown().unwrap_or_default();
+        let text = format!("; reason unknown: {reason}\n{solver}\n(check-sat)\n");
+        let file = dir.join(format!(
+            "unknown-{}-{}.smt2",
+            std::process::id(),
+            self.stats.path_queries
+        ));
+        if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&file, text)) {
+            eprintln!("cannot write {}: {e}", file.display());
+        }
     }
 
     fn ctx(&self) -> &'static Context {
@@ -296,7 +327,12 @@ impl Z3Session {
             }
             SatResult::Unsat => QueryOutcome::Unsat,
             SatResult::Unknown if self.incremental => self.check_fresh(),
-            SatResult::Unknown => QueryOutcome::Unknown,
+            SatResult::Unknown => {
+                if let Some(solver) = &self.solver {
+                    self.dump(solver);
+                }
+                QueryOutcome::Unknown
+            }
         }
     }
 
@@ -307,6 +343,10 @@ impl Z3Session {
     /// does not, and the money formulas' roundings are then often solved in milliseconds where
     /// the incremental solver searches for seconds. The same assertions, so the same answer;
     /// on a model, the following soft queries use fresh solvers too ([`Z3Session::soft_check`]).
+    ///
+    /// When the query has a count with few values left ([`case_split::split_variable`]), the
+    /// fresh solver has [`SPLIT_AFTER_MS`] at most, and if it gives up the query is split into
+    /// one query per value, each with the session's timeout.
     fn check_fresh(&mut self) -> QueryOutcome {
         let start = Instant::now();
         let mut assertions = Vec::new();
@@ -316,19 +356,77 @@ impl Z3Session {
                 Err(_) => return QueryOutcome::Unknown,
             }
         }
-        let fresh = self.fresh_solver(&assertions, &[], None);
-        let r = fresh.check();
-        self.stats.solver_time += start.elapsed();
+        let split = {
+            let terms: Vec<&Term> = self.globals.iter().chain(&self.stack).collect();
+            case_split::split_variable(&terms)
+        };
+        let first_limit = match (&split, self.timeout_ms) {
+            (Some(_), Some(t)) => Some(t.min(SPLIT_AFTER_MS)),
+            (Some(_), None) => Some(SPLIT_AFTER_MS),
+            (None, t) => t,
+        };
+        let fresh = self.fresh_solver_within(&assertions, &[], None, first_limit);
         self.stats.fresh_queries += 1;
-        match r {
-            SatResult::Sat => {
-                self.model = fresh.get_model();
-                self.fresh = Some(assertions);
+        let (r, solved) = match (fresh.check(), split) {
+            (SatResult::Sat, _) => (SatResult::Sat, Some((fresh, assertions))),
+            (SatResult::Unknown, Some((v, values))) => self.check_cases(&assertions, v, &values),
+            (SatResult::Unknown, None) => {
+                self.dump(&fresh);
+                (SatResult::Unknown, None)
+            }
+            (SatResult::Unsat, _) => (SatResult::Unsat, None),
+        };
+        self.stats.solver_time += start.elapsed();
+        match (r, solved) {
+            (SatResult::Sat, Some((solver, held))) => {
+                self.model = solver.get_model();
+                self.fresh = Some(held);
                 QueryOutcome::Sat
             }
-            SatResult::Unsat => QueryOutcome::Unsat,
-            SatResult::Unknown => QueryOutcome::Unknown,
+            (SatResult::Unsat, _) => QueryOutcome::Unsat,
+            _ => QueryOutcome::Unknown,
         }
+    }
+
+    /// The query `assertions` split on the values of `v`: satisfiable with the first value
+    /// that is (the solver and its assertions returned), unsatisfiable when every value is,
+    /// unknown otherwise (the first case given up on is dumped).
+    #[allow(clippy::type_complexity)]
+    fn check_cases(
+        &mut self,
+        assertions: &[Bool<'static>],
+        v: VarId,
+        values: &[i128],
+    ) -> (SatResult, Option<(Solver<'static>, Vec<Bool<'static>>)>) {
+        let x = Int::new_const(self.ctx(), format!("v{}", v.0));
+        let mut unknown = false;
+        for value in values {
+            let Some(k) = Int::from_str(self.ctx(), &value.to_string()) else {
+                unknown = true;
+                continue;
+            };
+            let case = [x._eq(&k)];
+            let solver = self.fresh_solver(assertions, &case, None);
+            match solver.check() {
+                SatResult::Sat => {
+                    let held = assertions.iter().chain(&case).cloned().collect();
+                    return (SatResult::Sat, Some((solver, held)));
+                }
+                SatResult::Unsat => {}
+                SatResult::Unknown => {
+                    if !unknown {
+                        self.dump(&solver);
+                    }
+                    unknown = true;
+                }
+            }
+        }
+        let r = if unknown {
+            SatResult::Unknown
+        } else {
+            SatResult::Unsat
+        };
+        (r, None)
     }
 
     /// A new solver holding `assertions` and `extra`, with the session's timeout and, when
@@ -339,9 +437,20 @@ impl Z3Session {
         extra: &[Bool<'static>],
         rlimit: Option<u32>,
     ) -> Solver<'static> {
+        self.fresh_solver_within(assertions, extra, rlimit, self.timeout_ms)
+    }
+
+    /// [`Z3Session::fresh_solver`] with the timeout `timeout_ms`.
+    fn fresh_solver_within(
+        &self,
+        assertions: &[Bool<'static>],
+        extra: &[Bool<'static>],
+        rlimit: Option<u32>,
+        timeout_ms: Option<u32>,
+    ) -> Solver<'static> {
         let solver = Solver::new(self.ctx());
         let mut params = Params::new(self.ctx());
-        if let Some(t) = self.timeout_ms {
+        if let Some(t) = timeout_ms {
             params.set_u32("timeout", t);
         }
         if let Some(r) = rlimit {
@@ -995,6 +1104,66 @@ mod tests {
                 assert!(a > 1 && b > 1 && a * b == 391, "{a} {b}");
             }
         }
+    }
+
+    #[test]
+    fn a_query_z3_gives_up_on_is_written_as_smt_lib() {
+        // x³ + y³ = z³ with x, y, z > 0 has no model (Fermat, n = 3), which Z3 cannot prove:
+        // with a 200 ms limit the query is unknown, and the file holds the cubes and a check.
+        let dir = std::env::temp_dir().join(format!("lexprobe-dump-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut s = Z3Session::new(Some(200), true);
+        s.dump_unknown_to(dir.clone());
+        let v = |i: u32| var(VarId(i), Kind::Int);
+        let cube = |i: u32| app(Op::Mul, vec![v(i), v(i), v(i)]);
+        let mut path: Vec<Term> = (0..3)
+            .map(|i| app(Op::Gt, vec![v(i), int_const("0")]))
+            .collect();
+        path.push(app(
+            Op::Eq,
+            vec![app(Op::Add, vec![cube(0), cube(1)]), cube(2)],
+        ));
+        assert_eq!(s.check_path(&path, 0).ok(), Some(QueryOutcome::Unknown));
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        assert_eq!(files.len(), 1, "{files:?}");
+        let text = std::fs::read_to_string(&files[0]).unwrap_or_default();
+        assert!(
+            text.contains("(assert") && text.contains("(check-sat)"),
+            "{text}"
+        );
+        assert!(text.contains('*'), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_split_query_is_satisfiable_with_one_case_and_unsatisfiable_with_none() {
+        // n ∈ {1, 2, 3}: n · x = 6 with x > 2 holds for n = 1 (x = 6) and n = 2 (x = 3), the
+        // first case found is n = 1; n · x = 7 with 1 < x < 7 holds for no n.
+        let mut s = Z3Session::new(Some(5_000), true);
+        let ctx = s.ctx();
+        let n = Int::new_const(ctx, "v0");
+        let x = Int::new_const(ctx, "v1");
+        let k = |i: i64| Int::from_i64(ctx, i);
+        let domain = vec![n.ge(&k(1)), n.le(&k(3))];
+        let times = |c: i64| Int::mul(ctx, &[&n, &x])._eq(&k(c));
+        let mut six = domain.clone();
+        six.extend([times(6), x.gt(&k(2))]);
+        let (r, solved) = s.check_cases(&six, VarId(0), &[1, 2, 3]);
+        assert_eq!(r, SatResult::Sat);
+        let Some((solver, held)) = solved else {
+            panic!("no model")
+        };
+        assert_eq!(held.len(), six.len() + 1);
+        let model = solver.get_model().expect("a model");
+        assert_eq!(model.eval(&n, true).and_then(|v| v.as_i64()), Some(1));
+        assert_eq!(model.eval(&x, true).and_then(|v| v.as_i64()), Some(6));
+        let mut seven = domain;
+        seven.extend([times(7), x.gt(&k(1)), x.lt(&k(7))]);
+        let (r, solved) = s.check_cases(&seven, VarId(0), &[1, 2, 3]);
+        assert_eq!(r, SatResult::Unsat);
+        assert!(solved.is_none());
     }
 
     #[test]
