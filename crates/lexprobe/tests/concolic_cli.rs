@@ -157,3 +157,34 @@ fn new_branches_streams_the_same_tests_and_refuses_checkpoints() {
     ]);
     assert_eq!(code, 2, "--checkpoint with new-branches is a usage error");
 }
+
+#[test]
+fn dump_unknown_creates_its_directory_and_refuses_one_it_cannot_create() {
+    let file = fig5();
+    let file = file.to_string_lossy();
+    let dir =
+        std::env::temp_dir().join(format!("lexprobe-dump-cli-{}/queries", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_string_lossy();
+    // Fig. 5's queries are all answered: the directory is made and stays empty.
+    let (code, lines) = concolic(&[&file, "--scope", "Fig5", "--jsonl", "--dump-unknown", &d]);
+    assert_eq!(code, 0);
+    assert_eq!(lines.iter().filter(|l| l.get("path").is_some()).count(), 5);
+    let entries = std::fs::read_dir(&dir).map(|d| d.count()).ok();
+    assert_eq!(entries, Some(0));
+    // Below a regular file no directory can be made: a usage error before exploring.
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, "x").expect("a file in the temporary directory");
+    let below = blocker.join("queries");
+    let (code, lines) = concolic(&[
+        &file,
+        "--scope",
+        "Fig5",
+        "--jsonl",
+        "--dump-unknown",
+        &below.to_string_lossy(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(lines.is_empty());
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap_or(&dir));
+}

@@ -203,6 +203,15 @@ pub fn run(args: ConcolicArgs) -> i32 {
         eprintln!("lexprobe concolic: --emit-tests needs the tests of one worker: use --jobs 1");
         return USAGE;
     }
+    if let Some(dir) = &args.dump_unknown {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!(
+                "lexprobe concolic: cannot create the directory {} for --dump-unknown: {e}",
+                dir.display()
+            );
+            return USAGE;
+        }
+    }
     if args.jobs == 0 {
         eprintln!("lexprobe concolic: --jobs must be at least 1");
         return USAGE;
