@@ -143,6 +143,9 @@ const CACHE_GENERATION: usize = 20_000;
 const INCREMENTAL_RLIMIT: u32 = 100_000;
 /// The same limit for the rounding queries of a path answered by a fresh solver.
 const SOFT_RLIMIT: u32 = 100_000;
+/// A fresh solver that found a model, with the assertions it holds.
+type Solved = (Solver<'static>, Vec<Bool<'static>>);
+
 /// How long a fresh solver searches before a query with a count to split on is split
 /// ([`Z3Session::check_fresh`]).
 const SPLIT_AFTER_MS: u32 = 10_000;
@@ -391,13 +394,12 @@ impl Z3Session {
     /// The query `assertions` split on the values of `v`: satisfiable with the first value
     /// that is (the solver and its assertions returned), unsatisfiable when every value is,
     /// unknown otherwise (the first case given up on is dumped).
-    #[allow(clippy::type_complexity)]
     fn check_cases(
         &mut self,
         assertions: &[Bool<'static>],
         v: VarId,
         values: &[i128],
-    ) -> (SatResult, Option<(Solver<'static>, Vec<Bool<'static>>)>) {
+    ) -> (SatResult, Option<Solved>) {
         let x = Int::new_const(self.ctx(), format!("v{}", v.0));
         let mut unknown = false;
         for value in values {
