@@ -59,6 +59,12 @@ pub struct Plan {
     pub divergences: usize,
     pub runs: usize,
     pub solver_calls: u64,
+    /// Path queries answered without the solver (included in `solver_calls`).
+    pub queries_without_z3: u64,
+    /// Queries made to round the inputs of the subtrees' runs.
+    pub soft_solver_calls: u64,
+    /// Time spent in the solver's checks.
+    pub solver_time: Duration,
     pub time: Duration,
 }
 
@@ -215,6 +221,9 @@ pub fn make_plan(
         divergences,
         runs,
         solver_calls: worker.session.stats().path_queries,
+        queries_without_z3: worker.session.stats().fast_queries,
+        soft_solver_calls: worker.session.stats().soft_queries,
+        solver_time: worker.session.stats().solver_time,
         time: start.elapsed(),
     })
 }
@@ -255,6 +264,9 @@ impl Plan {
             "divergences": self.divergences,
             "runs": self.runs,
             "solver_calls": self.solver_calls,
+            "queries_without_z3": self.queries_without_z3,
+            "soft_solver_calls": self.soft_solver_calls,
+            "solver_time_s": self.solver_time.as_secs_f64(),
             "time_s": self.time.as_secs_f64(),
             "subtrees": self.subtrees.iter().map(|s| json!({
                 "prefix": s.prefix.to_string(),
@@ -268,6 +280,13 @@ impl Plan {
 
     pub fn from_json(j: &Json) -> Result<Plan, String> {
         let number = |k: &str| j.get(k).and_then(Json::as_u64).ok_or(format!("no {k}"));
+        let seconds = |k: &str| {
+            j.get(k)
+                .and_then(Json::as_f64)
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .map(Duration::from_secs_f64)
+                .unwrap_or_default()
+        };
         let shards = number("shards")? as usize;
         if shards == 0 {
             return Err("a plan for 0 shards".into());
@@ -305,12 +324,16 @@ impl Plan {
             divergences: number("divergences")? as usize,
             runs: number("runs")? as usize,
             solver_calls: number("solver_calls")?,
-            time: j
-                .get("time_s")
-                .and_then(Json::as_f64)
-                .filter(|s| s.is_finite() && *s >= 0.0)
-                .map(Duration::from_secs_f64)
-                .unwrap_or_default(),
+            queries_without_z3: j
+                .get("queries_without_z3")
+                .and_then(Json::as_u64)
+                .unwrap_or(0),
+            soft_solver_calls: j
+                .get("soft_solver_calls")
+                .and_then(Json::as_u64)
+                .unwrap_or(0),
+            solver_time: seconds("solver_time_s"),
+            time: seconds("time_s"),
         })
     }
 }

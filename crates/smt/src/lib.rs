@@ -12,6 +12,7 @@ mod context;
 pub mod layer;
 pub mod solver;
 pub mod term;
+mod watchdog;
 
 pub use layer::{Chain, GenerationalMap, QueryCache, SolverLayer, Verdict};
 pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats, Z3Layer};

@@ -78,12 +78,16 @@ pub fn print_plan(
     }
     println!("{doc}");
     eprintln!(
-        "plan: {} subtrees for {} shards ({} runs, {} solver calls, {:.3} s{})",
+        "plan: {} subtrees for {} shards ({} runs, {} path queries ({} without the solver) and \
+         {} rounding queries, {:.3} s of which {:.3} s in the solver{})",
         plan.subtrees.len(),
         plan.shards,
         plan.runs,
         plan.solver_calls,
+        plan.queries_without_z3,
+        plan.soft_solver_calls,
         plan.time.as_secs_f64(),
+        plan.solver_time.as_secs_f64(),
         if plan.unknown_queries > 0 {
             format!(
                 "; {} queries abandoned by the solver: the exploration will be incomplete",
