@@ -7,18 +7,22 @@
 //! one subtree, of a single path (its prefix is the whole of `p`), and each open branch `j ≥ f`
 //! of `p` gives the subtree `p[..j] ∧ ¬p[j]` when the solver finds inputs for it — exactly the
 //! split a depth-first search makes, so the subtrees of a plan are disjoint and together hold
-//! every path of the tree. The subtree with the most open branches below its prefix is split
-//! first, until there are as many as asked; then each goes to the shard with the smallest
-//! estimated load (largest first).
+//! every path of the tree. The subtree with the largest estimated cost is split first, until
+//! there are as many as asked; then each goes to the shard with the smallest estimated load
+//! (largest first).
 //!
-//! The estimate of a subtree's cost is its *weight*: the size (in term nodes) of the open
-//! branch conditions below its prefix on the run of its inputs. What a subtree costs is
-//! mostly solver time, and that depends less on how many paths it holds than on what its
-//! conditions say: on the restricted housing benefits, subtrees of about 90 paths each cost
-//! 0.15 s to 1.5 s of CPU, the dear ones deep in the rent ceilings of furnished housing, where
-//! each query carries long chains of money roundings. The weight sees part of that (longer,
-//! rounder conditions); the rest is evened out by numbers, which is why a plan has far more
-//! subtrees than shards ([`default_subtrees`]).
+//! The estimate of a subtree's cost is its *weight*: the open branches below its prefix on the
+//! run of its inputs (each one query at least, and the root of more paths) times the length of
+//! that path (what every query below holds). What a subtree costs is mostly solver time, and
+//! that depends on what its conditions say as much as on how many paths it holds: on the
+//! restricted housing benefits, subtrees of about 90 paths each cost 0.15 s to 1.5 s of CPU,
+//! the dear ones deep in the rent ceilings of furnished housing, where each query carries long
+//! chains of money roundings. Against the CPU each of 4,100 subtrees actually cost, the open
+//! branches alone correlate at 0.41, the product with the path length at 0.44, the size in
+//! term nodes of the open conditions (the estimate before) at 0.27; assigning the 4,100
+//! subtrees to 32 shards by each estimate gives a slowest shard of 1.36, 1.53 and 1.47 times
+//! the mean. The rest is evened out by numbers, which is why a plan has many more subtrees
+//! than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
 use crate::explore::{transform, Worker};
@@ -28,7 +32,7 @@ use crate::symbolic::PathConstraint;
 use crate::{ConcolicError, ExploreOptions};
 use catala_ir::dcalc::{Program, ScopeId};
 use serde_json::{json, Value as Json};
-use smt::catala::term::{self, Term, TermNode};
+use smt::catala::term::{self, Term};
 use smt::catala::QueryOutcome;
 use std::time::{Duration, Instant};
 
@@ -43,8 +47,8 @@ pub struct Subtree {
     pub shard: usize,
     /// Open branches below the prefix on the run of `assignment` (0: a single path).
     pub open: usize,
-    /// The estimated cost of exploring the subtree: term nodes of the open branch conditions
-    /// below the prefix (0: a single path).
+    /// The estimated cost of exploring the subtree: open branches below the prefix times the
+    /// length of the path of `assignment` (0: a single path).
     pub weight: u64,
 }
 
@@ -69,6 +73,7 @@ pub struct Plan {
 }
 
 /// A subtree while the plan is made: its inputs and the path they follow.
+#[derive(Clone)]
 struct Piece {
     prefix: PathId,
     assignment: Assignment,
@@ -94,35 +99,23 @@ impl Piece {
         self.open_conditions().count()
     }
 
+    /// The estimated cost of exploring the subtree: open branches times path length.
     fn weight(&self) -> u64 {
-        let mut nodes = 0;
-        for c in self.open_conditions() {
-            count_nodes(&c.term, &mut nodes);
-        }
-        nodes
+        weight_of(self.open(), self.path.len())
     }
 }
 
-/// Adds the nodes of `t`, as a tree (shared subterms count each time they occur), stopping
-/// past a million.
-fn count_nodes(t: &Term, nodes: &mut u64) {
-    if *nodes > 1_000_000 {
-        return;
-    }
-    *nodes += 1;
-    if let TermNode::App(_, args) = &**t {
-        for a in args {
-            count_nodes(a, nodes);
-        }
-    }
+fn weight_of(open: usize, path_len: usize) -> u64 {
+    (open as u64).saturating_mul(path_len as u64)
 }
 
-/// The number of subtrees a plan for `shards` shards aims at by default: 1,024, or 128 per
-/// shard beyond 8 shards. On the restricted housing benefits, 32 shards with 1,024 subtrees
-/// were 1.6–2.0 × off balance in CPU time (one subtree alone cost about a mean shard), with
-/// 4,096 1.3–1.4 ×, for a plan of about 4.7 s of CPU (11 % of the exploration).
+/// The number of subtrees a plan for `shards` shards aims at by default: 1,024, or 64 per
+/// shard beyond 16 shards. On the restricted housing benefits (38 s of CPU in one process),
+/// 32 shards with 1,024 subtrees were 2.0 × off balance in CPU time (one subtree of 93 paths
+/// cost 0.84 of a mean shard); with 2,048, 1.34 ×, for a plan of 1.8 s of CPU; with 4,096,
+/// 1.4 ×, for a plan of 3.8 s (10 % of the exploration).
 pub fn default_subtrees(shards: usize) -> usize {
-    shards.saturating_mul(128).max(1024)
+    shards.saturating_mul(64).max(1024)
 }
 
 /// Makes a plan for `shards` shards with about `subtrees` subtrees (fewer when the tree has
@@ -157,12 +150,12 @@ pub fn make_plan(
     let initial = worker.initial_assignment()?;
     let mut pieces = vec![run(&mut worker, PathId::default(), initial)];
     while pieces.len() < target {
-        // The piece with the most open branches (the shallowest among equals).
+        // The piece of largest weight (the shallowest among equals).
         let Some((k, _)) = pieces
             .iter()
             .enumerate()
-            .map(|(k, p)| (k, p.open()))
-            .filter(|(_, open)| *open > 0)
+            .filter(|(_, p)| p.open() > 0)
+            .map(|(k, p)| (k, p.weight()))
             .max_by(|(a, oa), (b, ob)| {
                 oa.cmp(ob)
                     .then(pieces[*b].prefix.len().cmp(&pieces[*a].prefix.len()))
@@ -172,9 +165,15 @@ pub fn make_plan(
         };
         let floor = pieces[k].prefix.len();
         let id = PathId::of(&pieces[k].path);
+        // The branches are negated deepest first, each query guessed from the inputs of the
+        // last subtree found, as a depth-first search meets them (it comes back to a branch
+        // from the last path below it): the subtrees get inputs like those a single run would
+        // give them. Guessing from the piece's own inputs at every branch found fewer models
+        // without Z3, and the shards, starting from less round inputs, guessed less too: on
+        // the restricted housing benefits in 32 shards, 39.7 s of CPU against 40.9 s.
         worker.remember_inputs(&pieces[k].assignment);
         let mut children = Vec::new();
-        for j in floor..pieces[k].path.len() {
+        for j in (floor..pieces[k].path.len()).rev() {
             if pieces[k].path[j].fixed {
                 continue;
             }
@@ -183,6 +182,7 @@ pub fn make_plan(
             match worker.session.check_path(&query)? {
                 QueryOutcome::Sat => {
                     let (assignment, _) = worker.model_inputs(&query)?;
+                    worker.remember_inputs(&assignment);
                     if let Some(prefix) = id.sibling_subtree(j) {
                         children.push((prefix, assignment));
                     }
@@ -353,21 +353,43 @@ mod tests {
     }
 
     #[test]
-    fn a_weight_counts_every_node_of_the_conditions() {
-        use smt::catala::term::{app, int_const, var, Op};
+    fn a_weight_is_open_branches_times_path_length() {
+        use crate::symbolic::ConstraintOrigin;
+        use smt::catala::term::var;
         use smt::catala::{Kind, VarId};
-        let x = var(VarId(0), Kind::Int);
-        // ¬(x ≤ 3 ∧ x ≥ 1): not, and, two comparisons, x twice, two constants.
-        let t = term::not(&app(
-            Op::And,
-            vec![
-                app(Op::Le, vec![x.clone(), int_const("3")]),
-                app(Op::Ge, vec![x, int_const("1")]),
-            ],
-        ));
-        let mut nodes = 0;
-        count_nodes(&t, &mut nodes);
-        assert_eq!(nodes, 8);
+        let c = |fixed: bool| PathConstraint {
+            term: var(VarId(0), Kind::Bool),
+            fixed,
+            origin: ConstraintOrigin::If,
+            span: Default::default(),
+            way: 1,
+        };
+        // A path of 5 constraints, the first 2 in the prefix, one of the 3 below fixed.
+        let piece = Piece {
+            prefix: PathId::parse("11").unwrap_or_default(),
+            assignment: Vec::new(),
+            path: vec![c(false), c(false), c(false), c(true), c(false)],
+            follows: true,
+            leaf: false,
+        };
+        assert_eq!((piece.open(), piece.weight()), (2, 10));
+        // Split (a single path), or left off its prefix: nothing below to explore.
+        assert_eq!(
+            Piece {
+                leaf: true,
+                ..piece.clone()
+            }
+            .weight(),
+            0
+        );
+        assert_eq!(
+            Piece {
+                follows: false,
+                ..piece
+            }
+            .weight(),
+            0
+        );
     }
 
     #[test]

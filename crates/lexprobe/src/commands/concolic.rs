@@ -111,7 +111,7 @@ pub struct ConcolicArgs {
     #[arg(long, value_name = "SHARDS", conflicts_with_all = ["plan_file", "shard"])]
     pub plan: Option<usize>,
     /// Sharding: the number of subtrees a plan cuts the tree into (more: better balance, a
-    /// longer plan; default 128 per shard, at least 1024).
+    /// longer plan; default 64 per shard, at least 1024).
     #[arg(long, value_name = "N")]
     pub plan_subtrees: Option<usize>,
     /// Sharding: the plan (from --plan) a shard belongs to; with --shard.

@@ -498,11 +498,20 @@ impl Z3Session {
     /// up to the level's multiple, then every amount rounded down, as assumptions (equalities)
     /// on top of the path condition: a query with fixed amounts is much cheaper for Z3 than one
     /// with divisibility constraints, and the path condition stays satisfied by construction.
+    /// Below the first level a candidate is only checked exactly against the model, not
+    /// asked of Z3 (see the figures in the body).
     pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
+        // Z3 is asked at the first level only: below it, the candidates are checked exactly
+        // against the model ([`Z3Session::holds_with`]) and nothing more. On the restricted
+        // housing benefits, of the rounding queries Z3 answered, 260 of 7,090 found
+        // multiples of $100, 9 of 3,587 multiples of $10 and none of 2,150 multiples of $1:
+        // a path that pins an amount off the hundreds pins it off the tens too. The 5,737
+        // queries below the first level were 3 s of the 38 s of the exploration, for 9 rounder
+        // tests.
         let levels = [
-            (RoundnessLevel::Hundreds, 10_000),
-            (RoundnessLevel::Tens, 1_000),
-            (RoundnessLevel::Units, 100),
+            (RoundnessLevel::Hundreds, 10_000, true),
+            (RoundnessLevel::Tens, 1_000, false),
+            (RoundnessLevel::Units, 100, false),
         ];
         if money_vars.is_empty() {
             return Ok(RoundnessLevel::Hundreds);
@@ -527,7 +536,7 @@ impl Z3Session {
         } else {
             Vec::new()
         };
-        for (level, step) in levels {
+        for (level, step, ask_z3) in levels {
             if current.iter().all(|c| c % step == 0) {
                 return Ok(level);
             }
@@ -548,6 +557,9 @@ impl Z3Session {
                 if self.holds_with(&moved) {
                     self.overrides.extend(moved);
                     return Ok(level);
+                }
+                if !ask_z3 {
+                    continue;
                 }
                 let Some(assumptions) = candidate
                     .iter()
@@ -1345,6 +1357,26 @@ mod tests {
             c1 % 10_000 == 0 && c1 == y1 + 1 && y1 > 5 && y1 < 100_000,
             "{c1} {y1}"
         );
+    }
+
+    #[test]
+    fn z3_is_asked_for_round_amounts_at_the_hundreds_only() {
+        // x = 12,340 + k cents with 0 ≤ k ≤ 1,000 (k not money): no multiple of $100 is
+        // reachable, $130 is (k = 660), but only by moving k, which the exact check of a
+        // candidate does not do; below the hundreds Z3 is not asked, so the two queries of
+        // the hundreds are the only rounding queries.
+        let mut s = Z3Session::new(None, true);
+        let x = var(VarId(0), Kind::Int);
+        let k = var(VarId(1), Kind::Int);
+        let path = vec![
+            app(Op::Ge, vec![k.clone(), int_const("0")]),
+            app(Op::Le, vec![k.clone(), int_const("1000")]),
+            app(Op::Eq, vec![x, app(Op::Add, vec![int_const("12340"), k])]),
+        ];
+        assert_eq!(s.check_path(&path, 0).ok(), Some(QueryOutcome::Sat));
+        let level = s.round_money(&[VarId(0)]).ok();
+        assert_ne!(level, Some(RoundnessLevel::Hundreds));
+        assert!(s.stats().soft_queries <= 2, "{:?}", s.stats());
     }
 
     #[test]
