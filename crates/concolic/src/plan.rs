@@ -7,22 +7,20 @@
 //! one subtree, of a single path (its prefix is the whole of `p`), and each open branch `j ≥ f`
 //! of `p` gives the subtree `p[..j] ∧ ¬p[j]` when the solver finds inputs for it — exactly the
 //! split a depth-first search makes, so the subtrees of a plan are disjoint and together hold
-//! every path of the tree. The subtree with the largest estimated cost is split first, until
-//! there are as many as asked; then each goes to the shard with the smallest estimated load
-//! (largest first).
+//! every path of the tree. The subtree with the most open branches below its prefix is split
+//! first, until there are as many as asked; then each goes to the shard with the smallest
+//! estimated load (largest first).
 //!
 //! The estimate of a subtree's cost is its *weight*: the open branches below its prefix on the
-//! run of its inputs (each one query at least, and the root of more paths) times the length of
-//! that path (what every query below holds). What a subtree costs is mostly solver time, and
-//! that depends on what its conditions say as much as on how many paths it holds: on the
-//! restricted housing benefits, subtrees of about 90 paths each cost 0.15 s to 1.5 s of CPU,
-//! the dear ones deep in the rent ceilings of furnished housing, where each query carries long
-//! chains of money roundings. Against the CPU each of 4,100 subtrees actually cost, the open
-//! branches alone correlate at 0.41, the product with the path length at 0.44, the size in
-//! term nodes of the open conditions (the estimate before) at 0.27; assigning the 4,100
-//! subtrees to 32 shards by each estimate gives a slowest shard of 1.36, 1.53 and 1.47 times
-//! the mean. The rest is evened out by numbers, which is why a plan has many more subtrees
-//! than shards ([`default_subtrees`]).
+//! run of its inputs times `1.3^h`, `h` the products, divisions and roundings in that run's
+//! path condition ([`weight_of`]). What a subtree costs is mostly solver time, and that
+//! depends on what its conditions say more than on how many paths it holds: on the restricted
+//! housing benefits, a 32-shard plan's subtrees cost 0.02 s of CPU on average and the dearest,
+//! of about 30 paths each, 0.3 s: they lie deep in the rent ceilings of furnished housing,
+//! where each query carries long chains of money roundings. Against the CPU each subtree of a 32-shard plan actually cost, the open
+//! branches alone correlate at 0.35, times the path length at 0.38, the size in term nodes of
+//! the open conditions at 0.27, and the weight at 0.65. The rest is evened out by numbers,
+//! which is why a plan has many more subtrees than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
 use crate::explore::{transform, Worker};
@@ -32,7 +30,7 @@ use crate::symbolic::PathConstraint;
 use crate::{ConcolicError, ExploreOptions};
 use catala_ir::dcalc::{Program, ScopeId};
 use serde_json::{json, Value as Json};
-use smt::catala::term::{self, Term};
+use smt::catala::term::{self, Op, Term, TermNode};
 use smt::catala::QueryOutcome;
 use std::time::{Duration, Instant};
 
@@ -82,6 +80,8 @@ struct Piece {
     follows: bool,
     /// Already split (it stands for the single path of its run).
     leaf: bool,
+    /// Nonlinear and rounding operations in the path condition ([`nonlinear_operations`]).
+    hard: u32,
 }
 
 impl Piece {
@@ -99,21 +99,57 @@ impl Piece {
         self.open_conditions().count()
     }
 
-    /// The estimated cost of exploring the subtree: open branches times path length.
+    /// The estimated cost of exploring the subtree ([`weight_of`]).
     fn weight(&self) -> u64 {
-        weight_of(self.open(), self.path.len())
+        weight_of(self.open(), self.hard)
     }
 }
 
-fn weight_of(open: usize, path_len: usize) -> u64 {
-    (open as u64).saturating_mul(path_len as u64)
+/// The weight of a subtree with `open` open branches on a path condition holding `hard`
+/// nonlinear or rounding operations: `1.2^open × 1.3^hard` (0 for a single path). The paths
+/// below grow geometrically with the open branches, and a query's cost with the products,
+/// divisions and roundings in it. The bases were chosen on the restricted housing benefits:
+/// replaying the measured CPU of each subtree of four plans (8 and 32 shards), assignment by
+/// this weight left the slowest shard at 1.22–1.30 × the mean, by `open × 1.3^hard` at
+/// 1.18–1.57, by the open branches alone at 1.31–1.64; in runs, 8 shards were at 1.35 and
+/// 1.43, 32 shards at 1.25–1.33 (BENCHMARKS.md).
+fn weight_of(open: usize, hard: u32) -> u64 {
+    if open == 0 {
+        return 0;
+    }
+    // Bounded exponents keep the weight within u64 (1.2^60 · 1.3^60 ≈ 3.9e11).
+    let w = 1.2f64.powi(open.min(60) as i32) * 1.3f64.powi(hard.min(60) as i32);
+    w.round() as u64
+}
+
+/// The distinct products, divisions, roundings, truncations and integer divisions in the
+/// terms of `path` (shared subterms counted once).
+fn nonlinear_operations(path: &[PathConstraint]) -> u32 {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<&Term> = path.iter().map(|c| &c.term).collect();
+    let mut count = 0u32;
+    while let Some(t) = stack.pop() {
+        if !seen.insert(std::rc::Rc::as_ptr(t)) {
+            continue;
+        }
+        if let TermNode::App(op, args) = &**t {
+            if matches!(
+                op,
+                Op::Mul | Op::Div | Op::Round | Op::Truncate | Op::IntDiv | Op::Mod
+            ) {
+                count = count.saturating_add(1);
+            }
+            stack.extend(args.iter());
+        }
+    }
+    count
 }
 
 /// The number of subtrees a plan for `shards` shards aims at by default: 1,024, or 64 per
-/// shard beyond 16 shards. On the restricted housing benefits (38 s of CPU in one process),
-/// 32 shards with 1,024 subtrees were 2.0 × off balance in CPU time (one subtree of 93 paths
-/// cost 0.84 of a mean shard); with 2,048, 1.34 ×, for a plan of 1.8 s of CPU; with 4,096,
-/// 1.4 ×, for a plan of 3.8 s (10 % of the exploration).
+/// shard beyond 16 shards. On the restricted housing benefits (34–37 s of CPU in one
+/// process), 32 shards with 1,024 subtrees were 2.0 × off balance in CPU time (one subtree of
+/// 93 paths cost 0.84 of a mean shard); with 2,048, 1.25–1.33 ×, for a plan of 2.0 s of CPU;
+/// with 4,096, 1.27–1.51 ×, for a plan of 4.3 s (12 % of the exploration).
 pub fn default_subtrees(shards: usize) -> usize {
     shards.saturating_mul(64).max(1024)
 }
@@ -139,7 +175,9 @@ pub fn make_plan(
         runs += 1;
         let path = worker.executor.run(&assignment).path;
         let follows = prefix.is_prefix_of(&PathId::of(&path));
+        let hard = nonlinear_operations(&path);
         Piece {
+            hard,
             prefix,
             assignment,
             path,
@@ -150,12 +188,15 @@ pub fn make_plan(
     let initial = worker.initial_assignment()?;
     let mut pieces = vec![run(&mut worker, PathId::default(), initial)];
     while pieces.len() < target {
-        // The piece of largest weight (the shallowest among equals).
+        // The piece with the most open branches (the shallowest among equals): the number
+        // of paths below grows with them, and a piece left with many is the one that can hold
+        // thousands of paths (a weight, which also counts the path's length, let one of 2,904
+        // paths through to an 8-shard plan, 2.2 × off balance).
         let Some((k, _)) = pieces
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.open() > 0)
-            .map(|(k, p)| (k, p.weight()))
+            .map(|(k, p)| (k, p.open()))
+            .filter(|(_, open)| *open > 0)
             .max_by(|(a, oa), (b, ob)| {
                 oa.cmp(ob)
                     .then(pieces[*b].prefix.len().cmp(&pieces[*a].prefix.len()))
@@ -353,27 +394,56 @@ mod tests {
     }
 
     #[test]
-    fn a_weight_is_open_branches_times_path_length() {
+    fn a_weight_grows_with_open_branches_and_nonlinear_operations() {
         use crate::symbolic::ConstraintOrigin;
-        use smt::catala::term::var;
+        use smt::catala::term::{app, int_const, var};
         use smt::catala::{Kind, VarId};
-        let c = |fixed: bool| PathConstraint {
-            term: var(VarId(0), Kind::Bool),
+        let x = var(VarId(0), Kind::Int);
+        // x · x appears twice but is one shared term; round(x / 3) adds a division and a
+        // rounding: 3 nonlinear operations in all.
+        let square = app(Op::Mul, vec![x.clone(), x.clone()]);
+        let third = app(
+            Op::Round,
+            vec![app(
+                Op::Div,
+                vec![
+                    app(Op::ToReal, vec![x.clone()]),
+                    smt::catala::term::real_const("3", "1"),
+                ],
+            )],
+        );
+        let c = |term: Term, fixed: bool| PathConstraint {
+            term,
             fixed,
             origin: ConstraintOrigin::If,
             span: Default::default(),
             way: 1,
         };
-        // A path of 5 constraints, the first 2 in the prefix, one of the 3 below fixed.
+        let path = vec![
+            c(app(Op::Gt, vec![x.clone(), int_const("0")]), false),
+            c(app(Op::Gt, vec![square.clone(), int_const("4")]), false),
+            c(app(Op::Lt, vec![square, int_const("100")]), false),
+            c(app(Op::Ge, vec![third, int_const("2")]), true),
+            c(app(Op::Le, vec![x, int_const("50")]), false),
+        ];
+        assert_eq!(nonlinear_operations(&path), 3);
+        // The first 2 constraints in the prefix, one of the 3 below fixed: 2 open branches.
         let piece = Piece {
             prefix: PathId::parse("11").unwrap_or_default(),
             assignment: Vec::new(),
-            path: vec![c(false), c(false), c(false), c(true), c(false)],
+            hard: nonlinear_operations(&path),
+            path,
             follows: true,
             leaf: false,
         };
-        assert_eq!((piece.open(), piece.weight()), (2, 10));
-        // Split (a single path), or left off its prefix: nothing below to explore.
+        assert_eq!(piece.open(), 2);
+        // 1.2² × 1.3³ = 3.16.
+        assert_eq!(piece.weight(), 3);
+        assert_eq!(weight_of(10, 10), 85); // 6.19 × 13.79 = 85.36
+        assert_eq!(weight_of(0, 30), 0);
+        // Three more nonlinear operations outweigh four more open branches.
+        assert!(weight_of(8, 23) > weight_of(12, 20)); // 1,795 against 1,695
+                                                       // Split (a single path), or left off its prefix: nothing below to explore.
         assert_eq!(
             Piece {
                 leaf: true,
