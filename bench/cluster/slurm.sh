@@ -8,7 +8,7 @@
 # Defaults: the restricted housing benefits (17,435 paths), 8 shards.
 #   sh bench/cluster/slurm.sh
 #   FILE=…/aides_logement/tests/concolic/full.catala_fr EXPECTED=142046 SHARDS=32 \
-#     PLAN_OPTS='--plan-subtrees 4096' sh bench/cluster/slurm.sh
+#     PLAN_OPTS='--plan-subtrees 8192' sh bench/cluster/slurm.sh
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LEXPROBE=${LEXPROBE:-$ROOT/target/release/lexprobe}

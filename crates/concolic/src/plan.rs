@@ -149,7 +149,8 @@ fn nonlinear_operations(path: &[PathConstraint]) -> u32 {
 /// shard beyond 16 shards. On the restricted housing benefits (34–37 s of CPU in one
 /// process), 32 shards with 1,024 subtrees were 2.0 × off balance in CPU time (one subtree of
 /// 93 paths cost 0.84 of a mean shard); with 2,048, 1.25–1.33 ×, for a plan of 2.0 s of CPU;
-/// with 4,096, 1.27–1.51 ×, for a plan of 4.3 s (12 % of the exploration).
+/// with 4,096 (weighed by open branches × path length), 1.27–1.51 ×, for a plan of 4.3 s
+/// (12 % of the exploration).
 pub fn default_subtrees(shards: usize) -> usize {
     shards.saturating_mul(64).max(1024)
 }
