@@ -11,16 +11,17 @@
 //! first, until there are as many as asked; then each goes to the shard with the smallest
 //! estimated load (largest first).
 //!
-//! The estimate of a subtree's cost is its *weight*: the open branches below its prefix on the
-//! run of its inputs times `1.3^h`, `h` the products, divisions and roundings in that run's
-//! path condition ([`weight_of`]). What a subtree costs is mostly solver time, and that
-//! depends on what its conditions say more than on how many paths it holds: on the restricted
-//! housing benefits, a 32-shard plan's subtrees cost 0.02 s of CPU on average and the dearest,
-//! of about 30 paths each, 0.3 s: they lie deep in the rent ceilings of furnished housing,
-//! where each query carries long chains of money roundings. Against the CPU each subtree of a 32-shard plan actually cost, the open
-//! branches alone correlate at 0.35, times the path length at 0.38, the size in term nodes of
-//! the open conditions at 0.27, and the weight at 0.65. The rest is evened out by numbers,
-//! which is why a plan has many more subtrees than shards ([`default_subtrees`]).
+//! The estimate of a subtree's cost is its *weight*, `1.2^open × 1.3^h`: `open` the open
+//! branches below its prefix on the run of its inputs, `h` the products, divisions and
+//! roundings in that run's path condition ([`weight_of`]). What a subtree costs is mostly
+//! solver time, and that depends on what its conditions say more than on how many paths it
+//! holds: on the restricted housing benefits, a 32-shard plan's subtrees cost 0.02 s of CPU on
+//! average and the dearest, of about 30 paths each, 0.3 s: they lie deep in the rent ceilings
+//! of furnished housing, where each query carries long chains of money roundings. Against the
+//! CPU each subtree of a 32-shard plan actually cost, the open branches alone correlate at
+//! 0.35, times the path length at 0.38, the size in term nodes of the open conditions at 0.27,
+//! and `open × 1.3^h` at 0.65. The rest is evened out by numbers, which is why a plan has many
+//! more subtrees than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
 use crate::explore::{transform, Worker};
@@ -45,8 +46,8 @@ pub struct Subtree {
     pub shard: usize,
     /// Open branches below the prefix on the run of `assignment` (0: a single path).
     pub open: usize,
-    /// The estimated cost of exploring the subtree: open branches below the prefix times the
-    /// length of the path of `assignment` (0: a single path).
+    /// The estimated cost of exploring the subtree, `1.2^open × 1.3^h` with `h` the nonlinear
+    /// and rounding operations of the path of `assignment` (0: a single path).
     pub weight: u64,
 }
 
@@ -440,11 +441,12 @@ mod tests {
         assert_eq!(piece.open(), 2);
         // 1.2² × 1.3³ = 3.16.
         assert_eq!(piece.weight(), 3);
-        assert_eq!(weight_of(10, 10), 85); // 6.19 × 13.79 = 85.36
+        // 1.2¹⁰ × 1.3¹⁰ = 6.19 × 13.79 = 85.36.
+        assert_eq!(weight_of(10, 10), 85);
         assert_eq!(weight_of(0, 30), 0);
-        // Three more nonlinear operations outweigh four more open branches.
-        assert!(weight_of(8, 23) > weight_of(12, 20)); // 1,795 against 1,695
-                                                       // Split (a single path), or left off its prefix: nothing below to explore.
+        // Three more nonlinear operations outweigh four more open branches: 1,795 and 1,695.
+        assert!(weight_of(8, 23) > weight_of(12, 20));
+        // Split (a single path), or left off its prefix: nothing below to explore.
         assert_eq!(
             Piece {
                 leaf: true,

@@ -1176,9 +1176,12 @@ mod tests {
             Some(ModelValue::Int(t)) => t.parse::<i128>().ok(),
             _ => None,
         };
-        let (x, y, z) = (n(0), n(1), n(2));
+        let (Some(x), Some(y), Some(z)) = (n(0), n(1), n(2)) else {
+            panic!("no model values")
+        };
         assert!(
-            matches!((x, y, z), (Some(x), Some(y), Some(z)) if x * x + y * y == z * z && x > 100 && y > 0 && z < 200)
+            x * x + y * y == z * z && x > 100 && y > 0 && z < 200,
+            "{x} {y} {z}"
         );
     }
 
