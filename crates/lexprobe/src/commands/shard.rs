@@ -78,8 +78,8 @@ pub fn print_plan(
     }
     println!("{doc}");
     eprintln!(
-        "plan: {} subtrees for {} shards ({} runs, {} path queries ({} without the solver) and \
-         {} rounding queries, {:.3} s of which {:.3} s in the solver{})",
+        "plan: {} subtrees for {} shards ({} runs; {} path queries, {} of them answered without \
+         the solver; {} rounding queries; {:.3} s, {:.3} s of it in the solver{})",
         plan.subtrees.len(),
         plan.shards,
         plan.runs,
