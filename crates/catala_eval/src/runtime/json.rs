@@ -6,11 +6,14 @@
 //! `{"years","months","days"}`, enums as `"Ctor"` or `{"Ctor": payload}`, structs as objects,
 //! lists and tuples as arrays, functions as `"<function>"`.
 //!
-//! Input: integers as JSON integers or numeric strings; money as integers (units), numbers
-//! (units, truncated to the cent as Catala does) or numeric strings; decimals as numbers (the
-//! exact value of the binary float), integers or strings (`"1.5"`, `"1/3"`); dates as
-//! `"YYYY-MM-DD"` or `{"year","month","day"}`; durations as objects whose fields default to 0;
-//! enums and structs as on output. Errors name the JSON path of the offending field.
+//! Input: every JSON number is read exactly from its text, never through a binary float
+//! (`0.1` is 1/10; exponents as in `1e-3` or `2.5E2`; integers of any size). Integers as
+//! numbers with an integral value (`3`, `3.0`, `1e30`) or numeric strings; money in units as
+//! numbers or numeric strings (`12`, `12.5`, `"12.34"`), exactly: an amount with digits below
+//! the cent is an error naming the field, where Catala's reader truncates a float; decimals as
+//! numbers or strings (`"1.5"`, `"1/3"`, `"1e-3"`); dates as `"YYYY-MM-DD"` or
+//! `{"year","month","day"}`; durations as objects whose fields default to 0; enums and structs
+//! as on output. Errors name the JSON path of the offending field.
 
 use super::date::{Date, Duration};
 use super::number::{Decimal, Integer};
@@ -18,7 +21,7 @@ use super::value::Value;
 use catala_ir::dcalc::{Program, Ty};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::FromPrimitive;
+use num_traits::ToPrimitive;
 use serde_json::{Map, Value as Json};
 
 /// A JSON input that does not fit the expected type.
@@ -116,23 +119,88 @@ pub fn money_to_string(cents: &Integer) -> String {
     format!("{sign}{units}.{:02}", rest.to_i64().unwrap_or(0))
 }
 
-/// Largest integer a JSON number may carry exactly (2^53), as Catala's `int53`.
-const MAX_SAFE_FLOAT_INTEGER: f64 = 9_007_199_254_740_992.0;
+/// Largest power of ten a number's exponent may give (`1e5000` is refused rather than built).
+const MAX_EXPONENT: u32 = 4096;
 
-/// An integer given as a JSON number: an integer literal, or a float with an integral value.
-fn number_as_integer(n: &serde_json::Number) -> Option<i64> {
-    if let Some(i) = n.as_i64() {
-        return Some(i);
+/// The exact value of a number written in decimal notation, with an optional sign, fraction and
+/// exponent (`12`, `-0.1`, `1e-3`, `2.5E2`, `+7`): `0.1` is 1/10, not the nearest binary float.
+/// `None` when the text is not such a number or its exponent exceeds [`MAX_EXPONENT`].
+pub fn exact_number(text: &str) -> Option<BigRational> {
+    let text = text.trim();
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (int_part.is_empty() && frac_part.is_empty())
+        || !all_digits(int_part)
+        || !all_digits(frac_part)
+    {
+        return None;
     }
-    let f = n.as_f64()?;
-    (f.fract() == 0.0 && f.abs() <= MAX_SAFE_FLOAT_INTEGER).then_some(f as i64)
+    let exponent: i64 = match exponent {
+        None => 0,
+        Some(e) => {
+            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+            if digits.is_empty() || !all_digits(digits) {
+                return None;
+            }
+            // An exponent too long for an i64 is out of range as well.
+            e.parse().ok()?
+        }
+    };
+    if exponent.unsigned_abs() > u64::from(MAX_EXPONENT) {
+        return None;
+    }
+    let scale = exponent - frac_part.len() as i64;
+    let digits = format!("{int_part}{frac_part}");
+    let mut numer: BigInt = digits.parse().ok()?;
+    if negative {
+        numer = -numer;
+    }
+    let power = num_traits::pow(BigInt::from(10), scale.unsigned_abs() as usize);
+    Some(if scale >= 0 {
+        BigRational::from_integer(numer * power)
+    } else {
+        BigRational::new(numer, power)
+    })
+}
+
+/// The exact value of a JSON number, read from its text (the workspace enables serde_json's
+/// `arbitrary_precision`, so the text is the one written in the input).
+fn json_number(path: &str, n: &serde_json::Number) -> Result<BigRational, InputError> {
+    let text = n.to_string();
+    exact_number(&text)
+        .ok_or_else(|| err(path, format!("unreadable or out-of-range number {text}")))
+}
+
+/// A numeric string (`"1.5"`, `"1/3"`, `"-2e3"`) read exactly.
+fn numeric_string(path: &str, s: &str) -> Result<BigRational, InputError> {
+    Decimal::parse(s)
+        .map(|d| d.to_bigrational())
+        .or_else(|| exact_number(s))
+        .ok_or_else(|| err(path, "unexpected string instead of numeric string"))
 }
 
 fn json_integer(path: &str, j: &Json) -> Result<Integer, InputError> {
     match j {
-        Json::Number(n) => number_as_integer(n)
-            .map(Integer::from)
-            .ok_or_else(|| err(path, "unexpected float instead of integer")),
+        Json::Number(n) => {
+            let r = json_number(path, n)?;
+            if r.is_integer() {
+                Ok(Integer::from_bigint(r.to_integer()))
+            } else {
+                Err(err(
+                    path,
+                    format!("unexpected non-integral number {n} instead of integer"),
+                ))
+            }
+        }
         Json::String(s) => s
             .trim()
             .parse::<BigInt>()
@@ -142,52 +210,45 @@ fn json_integer(path: &str, j: &Json) -> Result<Integer, InputError> {
     }
 }
 
-fn float_to_decimal(path: &str, f: f64) -> Result<Decimal, InputError> {
-    BigRational::from_f64(f)
-        .map(Decimal::from_bigrational)
-        .ok_or_else(|| err(path, "unexpected non-finite number"))
-}
-
 fn json_decimal(path: &str, j: &Json) -> Result<Decimal, InputError> {
     match j {
-        Json::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Ok(Decimal::from(i))
-            } else {
-                float_to_decimal(path, n.as_f64().unwrap_or(f64::NAN))
-            }
-        }
-        Json::String(s) => Decimal::parse(s)
-            .ok_or_else(|| err(path, "unexpected string instead of numeric string")),
+        Json::Number(n) => json_number(path, n).map(Decimal::from_bigrational),
+        Json::String(s) => numeric_string(path, s).map(Decimal::from_bigrational),
         _ => Err(unexpected(path, j, "number")),
     }
 }
 
+/// Money in units (`12`, `12.5`, `"12.34"`), read exactly; an amount with digits below the cent
+/// is refused, naming the field, rather than truncated (Catala's reader truncates the float
+/// `units × 100.`, so `1.999` would silently become $1.99).
 fn json_money(path: &str, j: &Json) -> Result<Integer, InputError> {
-    let hundred = Decimal::from(100);
-    match j {
-        Json::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Ok(Integer::from(i).mul(&Integer::from(100)))
-            } else {
-                // Catala converts `units × 100.` (a float) to cents, truncating.
-                let cents = n.as_f64().unwrap_or(f64::NAN) * 100.0;
-                Ok(float_to_decimal(path, cents)?.truncate())
-            }
-        }
-        Json::String(s) => Decimal::parse(s)
-            .map(|d| d.mul(&hundred).truncate())
-            .ok_or_else(|| err(path, "unexpected string instead of numeric string")),
-        _ => Err(unexpected(path, j, "number")),
+    let (units, text) = match j {
+        Json::Number(n) => (json_number(path, n)?, n.to_string()),
+        Json::String(s) => (numeric_string(path, s)?, format!("{s:?}")),
+        _ => return Err(unexpected(path, j, "number")),
+    };
+    let cents = units * BigRational::from_integer(BigInt::from(100));
+    if cents.is_integer() {
+        Ok(Integer::from_bigint(cents.to_integer()))
+    } else {
+        Err(err(
+            path,
+            format!("the amount of money {text} has digits below the cent"),
+        ))
     }
 }
 
 fn json_small_int(path: &str, j: &Json) -> Result<i64, InputError> {
-    match j {
-        Json::Number(n) => number_as_integer(n),
-        _ => None,
+    let Json::Number(n) = j else {
+        return Err(unexpected(path, j, "integer"));
+    };
+    let r = json_number(path, n)?;
+    if !r.is_integer() {
+        return Err(err(path, format!("unexpected non-integral number {n}")));
     }
-    .ok_or_else(|| unexpected(path, j, "integer"))
+    r.to_integer()
+        .to_i64()
+        .ok_or_else(|| err(path, format!("number {n} out of range")))
 }
 
 fn json_date(path: &str, j: &Json) -> Result<Date, InputError> {
@@ -450,9 +511,9 @@ mod tests {
         assert!(matches!(&s.fields[0], Value::Integer(i) if *i == Integer::from(12)));
         assert!(matches!(&s.fields[1], Value::Money(m) if *m == Integer::from(30_000)));
         assert!(matches!(&s.fields[2], Value::Enum(e) if e.case == 0));
-        // Money given as a float is truncated to the cent; as a string, parsed exactly.
+        // Money with a fraction of whole cents, as a number or a string.
         assert!(matches!(
-            value_from_json(&p, &Ty::Money, &json!(12.345), ""),
+            value_from_json(&p, &Ty::Money, &json!(12.34), ""),
             Ok(Value::Money(m)) if m == Integer::from(1234)
         ));
         assert!(matches!(
@@ -504,5 +565,121 @@ mod tests {
         assert!(e.is_err(), "case A needs a payload");
         let e = value_from_json(&p, &Ty::Date, &json!("2019-02-29"), "/d");
         assert!(e.is_err());
+    }
+    /// Parses `text` as JSON (so that a number keeps the text it was written with).
+    fn parsed(text: &str) -> Json {
+        serde_json::from_str(text).unwrap_or(Json::Null)
+    }
+
+    fn read(ty: &Ty, text: &str) -> Result<Value, InputError> {
+        value_from_json(&program(), ty, &parsed(text), "/f")
+    }
+
+    fn decimal(n: i64, d: i64) -> Decimal {
+        Decimal::from_ratio(&n.into(), &d.into())
+    }
+
+    #[test]
+    fn decimals_are_read_exactly_from_the_text() {
+        assert!(matches!(read(&Ty::Decimal, "0.1"), Ok(Value::Decimal(d)) if d == decimal(1, 10)));
+        assert!(
+            matches!(read(&Ty::Decimal, "1e-3"), Ok(Value::Decimal(d)) if d == decimal(1, 1000))
+        );
+        assert!(
+            matches!(read(&Ty::Decimal, "2.5E2"), Ok(Value::Decimal(d)) if d == decimal(250, 1))
+        );
+        assert!(
+            matches!(read(&Ty::Decimal, "-0.125e+1"), Ok(Value::Decimal(d)) if d == decimal(-5, 4))
+        );
+        assert!(
+            matches!(read(&Ty::Decimal, "\"1e-3\""), Ok(Value::Decimal(d)) if d == decimal(1, 1000))
+        );
+        // 0.1 + 0.2 = 0.3 exactly, as in Catala's own decimal arithmetic.
+        let (Ok(Value::Decimal(a)), Ok(Value::Decimal(b)), Ok(Value::Decimal(c))) = (
+            read(&Ty::Decimal, "0.1"),
+            read(&Ty::Decimal, "0.2"),
+            read(&Ty::Decimal, "0.3"),
+        ) else {
+            panic!("unreadable decimals");
+        };
+        assert_eq!(a.add(&b), c);
+        // A number built by the json! macro (from an f64) is read from its shortest text.
+        assert!(matches!(
+            value_from_json(&program(), &Ty::Decimal, &json!(0.1), ""),
+            Ok(Value::Decimal(d)) if d == decimal(1, 10)
+        ));
+    }
+
+    #[test]
+    fn integers_of_any_size() {
+        let big = "123456789012345678901234567890";
+        let expected = Integer::from_bigint(big.parse().unwrap_or_default());
+        assert!(matches!(read(&Ty::Integer, big), Ok(Value::Integer(i)) if i == expected));
+        assert!(
+            matches!(read(&Ty::Integer, &format!("-{big}")), Ok(Value::Integer(i)) if i == expected.neg())
+        );
+        assert!(matches!(read(&Ty::Integer, "1e30"), Ok(Value::Integer(i))
+            if i == Integer::from_bigint(num_traits::pow(BigInt::from(10), 30))));
+        // An integral value written with a fraction, as Catala's int53 reader accepts `0.0`.
+        assert!(
+            matches!(read(&Ty::Integer, "0.0"), Ok(Value::Integer(i)) if i == Integer::from(0))
+        );
+        assert!(
+            matches!(read(&Ty::Integer, "9007199254740993"), Ok(Value::Integer(i))
+            if i == Integer::from(9_007_199_254_740_993))
+        );
+        let e = read(&Ty::Integer, "1.5");
+        assert_eq!(e.err().map(|e| e.path), Some("/f".to_string()));
+        assert!(
+            read(&Ty::Integer, "1e99999").is_err(),
+            "exponent out of range"
+        );
+    }
+
+    #[test]
+    fn money_is_read_exactly_or_refused() {
+        let big = Integer::from_bigint("1234567890123456789".parse().unwrap_or_default());
+        assert!(
+            matches!(read(&Ty::Money, "12345678901234567.89"), Ok(Value::Money(m)) if m == big)
+        );
+        assert!(
+            matches!(read(&Ty::Money, "\"12345678901234567.89\""), Ok(Value::Money(m)) if m == big)
+        );
+        assert!(matches!(read(&Ty::Money, "1.1"), Ok(Value::Money(m)) if m == Integer::from(110)));
+        assert!(matches!(read(&Ty::Money, "0.29"), Ok(Value::Money(m)) if m == Integer::from(29)));
+        assert!(
+            matches!(read(&Ty::Money, "1e2"), Ok(Value::Money(m)) if m == Integer::from(10_000))
+        );
+        assert!(matches!(read(&Ty::Money, "-0.01"), Ok(Value::Money(m)) if m == Integer::from(-1)));
+        for sub_cent in ["1.999", "\"1.999\"", "0.001", "1e-3"] {
+            let e = read(&Ty::Money, sub_cent);
+            assert!(
+                matches!(&e, Err(e) if e.path == "/f" && e.message.contains("below the cent")),
+                "{sub_cent}: {e:?}"
+            );
+        }
+        // The field is named in a struct.
+        let e = value_from_json(
+            &program(),
+            &Ty::Struct(StructId(0)),
+            &parsed(r#"{"x": 1, "m": 1.999, "e": "B"}"#),
+            "",
+        );
+        assert_eq!(e.err().map(|e| e.path), Some("/m".to_string()));
+    }
+
+    #[test]
+    fn the_number_reader_follows_the_json_grammar() {
+        let r = |n: i64, d: i64| Some(BigRational::new(n.into(), d.into()));
+        assert_eq!(exact_number("12"), r(12, 1));
+        assert_eq!(exact_number("-0.5"), r(-1, 2));
+        assert_eq!(exact_number("5e0"), r(5, 1));
+        assert_eq!(exact_number("5E-0"), r(5, 1));
+        assert_eq!(exact_number("25e-1"), r(5, 2));
+        for bad in [
+            "", "-", "e3", "1e", "1e+", "1.2.3", "0x10", "1_000", "NaN", "inf", "1e4097",
+        ] {
+            assert_eq!(exact_number(bad), None, "{bad:?}");
+        }
     }
 }
