@@ -73,23 +73,77 @@ fn negated_symbol(op: BinaryOp) -> Option<&'static str> {
     }
 }
 
+/// The precedence class of a shown node, as Catala's printer ranks expressions to decide on
+/// parentheses: values are self-delimited, a negation is an application, the connectives and
+/// comparisons are operators.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Contained,
+    App,
+    And,
+    Or,
+    Xor,
+    Comp,
+}
+
+fn class(s: &Shown) -> Class {
+    match s {
+        Shown::Value(_) => Class::Contained,
+        Shown::Not(_) => Class::App,
+        Shown::Binary(BinaryOp::And, ..) => Class::And,
+        Shown::Binary(BinaryOp::Or, ..) => Class::Or,
+        Shown::Binary(BinaryOp::Xor, ..) => Class::Xor,
+        Shown::Binary(..) => Class::Comp,
+    }
+}
+
+/// Whether `child`, printed as the left (`rhs` false) or right operand of a node of class
+/// `context`, is put in parentheses. Catala's rules: a value never; under a negation, an
+/// operator always and a negation on the left only; under a connective, a negation on the
+/// left only, `xor` always, the other of `&&`/`||` always, anything else never; under a
+/// comparison, a negation never and any operator always.
+fn needs_parens(context: Class, child: &Shown, rhs: bool) -> bool {
+    use Class::*;
+    match (context, class(child)) {
+        (_, Contained) => false,
+        (App, App) => !rhs,
+        (App, _) => true,
+        (Comp, App) => false,
+        (_, App) => !rhs,
+        (_, Xor) => true,
+        (And, And) | (Or, Or) => false,
+        (And, Or) | (Or, And) => true,
+        (And | Or | Xor, _) => false,
+        (Comp, _) => true,
+        (Contained, _) => false,
+    }
+}
+
 fn render(s: &Shown, printer: &ValuePrinter<'_>) -> String {
-    let operand = |s: &Shown| match s {
-        Shown::Value(_) => render(s, printer),
-        _ => format!("({})", render(s, printer)),
+    let operand = |context: &Shown, child: &Shown, rhs: bool| {
+        if needs_parens(class(context), child, rhs) {
+            format!("({})", render(child, printer))
+        } else {
+            render(child, printer)
+        }
     };
     match s {
         Shown::Value(v) => printer.flat(v),
-        Shown::Binary(op, a, b) => format!("{} {} {}", operand(a), symbol(*op), operand(b)),
+        Shown::Binary(op, a, b) => format!(
+            "{} {} {}",
+            operand(s, a, false),
+            symbol(*op),
+            operand(s, b, true)
+        ),
         Shown::Not(inner) => match &**inner {
             Shown::Not(x) => render(x, printer),
             Shown::Binary(op, a, b) if negated_symbol(*op).is_some() => format!(
                 "{} {} {}",
-                operand(a),
+                operand(s, a, false),
                 negated_symbol(*op).unwrap_or("?"),
-                operand(b)
+                operand(s, b, false)
             ),
-            other => format!("not {}", operand(other)),
+            other => format!("not {}", operand(s, other, true)),
         },
     }
 }
