@@ -193,10 +193,20 @@ impl FieldSpec {
     }
 }
 
-/// Rounds away binary noise so that money values print and compare as written.
+/// The number of decimals that write `step` (`0.25`: 2, `0.1`: 1, `5`: 0), at most 9.
+fn step_decimals(step: f64) -> i32 {
+    (0..9)
+        .find(|d| {
+            let scaled = step * 10f64.powi(*d);
+            (scaled - scaled.round()).abs() <= 1e-9 * scaled.abs().max(1.0)
+        })
+        .unwrap_or(9)
+}
+
+/// Rounds away binary noise so that a multiple of `step` prints and compares as written (a
+/// multiple of 0.25 keeps its two decimals; of 0.01, whole cents).
 fn round_to_step(x: f64, step: f64) -> f64 {
-    let decimals = (-step.log10()).ceil().clamp(0.0, 9.0) as i32;
-    let scale = 10f64.powi(decimals);
+    let scale = 10f64.powi(step_decimals(step));
     (x * scale).round() / scale
 }
 
@@ -362,6 +372,13 @@ fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError>
             if min > max || step < 0.0 {
                 return Err(error("needs min <= max and step >= 0"));
             }
+            // Catala reads money exactly and refuses digits below the cent: every value drawn
+            // must be a whole number of cents.
+            if kind_name == "money" && (step <= 0.0 || step_decimals(step) > 2) {
+                return Err(error(
+                    "money fields need a `step` of whole cents (0.01, 0.05, 1, ...; default 0.01)",
+                ));
+            }
             FieldKind::Number { min, max, step }
         }
         "enum" => {
@@ -486,5 +503,36 @@ type = "boolean"
         let err = Domain::from_toml("constraints = [\"a >=\"]\n[fields.a]\ntype = \"boolean\"")
             .unwrap_err();
         assert!(err.to_string().contains("1:5"), "{err}");
+    }
+
+    #[test]
+    fn money_is_drawn_in_whole_cents() {
+        let money = |step: &str| {
+            Domain::from_toml(&format!(
+                "output = \"m\"\n[fields.m]\ntype = \"money\"\nmin = 0\nmax = 10\n{step}"
+            ))
+        };
+        for bad in ["step = 0", "step = 0.001", "step = 0.125"] {
+            let err = money(bad).unwrap_err();
+            assert!(err.to_string().contains("whole cents"), "{bad}: {err}");
+        }
+        let mut rng = SeededRng::new(7);
+        for step in ["", "step = 0.25", "step = 0.05"] {
+            let domain = money(step).unwrap();
+            for _ in 0..200 {
+                let Value::Number(x) = domain.sample(&mut rng)["m"] else {
+                    panic!("money is a number");
+                };
+                // Sent to Catala as its shortest decimal text: at most two decimals.
+                let text = Value::Number(x).to_json().to_string();
+                let decimals = text.split_once('.').map_or(0, |(_, f)| f.len());
+                assert!(decimals <= 2, "{step}: {text}");
+            }
+        }
+        // A quarter step keeps its second decimal (0.25, not 0.3).
+        assert_eq!(round_to_step(0.25, 0.25), 0.25);
+        assert_eq!(round_to_step(3.0 * 0.1, 0.1), 0.3);
+        assert_eq!(step_decimals(0.01), 2);
+        assert_eq!(step_decimals(5.0), 0);
     }
 }

@@ -6,8 +6,12 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// One field value. Money and decimals are both carried as `Number` (the relation language
-/// compares and computes on them as reals); integers keep their exactness.
+/// One field value. Money and decimals are both carried as `Number`: the relation language
+/// compares and computes on them as reals, in binary floating point, and so do the external
+/// programs it tests (their float outputs are floats). Integers keep their exactness. A
+/// `Number` sent to a Catala program is written as the shortest decimal text of its float
+/// (`0.1`, `1234.57`), which Catala's JSON reader takes exactly: the value sent is the
+/// decimal the float stands for, not its binary approximation.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Bool(bool),
@@ -78,8 +82,9 @@ pub fn record_to_json(record: &Record) -> serde_json::Value {
 
 /// Converts a JSON object to a record: numbers become `Number` (or `Integer` when written
 /// without a fraction), strings become `Enum`, nested objects are flattened as `a.b`.
-/// Arrays and nulls are skipped; a string holding a number (as some tools print money) is
-/// read as a number.
+/// Arrays and nulls are skipped; a string holding a number (as some tools print money, and as
+/// Catala writes money and integers) is read as a number, and so is a fraction `"n/d"` (as
+/// Catala writes decimals).
 pub fn record_from_json(object: &serde_json::Map<String, serde_json::Value>) -> Record {
     let mut record = Record::new();
     flatten_into(&mut record, "", object);
@@ -109,9 +114,9 @@ fn flatten_into(
                 record.insert(name, converted);
             }
             serde_json::Value::String(s) => {
-                let converted = match s.trim().trim_start_matches('$').replace(',', "").parse() {
-                    Ok(n) => Value::Number(n),
-                    Err(_) => Value::Enum(s.clone()),
+                let converted = match numeric_text(s) {
+                    Some(n) => Value::Number(n),
+                    None => Value::Enum(s.clone()),
                 };
                 record.insert(name, converted);
             }
@@ -119,6 +124,24 @@ fn flatten_into(
             serde_json::Value::Array(_) | serde_json::Value::Null => {}
         }
     }
+}
+
+/// The number a string stands for: `"1200.50"`, `"$1,200.50"`, or a fraction `"-7/3"`.
+fn numeric_text(s: &str) -> Option<f64> {
+    let plain = s.trim().trim_start_matches('$').replace(',', "");
+    if let Some((n, d)) = plain.split_once('/') {
+        let is_integer = |t: &str| {
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        };
+        let (n, d) = (n.trim(), d.trim());
+        if !is_integer(n) || !is_integer(d) {
+            return None;
+        }
+        let (n, d): (f64, f64) = (n.parse().ok()?, d.parse().ok()?);
+        return (d != 0.0).then(|| n / d);
+    }
+    plain.parse().ok()
 }
 
 /// A 64-bit fingerprint of a record's fields and values (to recognise records already
@@ -195,5 +218,29 @@ mod tests {
         let back = record_to_json(&record);
         assert_eq!(back["b"], serde_json::json!(2.5));
         assert_eq!(back["d"], serde_json::json!("MFJ"));
+    }
+
+    #[test]
+    fn catala_decimal_outputs_are_numbers() {
+        // Catala writes decimals as "n" or "n/d", money as "units.cents".
+        let json: serde_json::Value =
+            serde_json::from_str(r#"{"rate": "1/4", "neg": "-7/2", "m": "1000.01", "s": "a/b"}"#)
+                .unwrap();
+        let record = record_from_json(json.as_object().unwrap());
+        assert_eq!(record["rate"], Value::Number(0.25));
+        assert_eq!(record["neg"], Value::Number(-3.5));
+        assert_eq!(record["m"], Value::Number(1000.01));
+        assert_eq!(record["s"], Value::Enum("a/b".into()));
+    }
+
+    #[test]
+    fn numbers_are_sent_as_their_shortest_decimal_text() {
+        // 0.1 is sent as the text 0.1, which Catala reads as exactly 1/10.
+        assert_eq!(Value::Number(0.1).to_json().to_string(), "0.1");
+        assert_eq!(Value::Number(1234.57).to_json().to_string(), "1234.57");
+        assert_eq!(
+            Value::Number(0.1 + 0.2).to_json().to_string(),
+            "0.30000000000000004"
+        );
     }
 }

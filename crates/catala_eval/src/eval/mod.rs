@@ -115,7 +115,7 @@ pub fn inputs_from_json(
     {
         return Err(InputError {
             path: format!("/{}", f.name),
-            message: "Cannot convert functional values from JSON".into(),
+            message: crate::runtime::json::FUNCTIONAL_INPUT.into(),
         });
     }
     let empty = Map::new();

@@ -24,6 +24,9 @@ use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde_json::{Map, Value as Json};
 
+/// The message for a value of a function type, which no JSON can give (Catala's wording).
+pub const FUNCTIONAL_INPUT: &str = "Cannot convert functional values from JSON";
+
 /// A JSON input that does not fit the expected type.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("At {path}: {message}")]
@@ -409,7 +412,7 @@ pub fn value_from_json(
         Ty::Var(_) | Ty::Unknown => {
             return Err(err(path, "cannot read a value of unknown type from JSON"))
         }
-        Ty::Arrow(..) => return Err(err(path, "cannot convert functional values from JSON")),
+        Ty::Arrow(..) => return Err(err(path, FUNCTIONAL_INPUT)),
     })
 }
 

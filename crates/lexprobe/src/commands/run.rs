@@ -5,7 +5,7 @@ use crate::catala::report::{print_errors, write_errors, ErrorReport, ErrorStyle}
 use crate::catala::{self, Loaded};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::{MessageFormat, OutputFormat};
-use catala_eval::runtime::json::InputError;
+use catala_eval::runtime::json::{InputError, FUNCTIONAL_INPUT};
 use catala_eval::{inputs_from_json, outputs_to_json, Interpreter, ScopeResult, ValuePrinter};
 use catala_ir::dcalc::{InputKind, ScopeId};
 use serde_json::{json, Value as Json};
@@ -18,8 +18,9 @@ use std::path::PathBuf;
   lexprobe run tax.catala_en --scope IncomeTax --input @household.json --format json
   printf '{\"x\": 1}\\n{\"x\": 2}\\n' | lexprobe run f.catala_en --scope S --jsonl
 
-Inputs use the Catala compiler's JSON formats: integers and money as numbers or numeric
-strings, dates as \"YYYY-MM-DD\", durations as {\"years\", \"months\", \"days\"}, enumerations as
+Inputs use the Catala compiler's JSON formats, numbers read exactly from their text (0.1 is
+1/10; money to the cent, more digits are refused): integers and money as numbers or numeric
+strings, decimals also as \"n/d\", dates as \"YYYY-MM-DD\", durations as {\"years\", \"months\", \"days\"}, enumerations as
 \"Case\" or {\"Case\": payload}, structures as objects. Exit code: 0 on success, 123 on a
 Catala error (parse, typing, conflict, no applicable rule, failed assertion...), 2 on bad usage.")]
 pub struct RunArgs {
@@ -252,6 +253,11 @@ pub fn result_box(loaded: &Loaded, result: &ScopeResult) -> String {
 }
 
 fn input_report(e: &InputError) -> ErrorReport {
+    // A scope with a function input is refused whatever the JSON, as Catala does, with its
+    // message alone.
+    if e.message == FUNCTIONAL_INPUT {
+        return ErrorReport::plain("input", e.message.clone());
+    }
     ErrorReport::plain(
         "input",
         format!("Invalid input at {}: {}", e.path, e.message),

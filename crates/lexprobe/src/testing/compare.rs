@@ -66,6 +66,34 @@ pub fn compare(
     Ok(())
 }
 
+/// `message` with the folder of the actual file written as the expected output writes it: a
+/// message naming files (`… the file name "tests/modules/bad/m.catala_en"`) names them from
+/// where Catala's tests run (the repository root), lexprobe from where it was given the file.
+/// The two folders are told by the first positions, `expected` and `actual`, of one file.
+fn with_expected_paths(message: &str, expected: &str, actual: &str) -> String {
+    let file = |p: &str| {
+        p.rsplit_once(':')
+            .map_or(String::new(), |(f, _)| f.to_string())
+    };
+    let (ef, af) = (file(expected), file(actual));
+    let (mut e_parts, mut a_parts): (Vec<&str>, Vec<&str>) =
+        (ef.split('/').collect(), af.split('/').collect());
+    let mut common = 0;
+    while e_parts.len() > 1 && a_parts.len() > 1 && e_parts.last() == a_parts.last() {
+        e_parts.pop();
+        a_parts.pop();
+        common += 1;
+    }
+    if common < 2 {
+        return message.to_string();
+    }
+    let (e_dir, a_dir) = (
+        format!("{}/", e_parts.join("/")),
+        format!("{}/", a_parts.join("/")),
+    );
+    message.replace(&a_dir, &e_dir)
+}
+
 fn compare_errors(
     e: &ErrorOutput,
     a: &ErrorOutput,
@@ -87,10 +115,14 @@ fn compare_errors(
         }
         _ => {}
     }
-    if !e.message.is_empty() && e.message != a.message {
+    let message = match (e.positions.first(), a.positions.first()) {
+        (Some(ep), Some(ap)) => with_expected_paths(&a.message, ep, ap),
+        _ => a.message.clone(),
+    };
+    if !e.message.is_empty() && e.message != message {
         return Err(format!(
             "message differs: expected \"{}\", got \"{}\"",
-            e.message, a.message
+            e.message, message
         ));
     }
     let evaluation = !matches!(e.kind, "compile" | "assertion");
@@ -136,6 +168,38 @@ mod tests {
     }
 
     const CONFLICT: &str = "┌─[ERROR]─\n│  During evaluation: conflict between multiple valid consequences for assigning the same variable.\n├─➤ t/a.catala_en:3.5-6:\n├─➤ t/a.catala_en:4.5-6:\n└─";
+
+    #[test]
+    fn file_names_in_messages_are_compared_from_the_test_root() {
+        let box_at = |file: &str, named: &str| {
+            format!(
+                "┌─[ERROR]─\n│  Module declared as X, which does not match the file name \"{named}\".\n├─➤ {file}:1.10-11:\n└─"
+            )
+        };
+        let e = out(
+            &box_at("tests/m/bad/a.catala_en", "tests/m/bad/a.catala_en"),
+            123,
+        );
+        let a = out(
+            &box_at(
+                "/c/catala-tests/m/bad/a.catala_en",
+                "/c/catala-tests/m/bad/a.catala_en",
+            ),
+            123,
+        );
+        assert_eq!(compare(&e, &a, Compared::Outcome), Ok(()));
+        let relative = out(&box_at("m/bad/a.catala_en", "m/bad/a.catala_en"), 123);
+        assert_eq!(compare(&e, &relative, Compared::Outcome), Ok(()));
+        // Another file named in the message is still a difference.
+        let other = out(
+            &box_at(
+                "/c/catala-tests/m/bad/a.catala_en",
+                "/c/catala-tests/m/bad/b.catala_en",
+            ),
+            123,
+        );
+        assert!(compare(&e, &other, Compared::Outcome).is_err());
+    }
 
     #[test]
     fn identical_results_match_and_others_do_not() {
