@@ -2,7 +2,8 @@
 //! temporal properties of effectful ADT code, and checks metamorphic relations on legal software.
 
 use clap::{Parser, Subcommand};
-use lexprobe::commands;
+use lexprobe::{commands, exit};
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(name = "lexprobe", version, about = "Finds bugs in computational law", long_about = None)]
@@ -44,9 +45,54 @@ fn die_quietly_on_closed_pipe() {
     }
 }
 
+/// The Catala source files a subcommand reads, with the subcommand's name.
+fn source_files(command: &Command) -> (&'static str, Vec<&Path>) {
+    match command {
+        Command::Run(a) => ("run", vec![a.file.as_path()]),
+        Command::Typecheck(a) => ("typecheck", a.files.iter().map(PathBuf::as_path).collect()),
+        Command::Concolic(a) => ("concolic", vec![a.file.as_path()]),
+        Command::Mutate(a) => ("mutate", vec![a.file.as_path()]),
+        Command::Test(_) | Command::Falsify(_) | Command::Metamorphic(_) | Command::Merge(_) => {
+            ("", Vec::new())
+        }
+    }
+}
+
+/// Source files a subcommand cannot work on, said as such before anything is loaded: a
+/// directory where a Catala file is expected is bad usage (exit code 2); an empty file has no
+/// scope to run or explore (exit code 123, as for a program without the scope asked for; an
+/// empty file type-checks, as with Catala).
+fn check_source_files(command: &Command) -> Result<(), (String, i32)> {
+    let (name, files) = source_files(command);
+    for file in files {
+        if file.is_dir() {
+            let msg = format!(
+                "lexprobe {name}: {} is a directory; give a Catala source file (.catala_en, \
+                 .catala_fr, .catala_pl), or use `lexprobe test` to test the files of a \
+                 directory",
+                file.display()
+            );
+            return Err((msg, exit::USAGE));
+        }
+        let empty = std::fs::read(file).is_ok_and(|b| b.iter().all(u8::is_ascii_whitespace));
+        if empty && name != "typecheck" {
+            let msg = format!(
+                "lexprobe {name}: {} is empty: it has no Catala code, hence no scope",
+                file.display()
+            );
+            return Err((msg, exit::CATALA_ERROR));
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     die_quietly_on_closed_pipe();
     let cli = Cli::parse();
+    if let Err((msg, code)) = check_source_files(&cli.command) {
+        eprintln!("{msg}");
+        std::process::exit(code);
+    }
     let code = match cli.command {
         Command::Run(args) => commands::run::run(args),
         Command::Test(args) => commands::test::run(args),

@@ -168,6 +168,12 @@ pub fn run(args: ConcolicArgs) -> i32 {
             return USAGE;
         }
     };
+    if let Some(path) = &args.checkpoint {
+        if let Err(msg) = check_checkpoint_writable(path) {
+            eprintln!("lexprobe concolic: {msg}");
+            return USAGE;
+        }
+    }
     let hints = match args.hints.as_deref().map(read_json).transpose() {
         Ok(h) => h,
         Err(msg) => {
@@ -629,6 +635,31 @@ fn explore_sequential(
         &mut on_test,
         &mut on_checkpoint,
     )
+}
+
+/// Refuses, before the exploration starts, a `--checkpoint` path the first checkpoint could not
+/// be written to: a directory, or a file whose temporary sibling (written, then renamed over
+/// it) cannot be created. A temporary file this check creates is removed again.
+fn check_checkpoint_writable(path: &std::path::Path) -> Result<(), String> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(format!("--checkpoint {shown}: is a directory, not a file"));
+    }
+    let tmp = path.with_extension("tmp");
+    let cannot = |e: std::io::Error| format!("--checkpoint {shown}: cannot write there: {e}");
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+    {
+        Ok(_) => std::fs::remove_file(&tmp).map_err(cannot),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => std::fs::OpenOptions::new()
+            .write(true)
+            .open(&tmp)
+            .map(drop)
+            .map_err(cannot),
+        Err(e) => Err(cannot(e)),
+    }
 }
 
 /// Writes the checkpoint file atomically (a killed process leaves the previous one whole).

@@ -27,8 +27,10 @@ directories given:
   backends (ocaml, python, lcalc, ...) and tracing flags (--trace, --debug) are skipped.
 Files found in directories are tested only when they hold #[test] scopes or test blocks.
 Used modules are looked up in --include directories and in the include_dirs of the nearest
-clerk.toml. Prints a closing `N passed, N failed[, N skipped]` line. Exit code 0 iff no test
-fails; 123 when a test fails or a file holding #[test] scopes does not compile; 2 on bad usage.")]
+clerk.toml. Prints a closing `N passed, N failed[, N skipped]` line; a file named on the
+command line that holds no test is reported on stderr. Exit code 0 iff no test fails; 123 when
+a test fails or a file holding #[test] scopes does not compile; 2 on bad usage: a path that does
+not exist, or no test at all in the paths given.")]
 pub struct TestArgs {
     #[command(flatten)]
     pub includes: crate::catala::IncludeArgs,
@@ -54,6 +56,13 @@ pub fn run(args: TestArgs) -> i32 {
         include_dirs: args.includes.include.clone(),
         targets: args.target.clone(),
     };
+    if let Some(missing) = args.paths.iter().find(|p| !p.exists()) {
+        eprintln!(
+            "lexprobe test: {}: no such file or directory",
+            missing.display()
+        );
+        return USAGE;
+    }
     let human = args.format == OutputFormat::Human;
     let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
     let ran = testing::run(&args.paths, &options, |file| {
@@ -73,6 +82,21 @@ pub fn run(args: TestArgs) -> i32 {
         println!("{}", report::summary_line(counts));
     } else {
         println!("{}", report::to_json(&run_report));
+    }
+    for file in run_report.files.iter().filter(|f| f.cases.is_empty()) {
+        eprintln!(
+            "lexprobe test: {}: no test (no #[test] scope, no ```catala-test-cli block)",
+            file.path.display()
+        );
+    }
+    if counts.passed + counts.failed + counts.skipped == 0 {
+        let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
+        eprintln!(
+            "lexprobe test: no test found in {}: tests are #[test] scopes and \
+             ```catala-test-cli blocks",
+            names.join(", ")
+        );
+        return USAGE;
     }
     if let Some(path) = &args.junit {
         if let Err(e) = std::fs::write(path, testing::junit::to_junit(&run_report)) {
