@@ -139,7 +139,7 @@ fn an_unwritable_checkpoint_is_refused_before_the_run() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("is a directory"), "{err}");
     assert!(out.stdout.is_empty());
-    // A writable path: the check leaves no file behind, and the run writes its checkpoint.
+    // A writable path: accepted, and the check leaves no temporary file behind.
     let good = dir.join("run.ckpt");
     let out = lexprobe(&[
         "concolic",
