@@ -878,7 +878,7 @@ fn resolve_item(env: &mut Env, m: ModuleId, item: &ast::Item) -> Result<(), Diag
             let Some(&(TypeRef::Enum(id), _, _)) = env.namespaces[m].types.get(&e.name.name) else {
                 return Ok(());
             };
-            if e.cases.is_empty() {
+            if e.cases.is_empty() && !e.abstract_type {
                 return Err(name_error(
                     format!(
                         "No cases defined for enumeration {}. Please define at least one.",

@@ -117,6 +117,9 @@ pub struct StructField {
 pub struct EnumDecl {
     pub name: Ident,
     pub cases: Vec<EnumCase>,
+    /// `declaration type T: external`: an abstract type, whose values only an external
+    /// module's functions give; it has no cases.
+    pub abstract_type: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -67,6 +67,16 @@ impl Printer {
                     out.push('\n');
                 }
             }
+            ItemKind::EnumDecl(e) if e.abstract_type => {
+                let _ = writeln!(
+                    out,
+                    "{} {} {}: {}",
+                    self.kw(K::Declaration),
+                    self.kw(K::Type),
+                    e.name.name,
+                    self.kw(K::External)
+                );
+            }
             ItemKind::EnumDecl(e) => {
                 let _ = writeln!(
                     out,

@@ -38,8 +38,8 @@ impl Parser<'_> {
         }
     }
 
-    /// One top-level item; `None` for declarations lexprobe reads but does not represent
-    /// (`declaration type T: external`).
+    /// One top-level item (`declaration type T: external`, an abstract type, is an enumeration
+    /// without cases); `None` for declarations lexprobe reads but does not represent.
     fn code_item(&mut self, after_scope_use: bool) -> PResult<Option<ItemKind>> {
         if self.eat_kw(K::Scope).is_some() {
             return self.scope_use().map(Some);
@@ -79,11 +79,17 @@ impl Parser<'_> {
             return self.scope_decl().map(Some);
         }
         if self.at_kw(K::Type) && matches!(self.peek_at(1), TokenKind::UIdent(_)) {
+            // An abstract type: no value of it can be written in Catala (only an external
+            // module's functions give some), as an enumeration without cases.
             self.bump();
-            self.uident()?;
+            let name = self.uident()?;
             self.expect(TokenKind::Colon)?;
             self.expect_kw(K::External)?;
-            return Ok(None);
+            return Ok(Some(ItemKind::EnumDecl(EnumDecl {
+                name,
+                cases: Vec::new(),
+                abstract_type: true,
+            })));
         }
         if self.at_lident(0) {
             return self.top_def().map(Some);
@@ -139,7 +145,11 @@ impl Parser<'_> {
             };
             cases.push(EnumCase { name, payload });
         }
-        Ok(ItemKind::EnumDecl(EnumDecl { name, cases }))
+        Ok(ItemKind::EnumDecl(EnumDecl {
+            name,
+            cases,
+            abstract_type: false,
+        }))
     }
 
     fn scope_decl(&mut self) -> PResult<ItemKind> {
