@@ -106,3 +106,23 @@ fn jsonl_lines_are_read_exactly_too() {
     assert_eq!(lines[1]["rate_is_a_tenth"], false);
     assert_eq!(lines[2]["error"]["kind"], "input");
 }
+
+#[test]
+fn a_function_input_is_refused_with_catalas_message() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/json_input/function_input.catala_en");
+    let out = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .arg("run")
+        .arg(&file)
+        .args(["--scope", "Apply", "--input", "{}"])
+        .output()
+        .expect("lexprobe starts");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(123), "{stderr}");
+    // As Catala's json/bad/lambdas: the message alone, without a JSON path.
+    assert!(
+        stderr.contains("│  Cannot convert functional values from JSON\n"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Invalid input"), "{stderr}");
+}
