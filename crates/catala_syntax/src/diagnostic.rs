@@ -105,7 +105,7 @@ pub fn suggestion_of(names: &[&str]) -> Option<String> {
 }
 
 /// Levenshtein distance between two strings, by characters.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();

@@ -444,9 +444,9 @@ impl Parser<'_> {
                          definition body, or the rest of the variable qualified name",
                     ),
                     &[
-                        Valid::Kw(K::Equals),
                         Valid::Text("."),
                         Valid::Kw(K::UnderCondition),
+                        Valid::Kw(K::Equals),
                         Valid::Kw(K::State),
                         Valid::Kw(K::Of),
                     ],

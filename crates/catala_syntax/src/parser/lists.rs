@@ -5,7 +5,7 @@
 //! being zipped.
 
 use super::expr::{APPLY, LET, TOP};
-use super::{PResult, Parser};
+use super::{PResult, Parser, Valid};
 use crate::ast::*;
 use crate::keywords::{Keyword, Keyword as K};
 use crate::lexer::TokenKind;
@@ -104,7 +104,10 @@ impl Parser<'_> {
     #[inline(never)]
     pub(super) fn prefix_combine(&mut self) -> PResult<ExprKind> {
         self.bump();
-        self.expect_kw(K::All)?;
+        // Catala's parser has no message of its own for this state: `unexpected token.`
+        if self.eat_kw(K::All).is_none() {
+            return Err(self.error_valid(None, &[Valid::Kw(K::All)]));
+        }
         let b = self.binder()?;
         self.expect_kw(K::Among)?;
         let list = b.wrap_list(self.expr(0)?);

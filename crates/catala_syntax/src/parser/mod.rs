@@ -157,14 +157,30 @@ impl Parser<'_> {
 
     /// A syntax error in the Catala compiler's wording: an optional `» expected ...` context
     /// line, then the keywords (in the file's language) valid at this point.
+    /// The valid tokens are listed in the order given, except that those closest to the
+    /// token written (by edit distance) come first, as Catala lists them.
     fn error_valid(&self, context: Option<&str>, valid: &[Valid]) -> Diagnostic {
         let tok = self.current_token_text();
-        let names: Vec<String> = valid
+        let span = self.span();
+        let written = self
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("");
+        let raw: Vec<&str> = valid
             .iter()
             .map(|v| match v {
-                Valid::Kw(k) => format!("\"{}\"", crate::keywords::spelling(self.lang, *k)),
-                Valid::Text(t) => format!("\"{t}\""),
+                Valid::Kw(k) => crate::keywords::spelling(self.lang, *k),
+                Valid::Text(t) => t,
             })
+            .collect();
+        let distance = |n: &str| crate::diagnostic::edit_distance(written, n);
+        let best = raw.iter().map(|n| distance(n)).min().unwrap_or(0);
+        let (closest, others): (Vec<&str>, Vec<&str>) =
+            raw.iter().copied().partition(|n| distance(n) == best);
+        let names: Vec<String> = closest
+            .iter()
+            .chain(others.iter())
+            .map(|n| format!("\"{n}\""))
             .collect();
         let context = match context {
             Some(c) => format!("» expected {c}."),
