@@ -46,17 +46,19 @@ impl Stop {
 /// Interrupts the checks of one context that run longer than a limit, or past a [`Stop`].
 pub(crate) struct Watchdog {
     shared: Arc<Shared>,
+    /// The limit of [`Watchdog::watch`].
+    limit: Option<Duration>,
     thread: Option<JoinHandle<()>>,
 }
 
 struct Shared {
-    /// When the check under watch started (`None`: no check under watch).
-    started: Mutex<Option<Instant>>,
+    /// When the check under watch started and its own limit (`None`: no check under watch).
+    started: Mutex<Option<(Instant, Option<Duration>)>>,
     stop: AtomicBool,
 }
 
 impl Shared {
-    fn started(&self) -> MutexGuard<'_, Option<Instant>> {
+    fn started(&self) -> MutexGuard<'_, Option<(Instant, Option<Duration>)>> {
         // A poisoned lock only means a thread panicked while holding it; the value (a time)
         // is still meaningful.
         self.started.lock().unwrap_or_else(|e| e.into_inner())
@@ -95,20 +97,33 @@ impl Watchdog {
                     return;
                 }
                 let mut started = watched.started();
-                let over = |t: &Instant| limit.is_some_and(|l| t.elapsed() >= l) || stop.reached();
+                let over = |(t, l): &(Instant, Option<Duration>)| {
+                    l.is_some_and(|l| t.elapsed() >= l) || stop.reached()
+                };
                 if started.as_ref().is_some_and(over) {
                     handle.interrupt();
                     *started = None;
                 }
             })
             .ok();
-        Watchdog { shared, thread }
+        Watchdog {
+            shared,
+            limit,
+            thread,
+        }
     }
 
     /// Puts the check about to start under watch until the returned guard is dropped. When
     /// the thread could not be started, nothing watches (the check keeps its resource limit).
     pub(crate) fn watch(&self) -> Watch<'_> {
-        *self.shared.started() = Some(Instant::now());
+        self.watch_for(self.limit)
+    }
+
+    /// [`Watchdog::watch`] with another limit for this check (`None`: only the stop ends
+    /// it). A check timed this way must not also have Z3's own `timeout`: Z3 4.8 can
+    /// deadlock when its timer and an interrupt end a check at the same moment.
+    pub(crate) fn watch_for(&self, limit: Option<Duration>) -> Watch<'_> {
+        *self.shared.started() = Some((Instant::now(), limit));
         Watch(&self.shared)
     }
 }

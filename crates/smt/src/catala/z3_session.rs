@@ -224,6 +224,13 @@ impl Z3Session {
         let _ = std::fs::write(&file, text);
     }
 
+    /// Puts a check under the watchdog with its own limit (in milliseconds); nothing when the
+    /// session has no watchdog (the check then has Z3's own timeout).
+    fn watch_for(&self, limit_ms: Option<u32>) -> Option<crate::watchdog::Watch<'_>> {
+        let limit = limit_ms.map(|t| Duration::from_millis(u64::from(t)));
+        self.watchdog.as_ref().map(|w| w.watch_for(limit))
+    }
+
     fn ctx(&self) -> &'static Context {
         self.context.get_or_init(ContextHandle::of_thread).get()
     }
@@ -243,17 +250,14 @@ impl Z3Session {
         }
         let solver = Solver::new(self.ctx());
         let mut params = Params::new(self.ctx());
-        // Z3's own timer costs two thread switches per check (see `crate::watchdog`): the
-        // incremental solver's checks are timed by the watchdog, which also ends any check at
-        // the session's stop.
-        let limit = self
-            .timeout_ms
-            .filter(|_| self.incremental)
-            .map(|t| Duration::from_millis(u64::from(t)));
+        // Z3's own timer costs two thread switches per check (see `crate::watchdog`): every
+        // check is timed by the watchdog, which also ends any check at the session's stop (and
+        // Z3's timer is never used beside it: the two ending a check at once can deadlock).
+        let limit = self.timeout_ms.map(|t| Duration::from_millis(u64::from(t)));
         if self.watchdog.is_none() && (limit.is_some() || self.stop.is_set()) {
             self.watchdog = Some(Watchdog::new(self.ctx(), limit, self.stop.clone()));
         }
-        if let (Some(t), false) = (self.timeout_ms, self.incremental) {
+        if let (Some(t), None) = (self.timeout_ms, &self.watchdog) {
             params.set_u32("timeout", t);
         }
         if self.incremental {
@@ -417,7 +421,7 @@ impl Z3Session {
         let fresh = self.fresh_solver_within(&assertions, &[], None, first_limit);
         self.stats.fresh_queries += 1;
         let first = {
-            let _watch = self.watchdog.as_ref().map(Watchdog::watch);
+            let _watch = self.watch_for(first_limit);
             fresh.check()
         };
         let (r, solved) = match (first, split) {
@@ -464,7 +468,7 @@ impl Z3Session {
                 return (SatResult::Unknown, None);
             }
             let r = {
-                let _watch = self.watchdog.as_ref().map(Watchdog::watch);
+                let _watch = self.watch_for(self.timeout_ms);
                 solver.check()
             };
             match r {
@@ -510,7 +514,8 @@ impl Z3Session {
     ) -> Solver<'static> {
         let solver = Solver::new(self.ctx());
         let mut params = Params::new(self.ctx());
-        if let Some(t) = timeout_ms {
+        // With a watchdog, the check is timed by it (see `Z3Session::watch_for`).
+        if let (Some(t), None) = (timeout_ms, &self.watchdog) {
             params.set_u32("timeout", t);
         }
         if let Some(r) = rlimit {
@@ -783,7 +788,7 @@ impl Z3Session {
             Some(assertions) => {
                 let fresh = self.fresh_solver(assertions, assumptions, Some(SOFT_RLIMIT));
                 let r = {
-                    let _watch = self.watchdog.as_ref().map(Watchdog::watch);
+                    let _watch = self.watch_for(self.timeout_ms);
                     fresh.check()
                 };
                 (r == SatResult::Sat).then(|| fresh.get_model()).flatten()
