@@ -662,6 +662,9 @@ impl<'p> Worker<'p> {
                     pool.give((assignment, j + 1));
                 }
                 QueryOutcome::Unsat => {}
+                // A query a limit interrupted is not one the solver gave up on: the limit is
+                // reported instead.
+                QueryOutcome::Unknown if self.session.stopped() => {}
                 QueryOutcome::Unknown => self.stats.unknown_queries += 1,
             }
         }

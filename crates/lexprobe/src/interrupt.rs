@@ -25,7 +25,8 @@ pub fn on_ctrl_c() -> Arc<AtomicBool> {
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic and resets the disposition.
     unsafe {
-        libc::signal(libc::SIGINT, on_sigint as libc::sighandler_t);
+        let handler: extern "C" fn(libc::c_int) = on_sigint;
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
     }
     flag
 }
