@@ -499,8 +499,7 @@ impl<'p> Worker<'p> {
                         // A limit interrupted the query, or came during it: not an answer.
                         self.stop_at(reason);
                         if self.checkpoints_here(floor) {
-                            let mut done: Vec<bool> =
-                                stack[..i].iter().map(|n| n.done).collect();
+                            let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
                             done.push(outcome == QueryOutcome::Unsat);
                             done.extend(std::iter::repeat(true).take(below));
                             let c = self.checkpoint_rerun(&assignment, done);

@@ -107,17 +107,12 @@ impl ExploreStats {
     /// nothing of this happened.
     pub fn gaps(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let after = |what: String| {
-            format!(
-                "{what}: the paths after test {} are unexplored",
-                self.tests
-            )
-        };
+        let after =
+            |what: String| format!("{what}: the paths after test {} are unexplored", self.tests);
         match &self.stopped_by {
-            Some(StopReason::Time(t)) => out.push(after(format!(
-                "time limit (--timeout {})",
-                t.as_secs_f64()
-            ))),
+            Some(StopReason::Time(t)) => {
+                out.push(after(format!("time limit (--timeout {})", t.as_secs_f64())))
+            }
             Some(StopReason::Tests(n)) => out.push(after(format!("test limit (--max-tests {n})"))),
             Some(StopReason::Interrupted) => out.push(after("interrupted (Ctrl-C)".into())),
             Some(StopReason::Caller) => out.push(after("stopped by the caller".into())),
@@ -157,9 +152,14 @@ impl ExploreStats {
 /// Whether an entry of `incomplete` tells what stopped one process (a limit, Ctrl-C), which a
 /// resumption or another shard may make up for, rather than a gap in what was explored.
 pub fn is_stop_entry(entry: &str) -> bool {
-    ["time limit (", "test limit (", "interrupted (", "stopped by the caller"]
-        .iter()
-        .any(|p| entry.starts_with(p))
+    [
+        "time limit (",
+        "test limit (",
+        "interrupted (",
+        "stopped by the caller",
+    ]
+    .iter()
+    .any(|p| entry.starts_with(p))
 }
 
 /// The result of an exploration.

@@ -101,7 +101,13 @@ pub fn explore_shard(
                 inputs.clone()
             }
         };
-        let gaps = |w: &Worker| (w.stats.unknown_queries, w.stats.divergences, w.stats.relabelled);
+        let gaps = |w: &Worker| {
+            (
+                w.stats.unknown_queries,
+                w.stats.divergences,
+                w.stats.relabelled,
+            )
+        };
         let before = gaps(&worker);
         let (tests0, queries0) = (pool.tests.get(), worker.session.stats().path_queries);
         let (cpu0, clock) = (thread_cpu_time(), Instant::now());
@@ -127,9 +133,7 @@ pub fn explore_shard(
             cpu_time: thread_cpu_time().saturating_sub(cpu0),
             wall_time: clock.elapsed(),
         };
-        complete[k] = going
-            && strays == 0
-            && gaps(&worker) == before;
+        complete[k] = going && strays == 0 && gaps(&worker) == before;
         if !complete[k] {
             worker.lost_subtrees.push(k);
         }

@@ -61,7 +61,11 @@ fn x_of(program: &Program, t: &concolic::TestCase) -> i64 {
 fn signature(o: &Outcome) -> (String, Vec<(u32, u32)>) {
     let mut spans: Vec<(u32, u32)> = match o {
         Outcome::Ok(_) => Vec::new(),
-        Outcome::Error(e) => e.labels.iter().map(|l| (l.span.start, l.span.end)).collect(),
+        Outcome::Error(e) => e
+            .labels
+            .iter()
+            .map(|l| (l.span.start, l.span.end))
+            .collect(),
         Outcome::Assertion(a) => vec![(a.span.start, a.span.end)],
     };
     spans.sort();
@@ -138,11 +142,16 @@ fn paper_order_reports_the_runs_outcome_and_says_its_path_ended_otherwise() {
     assert_eq!(e.replay_mismatches.len(), 1, "{:?}", e.replay_mismatches);
     let (index, why) = &e.replay_mismatches[0];
     assert_eq!(*index, zero[0]);
-    assert!(why.contains("no_value") && why.contains("division_by_zero"), "{why}");
+    assert!(
+        why.contains("no_value") && why.contains("division_by_zero"),
+        "{why}"
+    );
     assert_eq!(e.stats.relabelled, 1);
     assert!(!e.stats.complete);
     assert!(
-        e.incomplete.iter().any(|i| i.starts_with("1 test ended differently")),
+        e.incomplete
+            .iter()
+            .any(|i| i.starts_with("1 test ended differently")),
         "{:?}",
         e.incomplete
     );

@@ -27,6 +27,26 @@ fn run(path: &Path, scope: &str, optimizations: Optimizations) -> (Program, Expl
     run_in(path, scope, optimizations, EvaluationOrder::Catala)
 }
 
+/// [`run`], where a lazy conflict may name fewer rules than the plain run (each such test is
+/// counted as relabelled and makes the exploration incomplete).
+fn run_lenient(path: &Path, scope: &str, optimizations: Optimizations) -> (Program, Exploration) {
+    let program = load(path);
+    let Some(id) = program.scope_by_name(scope) else {
+        panic!("no scope {scope}")
+    };
+    let options = ExploreOptions {
+        optimizations,
+        check: true,
+        ..ExploreOptions::default()
+    };
+    let e = match explore(&program, id, &options) {
+        Ok(e) => e,
+        Err(err) => panic!("exploration failed: {err}"),
+    };
+    complete_but_relabelled(&e);
+    (program, e)
+}
+
 /// [`run`] with the definitions in `order`.
 fn run_in(
     path: &Path,
@@ -48,13 +68,32 @@ fn run_in(
         Ok(e) => e,
         Err(err) => panic!("exploration failed: {err}"),
     };
-    assert!(e.stats.complete, "exploration of {scope} incomplete");
-    assert!(
-        e.replay_mismatches.is_empty(),
-        "replay mismatches: {:?}",
-        e.replay_mismatches
-    );
+    if order == EvaluationOrder::Catala {
+        assert!(e.stats.complete, "exploration of {scope} incomplete");
+        assert!(
+            e.replay_mismatches.is_empty(),
+            "replay mismatches: {:?}",
+            e.replay_mismatches
+        );
+    } else {
+        complete_but_relabelled(&e);
+    }
     (program, e)
+}
+
+/// Every path explored, but some tests' paths (in the paper's order, or with lazy conflicts
+/// and packed exceptions) end otherwise than the plain run on their inputs: each such test is
+/// counted, and each replay mismatch is one of them.
+fn complete_but_relabelled(e: &Exploration) {
+    assert_eq!(e.stats.stopped_by, None);
+    assert_eq!((e.stats.unknown_queries, e.stats.divergences), (0, 0));
+    assert!(
+        e.incomplete.iter().all(|i| i.contains("ended differently")),
+        "{:?}",
+        e.incomplete
+    );
+    assert_eq!(e.incomplete.is_empty(), e.stats.relabelled == 0);
+    assert!(e.replay_mismatches.len() <= e.stats.relabelled);
 }
 
 /// Each test as `outcome` or `ok:OUTPUTS-JSON`, sorted.
@@ -514,7 +553,12 @@ fn paper_benchmarks_have_cutecats_test_counts() {
         ("smic/smic.catala_fr", "Smic", 17, 138),
         ("impot_revenu/nombre_de_parts.catala_fr", "Test", 381, 4_142),
     ] {
-        let (_, e) = run_in(&c.join(file), scope, Optimizations::ALL, EvaluationOrder::Paper);
+        let (_, e) = run_in(
+            &c.join(file),
+            scope,
+            Optimizations::ALL,
+            EvaluationOrder::Paper,
+        );
         assert_eq!(e.tests.len(), count, "{file}");
         assert!(
             e.stats.solver_calls <= calls,
@@ -574,12 +618,12 @@ fn packing_puts_exceptions_with_the_same_variables_together() {
         exception_packing: false,
         ..Optimizations::ALL
     };
-    let (p, e) = run(&src, "Packing", unpacked);
+    let (p, e) = run_lenient(&src, "Packing", unpacked);
     assert_eq!(
         outcomes(&p, &e),
         sorted(&["conflict", "conflict", "ok:y=\"0\"", "ok:y=\"2\""])
     );
-    let (p, e) = run(&src, "Packing", Optimizations::ALL);
+    let (p, e) = run_lenient(&src, "Packing", Optimizations::ALL);
     assert_eq!(
         outcomes(&p, &e),
         sorted(&["conflict", "ok:y=\"0\"", "ok:y=\"2\""])

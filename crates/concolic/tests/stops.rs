@@ -52,7 +52,10 @@ fn the_time_limit_interrupts_the_query_in_flight_and_is_listed() {
     };
     let took = start.elapsed();
     assert!(took < Duration::from_secs(6), "{took:?}");
-    assert_eq!(e.stats.stopped_by, Some(StopReason::Time(Duration::from_secs(1))));
+    assert_eq!(
+        e.stats.stopped_by,
+        Some(StopReason::Time(Duration::from_secs(1)))
+    );
     assert!(!e.stats.complete);
     // The interrupted query is not one the solver gave up on.
     assert_eq!(e.stats.unknown_queries, 0);

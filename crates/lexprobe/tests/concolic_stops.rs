@@ -36,7 +36,12 @@ fn lexprobe(args: &[&str]) -> (i32, Vec<Json>, String, Duration) {
 
 fn strings(v: &Json) -> Vec<String> {
     v.as_array()
-        .map(|a| a.iter().filter_map(Json::as_str).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -156,8 +161,14 @@ fn a_one_second_timeout_ends_the_run_within_bounds_and_is_listed() {
         .output()
         .expect("lexprobe starts");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("stopped at the time limit (--timeout 1)"), "{text}");
-    assert!(text.contains("time limit (--timeout 1): the paths after test"), "{text}");
+    assert!(
+        text.contains("stopped at the time limit (--timeout 1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("time limit (--timeout 1): the paths after test"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -187,13 +198,23 @@ fn unknown_queries_are_listed_with_two_workers() {
     assert_eq!(strings(&closing["incomplete"]), [expected]);
     // And the summary says incomplete, not a limit that was not hit.
     let out = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
-        .args(["concolic", &file, "--scope", "HardCubes", "--query-timeout", "0.3"])
+        .args([
+            "concolic",
+            &file,
+            "--scope",
+            "HardCubes",
+            "--query-timeout",
+            "0.3",
+        ])
         .args(["--stats", "--quiet"])
         .output()
         .expect("lexprobe starts");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("stopped at"), "{text}");
-    assert!(!text.contains("time limit") && !text.contains("test limit"), "{text}");
+    assert!(
+        !text.contains("time limit") && !text.contains("test limit"),
+        "{text}"
+    );
     assert!(text.contains("solver quer"), "{text}");
     assert!(text.contains("incomplete (see above)"), "{text}");
 }
@@ -206,7 +227,15 @@ fn max_tests_of_a_resumed_run_counts_its_new_tests() {
     let ckpt = dir.join("fig5.ckpt");
     let ckpt = ckpt.to_string_lossy();
     let file = fixture("fig5_default.catala_en");
-    let base = ["concolic", &file, "--scope", "Fig5", "--jsonl", "--checkpoint", &ckpt];
+    let base = [
+        "concolic",
+        &file,
+        "--scope",
+        "Fig5",
+        "--jsonl",
+        "--checkpoint",
+        &ckpt,
+    ];
     let (code, first, _, _) = lexprobe(&[&base[..], &["--max-tests", "2"]].concat());
     assert_eq!(code, 0);
     assert_eq!(first.len(), 3);
@@ -243,7 +272,14 @@ fn ctrl_c_writes_the_checkpoint_and_the_closing_line() {
     let _ = std::fs::remove_file(&ckpt);
     let file = fixture("hard_cubes.catala_en");
     let mut child = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
-        .args(["concolic", &file, "--scope", "HardCubes", "--jsonl", "--checkpoint"])
+        .args([
+            "concolic",
+            &file,
+            "--scope",
+            "HardCubes",
+            "--jsonl",
+            "--checkpoint",
+        ])
         .arg(&ckpt)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -267,12 +303,18 @@ fn ctrl_c_writes_the_checkpoint_and_the_closing_line() {
         rest = line;
     }
     let status = child.wait().expect("lexprobe ends");
-    assert!(sent.elapsed() < Duration::from_secs(10), "{:?}", sent.elapsed());
+    assert!(
+        sent.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        sent.elapsed()
+    );
     assert_eq!(status.code(), Some(0));
     let closing: Json = serde_json::from_str(&rest).unwrap_or(Json::Null);
     let incomplete = strings(&closing["incomplete"]);
     assert!(
-        incomplete.iter().any(|i| i.starts_with("interrupted (Ctrl-C): the paths after test")),
+        incomplete
+            .iter()
+            .any(|i| i.starts_with("interrupted (Ctrl-C): the paths after test")),
         "{closing}"
     );
     let saved = std::fs::read_to_string(&ckpt).unwrap_or_default();

@@ -34,7 +34,10 @@ impl Stop {
     /// Whether the deadline has passed or the flag is raised.
     pub fn reached(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+            || self
+                .flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// Whether this can ever stop anything.
@@ -209,7 +212,11 @@ mod tests {
             s.check()
         };
         assert_eq!(r, SatResult::Unknown);
-        assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
         drop(dog);
         // The flag, raised by another thread while the check runs, with no limit at all.
         let flag = Arc::new(AtomicBool::new(false));
@@ -232,7 +239,11 @@ mod tests {
         };
         let _ = raiser.join();
         assert_eq!(r, SatResult::Unknown);
-        assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

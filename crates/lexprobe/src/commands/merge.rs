@@ -648,7 +648,11 @@ mod tests {
         }
         let part2 = output("part2", &[ok("1")], true);
         let alone = merge(std::slice::from_ref(&part1)).unwrap_or_else(|e| panic!("{e}"));
-        assert!(alone.incomplete.iter().any(|e| e == stop), "{:?}", alone.incomplete);
+        assert!(
+            alone.incomplete.iter().any(|e| e == stop),
+            "{:?}",
+            alone.incomplete
+        );
         assert_eq!(alone.stats["complete"], false);
         let m = merge(&[part1, part2]).unwrap_or_else(|e| panic!("{e}"));
         assert!(m.incomplete.is_empty(), "{:?}", m.incomplete);
