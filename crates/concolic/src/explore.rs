@@ -501,7 +501,7 @@ impl<'p> Worker<'p> {
                         if self.checkpoints_here(floor) {
                             let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
                             done.push(outcome == QueryOutcome::Unsat);
-                            done.extend(std::iter::repeat(true).take(below));
+                            done.extend(std::iter::repeat_n(true, below));
                             let c = self.checkpoint_rerun(&assignment, done);
                             self.last_checkpoint = Instant::now();
                             on_checkpoint(&c);
