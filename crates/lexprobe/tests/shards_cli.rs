@@ -189,6 +189,17 @@ fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
     );
     assert_eq!(code, 1);
     assert!(err.contains("incomplete: shard 1/3 missing"), "{err}");
+    // … and its JSON lists the missing shard in `incomplete`.
+    let partial = closing_line(&dir.join("partial.jsonl"));
+    assert_eq!(partial["stats"]["complete"], false);
+    let listed: Vec<&str> = partial["incomplete"]
+        .as_array()
+        .map(|a| a.iter().filter_map(Json::as_str).collect())
+        .unwrap_or_default();
+    assert!(
+        listed.contains(&"shard 1/3 missing: its subtrees are unexplored"),
+        "{listed:?}"
+    );
     // `--shard auto` reads a Slurm array task's index and count.
     let auto = dir.join("auto.jsonl");
     let o = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
