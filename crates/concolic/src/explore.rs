@@ -4,8 +4,12 @@
 //! (depth-first: the last one not yet negated); the solver chain (`smt::catala::session`)
 //! gives inputs satisfying the prefix and the negation, and the next run starts from them. The
 //! exploration ends when every constraint of the current path has been negated (all feasible
-//! paths covered), or at the time or test limit. Every path found becomes a [`TestCase`]; with
-//! `check`, each is replayed on the plain interpreter, which must give the identical outcome.
+//! paths covered), or at a limit (time, tests, Ctrl-C: a solver check in flight is then
+//! interrupted), which the result names in `incomplete` with what it leaves unexplored. The runs
+//! evaluate the definitions in Catala's order (the paper's with [`EvaluationOrder::Paper`]).
+//! Every path found becomes a [`TestCase`] whose outcome is the plain interpreter's on its
+//! inputs, in Catala's order, as `lexprobe run` gives it ([`crate::replay`]); with `check`,
+//! the outcome of each path as explored must be that one.
 //! Searchers that negate a shallower constraint first (new branches first, coverage-guided)
 //! set the open constraints below it aside as subtrees (solved for now, explored later): the
 //! same paths, in another order.
@@ -13,9 +17,9 @@
 use crate::checkpoint::Checkpoint;
 use crate::executor::{Executor, Run};
 use crate::inputs::{Assignment, InputSpace, Shape};
-pub use crate::options::{ExploreOptions, Optimizations, Strategy};
-use crate::replay::replay;
-pub use crate::results::{Control, Exploration, ExploreStats, Outcome, TestCase};
+pub use crate::options::{EvaluationOrder, ExploreOptions, Optimizations, Strategy};
+use crate::replay::{compare, Agreement, PlainRuns};
+pub use crate::results::{Control, Exploration, ExploreStats, Outcome, StopReason, TestCase};
 use crate::searcher::{Coverage, DepthFirst, Node, Searcher, Solo};
 pub(crate) use crate::searcher::{Task, WorkPool};
 use crate::symbolic::PathConstraint;
@@ -58,7 +62,7 @@ pub fn explore_checkpointed(
 ) -> Result<Exploration, ConcolicError> {
     let pool = Solo::default();
     let start = Instant::now();
-    let transformed = transform(program, options.optimizations);
+    let transformed = transform(program, options);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     let first = match &options.resume {
         Some(c) => {
@@ -69,16 +73,24 @@ pub fn explore_checkpointed(
         None => worker.initial_assignment()?,
     };
     worker.run_checkpointed(Some((first, 0)), &pool, on_test, on_checkpoint)?;
-    Ok(worker.finish(pool.stopped.get()))
+    let mut e = worker.finish(pool.stopped.get());
+    conclude(&mut e);
+    Ok(e)
+}
+
+/// Adds to `incomplete` what keeps the exploration from being complete (see
+/// [`ExploreStats::gaps`]); `complete` holds only when `incomplete` is empty.
+pub(crate) fn conclude(e: &mut Exploration) {
+    e.incomplete.extend(e.stats.gaps());
+    e.stats.complete &= e.incomplete.is_empty();
 }
 
 /// One explorer: a transformed copy of the program, its interpreter with the symbolic
 /// companion, and its own Z3 session.
 pub(crate) struct Worker<'p> {
-    /// The program as given, in the breadth-first order of its definitions: the replay check
-    /// runs it on the plain interpreter (a run failing on two definitions then fails on the
-    /// same one).
-    replay_program: Program,
+    /// The plain interpreter of the program as given (Catala's order): each test's outcome is
+    /// its run's.
+    plain: PlainRuns<'p>,
     program: &'p Program,
     scope: ScopeId,
     options: &'p ExploreOptions,
@@ -110,11 +122,15 @@ pub(crate) struct Worker<'p> {
     /// Picks the node to negate next (depth-first with checkpoints: the subtrees other
     /// searchers set aside are not in them).
     searcher: Box<dyn Searcher>,
+    /// The outcome kind and roundness of the last test recorded (taken back from the figures
+    /// of a checkpoint from which that test's run is done again).
+    last_recorded: Option<(String, String)>,
 }
 
-/// The program as the exploration runs it: matches folded, exceptions packed, definitions in
-/// CUTECat's order, as the optimizations say.
-pub(crate) fn transform(program: &Program, opt: Optimizations) -> Program {
+/// The program as the exploration runs it: matches folded, exceptions packed, as the
+/// optimizations say; definitions in CUTECat's order with [`EvaluationOrder::Paper`].
+pub(crate) fn transform(program: &Program, options: &ExploreOptions) -> Program {
+    let opt = options.optimizations;
     let folded;
     let program = if opt.case_folding {
         folded = crate::fold::fold_matches(program);
@@ -129,7 +145,10 @@ pub(crate) fn transform(program: &Program, opt: Optimizations) -> Program {
     } else {
         program
     };
-    crate::reorder::cutecat_order(program)
+    match options.order {
+        EvaluationOrder::Catala => program.clone(),
+        EvaluationOrder::Paper => crate::reorder::cutecat_order(program),
+    }
 }
 
 impl<'p> Worker<'p> {
@@ -190,8 +209,12 @@ impl<'p> Worker<'p> {
         for d in &space.domains {
             session.add_global(d)?;
         }
+        session.stop_at(smt::Stop {
+            deadline: options.timeout.map(|t| start + t),
+            flag: options.cancel.clone(),
+        });
         Ok(Worker {
-            replay_program: crate::reorder::cutecat_order(original),
+            plain: PlainRuns::new(original, scope),
             program,
             scope,
             options,
@@ -215,6 +238,7 @@ impl<'p> Worker<'p> {
             } else {
                 Box::new(DepthFirst)
             },
+            last_recorded: None,
         })
     }
 
@@ -233,12 +257,71 @@ impl<'p> Worker<'p> {
         Ok(assignment)
     }
 
-    pub(crate) fn limit_reached(&self, tests: usize) -> bool {
-        self.options.max_tests.is_some_and(|m| tests >= m)
-            || self
-                .options
-                .timeout
-                .is_some_and(|t| self.start.elapsed() >= t)
+    /// The limit reached with `tests` tests found in all (those of the checkpoint resumed
+    /// included; `max_tests` counts the others).
+    pub(crate) fn limit(&self, tests: usize) -> Option<StopReason> {
+        let before = self.resumed.as_ref().map_or(0, |c| c.tests);
+        match self.options.max_tests {
+            Some(m) if tests.saturating_sub(before) >= m => Some(StopReason::Tests(m)),
+            _ => self.hard_stop(),
+        }
+    }
+
+    /// The time limit passed or the cancel flag raised: the limits that interrupt the solver.
+    pub(crate) fn hard_stop(&self) -> Option<StopReason> {
+        if let Some(t) = self.options.timeout.filter(|t| self.start.elapsed() >= *t) {
+            return Some(StopReason::Time(t));
+        }
+        if self
+            .options
+            .cancel
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Some(StopReason::Interrupted);
+        }
+        None
+    }
+
+    /// Stops at `reason` (the first reason given is kept).
+    pub(crate) fn stop_at(&mut self, reason: StopReason) {
+        self.stats.stopped_by.get_or_insert(reason);
+    }
+
+    pub(crate) fn limit_reached(&mut self, tests: usize) -> bool {
+        match self.limit(tests) {
+            Some(r) => {
+                self.stop_at(r);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether checkpoints are written from this subtree.
+    fn checkpoints_here(&self, floor: usize) -> bool {
+        self.options.checkpoint_every.is_some() && (floor == 0 || self.shard_subtree.is_some())
+    }
+
+    /// A checkpoint from which the run on `assignment`, whose test is the last recorded, is
+    /// done again, its path's nodes marked as `done` says: for a stop that cannot wait for
+    /// the next inputs. The figures leave that test out (it is found again, on the same
+    /// path).
+    fn checkpoint_rerun(&self, assignment: &Assignment, done: Vec<bool>) -> Checkpoint {
+        let mut c = self.checkpoint(assignment, &[]);
+        c.done = done;
+        c.tests = c.tests.saturating_sub(1);
+        if let Some((kind, roundness)) = &self.last_recorded {
+            for (map, key) in [(&mut c.by_outcome, kind), (&mut c.by_roundness, roundness)] {
+                if let Some(n) = map.get_mut(key) {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        map.remove(key);
+                    }
+                }
+            }
+        }
+        c
     }
 
     /// Explores depth-first the subtrees of `first` and then of the tasks the pool hands out,
@@ -294,6 +377,21 @@ impl<'p> Worker<'p> {
             if pool.is_stopped() {
                 return Ok(false);
             }
+            if let Some(reason) = self.hard_stop() {
+                // The next inputs are known: the checkpoint is the state before their run.
+                self.stop_at(reason);
+                if self.checkpoints_here(floor) && !stopping {
+                    let done = match &resumed_done {
+                        Some(flags) => flags.clone(),
+                        None => prefix.iter().map(|n| n.done).collect(),
+                    };
+                    let mut c = self.checkpoint(&assignment, &[]);
+                    c.done = done;
+                    self.last_checkpoint = Instant::now();
+                    on_checkpoint(&c);
+                }
+                return Ok(false);
+            }
             self.remember_inputs(&assignment);
             let Run {
                 inputs,
@@ -309,13 +407,34 @@ impl<'p> Worker<'p> {
             let (index, control) =
                 self.record_test(pool, inputs, &path, outcome, roundness, on_test);
             if control == Control::Stop {
+                self.stop_at(StopReason::Caller);
                 return Ok(false);
             }
-            if self.limit_reached(index + 1) {
-                if self.options.checkpoint_every.is_none() {
+            match self.limit(index + 1) {
+                None => {}
+                Some(reason @ StopReason::Tests(_)) => {
+                    self.stop_at(reason);
+                    if !self.checkpoints_here(floor) {
+                        return Ok(false);
+                    }
+                    // The next inputs are solved for, to checkpoint the state before their
+                    // run.
+                    stopping = true;
+                }
+                Some(reason) => {
+                    // Time or Ctrl-C: no more queries; this run is done again on resumption.
+                    self.stop_at(reason);
+                    if self.checkpoints_here(floor) {
+                        let done = match &resumed_done {
+                            Some(flags) => flags.clone(),
+                            None => prefix.iter().map(|n| n.done).collect(),
+                        };
+                        let c = self.checkpoint_rerun(&assignment, done);
+                        self.last_checkpoint = Instant::now();
+                        on_checkpoint(&c);
+                    }
                     return Ok(false);
                 }
-                stopping = true;
             }
             // The new branch stack: the prefix keeps its flags, new constraints are open;
             // constraints above the floor belong to the worker that handed this subtree out.
@@ -354,6 +473,9 @@ impl<'p> Worker<'p> {
                 if pick.set_aside_below {
                     self.hand_out_below(&mut stack, i, pool)?;
                 }
+                // The flags of the path before this negation (depth-first: the nodes below
+                // `i` are done), for a checkpoint at a stop during the query.
+                let below = stack.len() - i - 1;
                 stack.truncate(i + 1);
                 let negated = term::not(&stack[i].term);
                 stack[i] = Node {
@@ -372,6 +494,21 @@ impl<'p> Worker<'p> {
                     query = with_lemmas(&stack, &lemmas);
                     outcome = self.session.check_path(&query)?;
                 }
+                if outcome != QueryOutcome::Sat {
+                    if let Some(reason) = self.hard_stop() {
+                        // A limit interrupted the query, or came during it: not an answer.
+                        self.stop_at(reason);
+                        if self.checkpoints_here(floor) {
+                            let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
+                            done.push(outcome == QueryOutcome::Unsat);
+                            done.extend(std::iter::repeat_n(true, below));
+                            let c = self.checkpoint_rerun(&assignment, done);
+                            self.last_checkpoint = Instant::now();
+                            on_checkpoint(&c);
+                        }
+                        return Ok(false);
+                    }
+                }
                 if outcome == QueryOutcome::Unknown {
                     // The solver gave up: the subtree is skipped and the exploration is not
                     // complete.
@@ -384,7 +521,7 @@ impl<'p> Worker<'p> {
                         .options
                         .checkpoint_every
                         .is_some_and(|every| self.last_checkpoint.elapsed() >= every);
-                    if (due || stopping) && (floor == 0 || self.shard_subtree.is_some()) {
+                    if (due || stopping) && self.checkpoints_here(floor) {
                         self.last_checkpoint = Instant::now();
                         on_checkpoint(&self.checkpoint(&assignment, &prefix));
                     }
@@ -392,14 +529,6 @@ impl<'p> Worker<'p> {
                         return Ok(false);
                     }
                     break;
-                }
-                if !stopping
-                    && self
-                        .options
-                        .timeout
-                        .is_some_and(|t| self.start.elapsed() >= t)
-                {
-                    return Ok(false);
                 }
             }
         }
@@ -418,17 +547,24 @@ impl<'p> Worker<'p> {
     ) -> (usize, Control) {
         let opt = self.options.optimizations;
         let index = pool.count_test() - 1;
-        if self.options.check {
-            if let Some(why) = replay(
-                &self.replay_program,
-                self.scope,
-                &inputs,
-                &outcome,
-                opt.lazy_defaults,
-            ) {
-                self.mismatches.push((index, why));
+        // The test's outcome is the plain run's on its inputs (Catala's order). A path ending
+        // with outputs has the same outputs in any order: only checked.
+        let outcome = if self.options.check || !matches!(outcome, Outcome::Ok(_)) {
+            let plain = self.plain.outcome(&inputs);
+            match compare(self.plain.program(), &outcome, &plain, opt.lazy_defaults) {
+                Agreement::Same | Agreement::ErrorAfterAssertion => {}
+                Agreement::LazyConflict => self.stats.relabelled += 1,
+                Agreement::Differ(why) => {
+                    self.stats.relabelled += 1;
+                    if self.options.check {
+                        self.mismatches.push((index, why));
+                    }
+                }
             }
-        }
+            plain
+        } else {
+            outcome
+        };
         *self
             .stats
             .by_outcome
@@ -457,6 +593,7 @@ impl<'p> Worker<'p> {
         };
         let control = on_test(index, &test);
         self.stats.tests += 1;
+        self.last_recorded = Some((test.outcome.kind().to_string(), format!("{roundness:?}")));
         if self.options.keep_tests {
             self.tests.push(test);
         }
@@ -524,6 +661,9 @@ impl<'p> Worker<'p> {
                     pool.give((assignment, j + 1));
                 }
                 QueryOutcome::Unsat => {}
+                // A query a limit interrupted is not one the solver gave up on: the limit is
+                // reported instead.
+                QueryOutcome::Unknown if self.session.stopped() => {}
                 QueryOutcome::Unknown => self.stats.unknown_queries += 1,
             }
         }

@@ -39,8 +39,8 @@ pub mod symbolic;
 mod symbolic_dates;
 
 pub use explore::{
-    explore, explore_checkpointed, explore_with, Control, Exploration, ExploreOptions,
-    ExploreStats, Optimizations, Outcome, Strategy, TestCase,
+    explore, explore_checkpointed, explore_with, Control, EvaluationOrder, Exploration,
+    ExploreOptions, ExploreStats, Optimizations, Outcome, StopReason, Strategy, TestCase,
 };
 pub use path_id::PathId;
 

@@ -262,6 +262,39 @@ pub fn optim_long_help() -> String {
     text
 }
 
+/// The order in which a scope's independent definitions are evaluated, in the runs of an
+/// exploration. It decides which of two failing definitions stops a run, hence each test's
+/// outcome and the set of paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EvaluationOrder {
+    /// Catala's order, the program's as compiled: the one `lexprobe run` evaluates, so each
+    /// test ends as the run on its inputs does.
+    #[default]
+    Catala,
+    /// The order of the Catala compiler CUTECat (the paper's implementation) was built on
+    /// ([`crate::reorder::cutecat_order`]): reproduces the paper's path counts. A test's path
+    /// may then end differently from the run on its inputs: its outcome is the run's, and the
+    /// exploration says so in `incomplete`.
+    Paper,
+}
+
+impl EvaluationOrder {
+    /// The name `--order` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvaluationOrder::Catala => "catala",
+            EvaluationOrder::Paper => "paper",
+        }
+    }
+
+    /// Parses a name of [`EvaluationOrder::name`].
+    pub fn parse(text: &str) -> Option<EvaluationOrder> {
+        [EvaluationOrder::Catala, EvaluationOrder::Paper]
+            .into_iter()
+            .find(|o| o.name() == text.trim())
+    }
+}
+
 /// The order in which an exploration visits the paths (its searcher, see [`crate::searcher`]).
 /// All visit the same set of paths.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -295,9 +328,17 @@ impl Strategy {
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
     pub optimizations: Optimizations,
+    /// The order of the definitions in the runs (Catala's by default).
+    pub order: EvaluationOrder,
     pub strategy: Strategy,
+    /// Stop after this many tests found by this process (a resumed exploration finds this
+    /// many more).
     pub max_tests: Option<usize>,
+    /// Stop this long after the start (a solver check in flight is interrupted).
     pub timeout: Option<Duration>,
+    /// Stop when this flag is raised (e.g. by a Ctrl-C handler); a solver check in flight is
+    /// interrupted.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Initial inputs (a JSON object keyed by input name, possibly partial).
     pub hints: Option<serde_json::Value>,
     /// Replay every test on the plain interpreter.
@@ -321,9 +362,11 @@ impl Default for ExploreOptions {
     fn default() -> Self {
         ExploreOptions {
             optimizations: Optimizations::ALL,
+            order: EvaluationOrder::Catala,
             strategy: Strategy::DepthFirst,
             max_tests: None,
             timeout: None,
+            cancel: None,
             hints: None,
             check: true,
             keep_constraints: false,

@@ -8,7 +8,7 @@
 //! when every worker waits and no subtree is left, or at a limit.
 
 use crate::explore::{
-    transform, Control, ExploreOptions, ExploreStats, Task, TestCase, WorkPool, Worker,
+    conclude, transform, Control, ExploreOptions, ExploreStats, Task, TestCase, WorkPool, Worker,
 };
 use crate::{ConcolicError, Exploration};
 use catala_ir::dcalc::{Program, ScopeId};
@@ -140,7 +140,7 @@ where
     let worker = |index: usize| -> Result<Summary, String> {
         let context = setup()?;
         let program = program_of(&context);
-        let transformed = transform(program, options.optimizations);
+        let transformed = transform(program, &options);
         let mut w = Worker::new(program, &transformed, scope, &options, start)
             .map_err(|e| e.to_string())?;
         let initial = w.initial_assignment().map_err(|e| e.to_string())?;
@@ -196,6 +196,11 @@ where
         stats.early_lemmas += s.stats.early_lemmas;
         stats.dropped_lemmas += s.stats.dropped_lemmas;
         stats.unknown_queries += s.stats.unknown_queries;
+        stats.relabelled += s.stats.relabelled;
+        // The worker that met the limit says which; the others stopped because it did.
+        if stats.stopped_by.is_none() {
+            stats.stopped_by = s.stats.stopped_by;
+        }
         stats.complete &= s.stats.complete;
         for (k, n) in s.stats.by_outcome {
             *stats.by_outcome.entry(k).or_default() += n;
@@ -211,10 +216,12 @@ where
     incomplete.sort();
     incomplete.dedup();
     mismatches.sort();
-    Ok(Exploration {
+    let mut e = Exploration {
         tests: Vec::new(),
         stats,
         incomplete,
         replay_mismatches: mismatches,
-    })
+    };
+    conclude(&mut e);
+    Ok(e)
 }

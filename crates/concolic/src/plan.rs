@@ -168,7 +168,7 @@ pub fn make_plan(
     let shards = shards.max(1);
     let target = subtrees.max(shards);
     let start = Instant::now();
-    let transformed = transform(program, options.optimizations);
+    let transformed = transform(program, options);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     let mut runs = 0;
     let mut divergences = 0;

@@ -1,72 +1,164 @@
-//! The replay check: a test found by the concolic run is run again by the plain interpreter,
-//! which must give the same outcome.
+//! A test's outcome as `lexprobe run` gives it: the plain interpreter run on the test's inputs,
+//! on the program as compiled (Catala's evaluation order, no optimization), and its comparison
+//! with the outcome of the test's path as explored (the replay check).
+//!
+//! The outcome of a run is its error when it fails (whatever assertions failed before), else
+//! its first failed assertion, else its outputs. Two outcomes are the same when they have the
+//! same kind and the same positions (every label of an error, as a set; an assertion's span) or
+//! the same outputs.
 
 use crate::results::Outcome;
 use catala_eval::eval::Interpreter;
 use catala_eval::runtime::json::value_to_json;
 use catala_eval::runtime::Value;
-use catala_eval::RuntimeErrorKind;
+use catala_eval::{RuntimeError, RuntimeErrorKind};
 use catala_ir::dcalc::{Program, ScopeId};
 
-/// Re-runs a test on the plain interpreter; `Some(explanation)` when the outcome differs.
-pub(crate) fn replay(
-    program: &Program,
+/// The plain interpreter of the program as compiled, prepared once for many runs.
+pub(crate) struct PlainRuns<'p> {
+    program: &'p Program,
     scope: ScopeId,
-    inputs: &[Option<Value>],
-    outcome: &Outcome,
-    lazy_defaults: bool,
-) -> Option<String> {
-    if let Outcome::Assertion(a) = outcome {
-        let Ok(mut interp) = Interpreter::<()>::new(program, ()) else {
-            return Some("the plain run fails before the scope".to_string());
+    /// `Err`: the program's top-level definitions fail (every run then fails with it).
+    interp: Result<Interpreter<'p, ()>, RuntimeError>,
+}
+
+impl<'p> PlainRuns<'p> {
+    pub(crate) fn new(program: &'p Program, scope: ScopeId) -> PlainRuns<'p> {
+        PlainRuns {
+            program,
+            scope,
+            interp: Interpreter::<()>::new(program, ()),
+        }
+    }
+
+    /// The program as given.
+    pub(crate) fn program(&self) -> &'p Program {
+        self.program
+    }
+
+    /// The outcome of the plain run on `inputs` (aligned with the scope's inputs).
+    pub(crate) fn outcome(&mut self, inputs: &[Option<Value>]) -> Outcome {
+        let interp = match &mut self.interp {
+            Ok(i) => i,
+            Err(e) => return Outcome::Error(e.clone()),
         };
         let args = inputs.iter().map(|v| v.clone().map(|v| (v, ()))).collect();
-        let first = match interp.run(scope, args) {
-            Ok((_, failures)) => failures.into_iter().next(),
-            Err(_) => interp.take_failures().into_iter().next(),
-        };
-        return match first {
-            Some(b) if b.span == a.span => None,
-            _ => Some("the plain run does not fail the same assertion".to_string()),
-        };
-    }
-    let plain = catala_eval::run_scope(program, scope, inputs.to_vec());
-    if let Ok(r) = &plain {
-        if !r.assertion_failures.is_empty() {
-            return Some("the plain run fails an assertion".to_string());
-        }
-    }
-    match (plain, outcome) {
-        (Ok(r), Outcome::Ok(outs)) => {
-            let a: Vec<_> = r
-                .outputs
-                .iter()
-                .map(|(n, v)| (n, value_to_json(program, v)))
-                .collect();
-            let b: Vec<_> = outs
-                .iter()
-                .map(|(n, v)| (n, value_to_json(program, v)))
-                .collect();
-            (a != b).then(|| format!("outputs differ: {a:?} vs {b:?}"))
-        }
-        (Err(e), Outcome::Error(f)) => {
-            // A lazy conflict names the first two applicable rules, the plain run all of them.
-            let same_rules = if lazy_defaults && f.kind == RuntimeErrorKind::Conflict {
-                f.labels.len() == 2.min(e.labels.len())
-                    && f.labels
+        match interp.run(self.scope, args) {
+            Ok((out, failures)) => match (failures.into_iter().next(), out) {
+                (Some(a), _) => Outcome::Assertion(a),
+                (None, (Value::Struct(s), _)) => Outcome::Ok(
+                    self.program
+                        .scope(self.scope)
+                        .outputs
                         .iter()
-                        .all(|l| e.labels.iter().any(|m| m.span == l.span))
-            } else {
-                e.labels.len() == f.labels.len()
-            };
-            (e.kind != f.kind || !same_rules)
-                .then(|| format!("errors differ: {} vs {}", e.kind.as_str(), f.kind.as_str()))
+                        .map(|o| o.name.clone())
+                        .zip(s.fields.iter().cloned())
+                        .collect(),
+                ),
+                (None, _) => Outcome::Ok(Vec::new()),
+            },
+            Err(e) => {
+                // The assertions that failed before the error: `run` reports the error.
+                interp.take_failures();
+                Outcome::Error(e)
+            }
         }
-        (_, Outcome::Assertion(_)) => None,
-        (Ok(_), Outcome::Error(f)) => Some(format!(
-            "plain run succeeds, concolic run: {}",
-            f.kind.as_str()
-        )),
-        (Err(e), Outcome::Ok(_)) => Some(format!("plain run fails with {}", e.kind.as_str())),
     }
+}
+
+/// How the outcome of a test's path compares with the plain run's on its inputs.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Agreement {
+    Same,
+    /// The path ends on a failed assertion and the plain run goes on to fail after it: the
+    /// path decides this (every input of the path fails the same way), only the report
+    /// differs.
+    ErrorAfterAssertion,
+    /// A lazy conflict (Fig. 9) naming two of the plain run's applicable rules: the rules
+    /// after the second were not evaluated on the path, so other inputs of the path may make
+    /// other rules applicable.
+    LazyConflict,
+    /// Anything else, explained.
+    Differ(String),
+}
+
+fn sorted_spans(e: &RuntimeError) -> Vec<catala_syntax::Span> {
+    let mut v: Vec<_> = e.labels.iter().map(|l| l.span).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Compares the outcome of a path (`explored`) with the plain run's (`plain`).
+pub(crate) fn compare(
+    program: &Program,
+    explored: &Outcome,
+    plain: &Outcome,
+    lazy_defaults: bool,
+) -> Agreement {
+    match (explored, plain) {
+        (Outcome::Ok(a), Outcome::Ok(b)) => {
+            let json = |outs: &[(String, Value)]| -> Vec<_> {
+                outs.iter()
+                    .map(|(n, v)| (n.clone(), value_to_json(program, v)))
+                    .collect()
+            };
+            let (a, b) = (json(a), json(b));
+            if a == b {
+                Agreement::Same
+            } else {
+                Agreement::Differ(format!("outputs differ: {a:?} vs {b:?}"))
+            }
+        }
+        (Outcome::Error(f), Outcome::Error(e)) => {
+            let (fs, es) = (sorted_spans(f), sorted_spans(e));
+            if f.kind == e.kind && fs == es {
+                Agreement::Same
+            } else if lazy_defaults
+                && f.kind == RuntimeErrorKind::Conflict
+                && e.kind == RuntimeErrorKind::Conflict
+                && fs.len() == 2
+                && fs.iter().all(|s| es.contains(s))
+            {
+                Agreement::LazyConflict
+            } else if f.kind == e.kind {
+                Agreement::Differ(format!(
+                    "{} at other positions: {} vs {}",
+                    e.kind.as_str(),
+                    positions(&fs),
+                    positions(&es)
+                ))
+            } else {
+                Agreement::Differ(format!(
+                    "{} at {} on the path, {} at {} in the plain run",
+                    f.kind.as_str(),
+                    positions(&fs),
+                    e.kind.as_str(),
+                    positions(&es)
+                ))
+            }
+        }
+        (Outcome::Assertion(a), Outcome::Assertion(b)) => {
+            if a.span == b.span {
+                Agreement::Same
+            } else {
+                Agreement::Differ("the plain run fails another assertion first".to_string())
+            }
+        }
+        (Outcome::Assertion(_), Outcome::Error(_)) => Agreement::ErrorAfterAssertion,
+        (f, e) => Agreement::Differ(format!(
+            "{} on the path, {} in the plain run",
+            f.kind(),
+            e.kind()
+        )),
+    }
+}
+
+/// Positions as file numbers and byte offsets (the caller has the source map).
+fn positions(spans: &[catala_syntax::Span]) -> String {
+    let v: Vec<String> = spans
+        .iter()
+        .map(|s| format!("file {} byte {}", s.file.0, s.start))
+        .collect();
+    format!("[{}]", v.join(", "))
 }

@@ -75,9 +75,91 @@ pub struct ExploreStats {
     pub dropped_lemmas: usize,
     /// Path queries the solver gave up on (their subtrees are not explored).
     pub unknown_queries: usize,
+    /// The limit that ended the exploration before it ran out of paths, if one did.
+    pub stopped_by: Option<StopReason>,
+    /// Tests whose path's own outcome (in the order explored, with the optimizations) differs
+    /// from the plain run's on their inputs, for a reason other inputs on the same path may
+    /// not share (a lazy conflict, packed exceptions, the paper's order): their outcome is the
+    /// plain run's, and other outcomes of their paths may be unexplored.
+    pub relabelled: usize,
     pub by_outcome: BTreeMap<String, usize>,
     /// Tests per roundness level of their money inputs.
     pub by_roundness: BTreeMap<String, usize>,
+}
+
+/// What ended an exploration before it ran out of paths.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StopReason {
+    /// The time limit (`--timeout`).
+    Time(Duration),
+    /// The test limit (`--max-tests`), counted in this process.
+    Tests(usize),
+    /// The cancel flag was raised (Ctrl-C).
+    Interrupted,
+    /// The caller asked to stop after a test.
+    Caller,
+}
+
+impl ExploreStats {
+    /// What keeps the exploration from being complete, one sentence each, with what is left
+    /// unexplored: the limit that stopped it, the queries the solver gave up on, the runs that
+    /// left their path, the tests whose path does not decide their outcome. Empty when
+    /// nothing of this happened.
+    pub fn gaps(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let after =
+            |what: String| format!("{what}: the paths after test {} are unexplored", self.tests);
+        match &self.stopped_by {
+            Some(StopReason::Time(t)) => {
+                out.push(after(format!("time limit (--timeout {})", t.as_secs_f64())))
+            }
+            Some(StopReason::Tests(n)) => out.push(after(format!("test limit (--max-tests {n})"))),
+            Some(StopReason::Interrupted) => out.push(after("interrupted (Ctrl-C)".into())),
+            Some(StopReason::Caller) => out.push(after("stopped by the caller".into())),
+            None => {}
+        }
+        match self.unknown_queries {
+            0 => {}
+            1 => out.push("1 solver query unknown: its subtree is unexplored".into()),
+            n => out.push(format!(
+                "{n} solver queries unknown: their subtrees are unexplored"
+            )),
+        }
+        match self.divergences {
+            0 => {}
+            1 => out.push(
+                "1 run left the path it was solved for: the paths beside it may be unexplored"
+                    .into(),
+            ),
+            n => out.push(format!(
+                "{n} runs left the path they were solved for: the paths beside them may be unexplored"
+            )),
+        }
+        match self.relabelled {
+            0 => {}
+            n => out.push(format!(
+                "{n} test{} ended differently in the plain run than on {} explored path (lazy conflicts, packed exceptions or --order paper): {} outcome is the plain run's, other inputs of {} path may end in ways not explored (--optim all,-lazy,-reorder explores them)",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "its" } else { "their" },
+                if n == 1 { "its" } else { "their" },
+                if n == 1 { "its" } else { "their" },
+            )),
+        }
+        out
+    }
+}
+
+/// Whether an entry of `incomplete` tells what stopped one process (a limit, Ctrl-C), which a
+/// resumption or another shard may make up for, rather than a gap in what was explored.
+pub fn is_stop_entry(entry: &str) -> bool {
+    [
+        "time limit (",
+        "test limit (",
+        "interrupted (",
+        "stopped by the caller",
+    ]
+    .iter()
+    .any(|p| entry.starts_with(p))
 }
 
 /// The result of an exploration.
@@ -85,7 +167,8 @@ pub struct ExploreStats {
 pub struct Exploration {
     pub tests: Vec<TestCase>,
     pub stats: ExploreStats,
-    /// Operations evaluated concretely on symbolic operands (completeness is lost there).
+    /// Why the exploration is not complete, one entry each: operations evaluated concretely on
+    /// symbolic operands (completeness is lost there), then [`ExploreStats::gaps`].
     pub incomplete: Vec<String>,
     /// Tests the plain interpreter replayed with a different outcome (index, explanation).
     pub replay_mismatches: Vec<(usize, String)>,

@@ -1,14 +1,15 @@
 //! One shard of a sharded exploration: the subtrees a [`crate::plan::Plan`] gave it, each
 //! explored depth-first below its prefix, one after the other, by one worker. A subtree is
 //! complete when its exploration ended without a limit, a query the solver gave up on, a run
-//! leaving its prefix, or a test outside the prefix. With checkpoints on, a checkpoint names
+//! leaving its prefix, a test outside the prefix, or a test whose path does not decide its
+//! outcome. With checkpoints on, a checkpoint names
 //! the subtree it is in (and the earlier ones that were not complete), so a shard killed at
 //! any point resumes where its last checkpoint was; the tests found between that checkpoint
 //! and the kill are found again, on the same paths (same [`PathId`]s), and a merge keeps one.
 
 use crate::checkpoint::Checkpoint;
 use crate::cpu_clock::thread_cpu_time;
-use crate::explore::{transform, Worker};
+use crate::explore::{conclude, transform, Worker};
 use crate::inputs::Assignment;
 use crate::path_id::PathId;
 use crate::searcher::{Solo, WorkPool};
@@ -49,7 +50,7 @@ pub fn explore_shard(
 ) -> Result<ShardExploration, ConcolicError> {
     let pool = Solo::default();
     let start = Instant::now();
-    let transformed = transform(program, options.optimizations);
+    let transformed = transform(program, options);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     let mut complete = vec![false; subtrees.len()];
     let mut costs = vec![SubtreeCost::default(); subtrees.len()];
@@ -100,7 +101,14 @@ pub fn explore_shard(
                 inputs.clone()
             }
         };
-        let before = (worker.stats.unknown_queries, worker.stats.divergences);
+        let gaps = |w: &Worker| {
+            (
+                w.stats.unknown_queries,
+                w.stats.divergences,
+                w.stats.relabelled,
+            )
+        };
+        let before = gaps(&worker);
         let (tests0, queries0) = (pool.tests.get(), worker.session.stats().path_queries);
         let (cpu0, clock) = (thread_cpu_time(), Instant::now());
         let mut strays = 0usize;
@@ -125,9 +133,7 @@ pub fn explore_shard(
             cpu_time: thread_cpu_time().saturating_sub(cpu0),
             wall_time: clock.elapsed(),
         };
-        complete[k] = going
-            && strays == 0
-            && (worker.stats.unknown_queries, worker.stats.divergences) == before;
+        complete[k] = going && strays == 0 && gaps(&worker) == before;
         if !complete[k] {
             worker.lost_subtrees.push(k);
         }
@@ -138,8 +144,10 @@ pub fn explore_shard(
     }
     worker.stats.complete = !pool.is_stopped() && complete.iter().all(|c| *c);
     let stopped = pool.is_stopped();
+    let mut exploration = worker.finish(stopped);
+    conclude(&mut exploration);
     Ok(ShardExploration {
-        exploration: worker.finish(stopped),
+        exploration,
         complete,
         costs,
     })

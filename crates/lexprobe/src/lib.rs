@@ -7,6 +7,7 @@ pub mod catala;
 pub mod commands;
 pub mod exit;
 pub mod format;
+pub mod interrupt;
 pub mod law_coverage;
 pub mod positioned;
 pub mod progress;

@@ -70,7 +70,16 @@ fn verdicts(system: &str) -> Vec<(String, String)> {
             "r1_disability_filer",
         ])
         .args([
-            "--budget", "3s", "--seed", "7", "--jobs", "1", "--format", "json",
+            "--max-tests",
+            "1000",
+            "--budget",
+            "600s",
+            "--seed",
+            "7",
+            "--jobs",
+            "1",
+            "--format",
+            "json",
         ])
         .output()
         .expect("lexprobe starts");

@@ -700,7 +700,7 @@ type = "boolean"
         let config = SearchConfig {
             seed: 5,
             max_tests: Some(3000),
-            budget: Duration::from_secs(30),
+            budget: Duration::from_secs(3600),
             jobs: 2,
             ..SearchConfig::default()
         };
@@ -749,7 +749,7 @@ type = "boolean"
         let config = SearchConfig {
             seed: 5,
             max_tests: Some(3000),
-            budget: Duration::from_secs(30),
+            budget: Duration::from_secs(3600),
             live: Some(Arc::clone(&live)),
             ..SearchConfig::default()
         };

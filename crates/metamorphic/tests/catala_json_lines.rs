@@ -42,7 +42,7 @@ fn served_scope_gives_the_same_verdicts() {
     let config = SearchConfig {
         seed: 7,
         max_tests: Some(400),
-        budget: Duration::from_secs(120),
+        budget: Duration::from_secs(3600),
         jobs: 1,
         ..SearchConfig::default()
     };

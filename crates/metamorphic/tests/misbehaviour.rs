@@ -67,7 +67,7 @@ fn expected_y(case: &Record) -> f64 {
 fn check(system: &dyn SystemUnderTest, max_tests: usize, jobs: usize) -> Vec<RelationReport> {
     let config = SearchConfig {
         seed: 3,
-        budget: Duration::from_secs(120),
+        budget: Duration::from_secs(3600),
         max_tests: Some(max_tests),
         jobs,
         ..SearchConfig::default()

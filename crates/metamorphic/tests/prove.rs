@@ -26,7 +26,7 @@ fn prove_with(model: &str, base: ProveConfig) -> Vec<ProofReport> {
         parse_relations(&std::fs::read_to_string(dir.join("benefit.mr")).unwrap()).unwrap();
     let target = format!("{}#Benefit", dir.join(model).display());
     let config = ProveConfig {
-        budget: Duration::from_secs(120),
+        budget: Duration::from_secs(3600),
         ..base
     };
     let mut reports = Vec::new();
@@ -170,8 +170,9 @@ fn a_refuted_relation_shows_its_region_over_features_beside_the_random_search_tr
         parse_relations(&std::fs::read_to_string(dir.join("allowance.mr")).unwrap()).unwrap();
     let target = format!("{}#Allowance", dir.join("allowance.catala_en").display());
     let config = ProveConfig {
-        budget: Duration::from_secs(60),
-        tree_budget: Duration::from_secs(60),
+        // Bounded by the path pairs and the tree's test cap; the times are safety nets.
+        budget: Duration::from_secs(3600),
+        tree_budget: Duration::from_secs(3600),
         tree_max_tests: Some(20_000),
         seed: 3,
         ..ProveConfig::default()

@@ -17,4 +17,5 @@ mod watchdog;
 pub use layer::{Chain, GenerationalMap, QueryCache, SolverLayer, Verdict};
 pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats, Z3Layer};
 pub use term::{ArithOp, CmpOp, Sort, Term};
+pub use watchdog::Stop;
 pub mod catala;

@@ -7,6 +7,10 @@
 //! mutex, set and cleared by the checking thread), and interrupts the context when that check
 //! has run past the limit; a check costs two uncontended locks.
 //!
+//! A watchdog also ends a check in flight when the exploration must stop: at its deadline
+//! (`--timeout`) or when a flag is raised (Ctrl-C), see [`Stop`]; a check is then interrupted
+//! within one polling interval (at most 50 ms), whatever its own limit.
+//!
 //! The interrupt is issued under the same mutex the checking thread takes to clear the start,
 //! so it never reaches a later check. It may reach the context in the instant after the check
 //! returned and before the start is cleared; Z3 ignores an interrupt outside a check (the next
@@ -18,20 +22,46 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use z3::{Context, ContextHandle};
 
-/// Interrupts the checks of one context that run longer than a limit.
+/// When every check must end, whatever its own limit: a deadline, and a flag another thread
+/// may raise (e.g. on Ctrl-C). The default never stops.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    pub deadline: Option<Instant>,
+    pub flag: Option<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// Whether the deadline has passed or the flag is raised.
+    pub fn reached(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Whether this can ever stop anything.
+    pub fn is_set(&self) -> bool {
+        self.deadline.is_some() || self.flag.is_some()
+    }
+}
+
+/// Interrupts the checks of one context that run longer than a limit, or past a [`Stop`].
 pub(crate) struct Watchdog {
     shared: Arc<Shared>,
+    /// The limit of [`Watchdog::watch`].
+    limit: Option<Duration>,
     thread: Option<JoinHandle<()>>,
 }
 
 struct Shared {
-    /// When the check under watch started (`None`: no check under watch).
-    started: Mutex<Option<Instant>>,
+    /// When the check under watch started and its own limit (`None`: no check under watch).
+    started: Mutex<Option<(Instant, Option<Duration>)>>,
     stop: AtomicBool,
 }
 
 impl Shared {
-    fn started(&self) -> MutexGuard<'_, Option<Instant>> {
+    fn started(&self) -> MutexGuard<'_, Option<(Instant, Option<Duration>)>> {
         // A poisoned lock only means a thread panicked while holding it; the value (a time)
         // is still meaningful.
         self.started.lock().unwrap_or_else(|e| e.into_inner())
@@ -48,16 +78,19 @@ impl Drop for Watch<'_> {
 }
 
 impl Watchdog {
-    /// A watchdog interrupting `context`'s checks after `limit` (give or take a twentieth of
-    /// it, at most 50 ms). The context must outlive the watchdog: its owner declares the
-    /// watchdog before the context handle, so the thread is joined first.
-    pub(crate) fn new(context: &'static Context, limit: Duration) -> Watchdog {
+    /// A watchdog interrupting `context`'s checks after `limit` when given (give or take a
+    /// twentieth of it, at most 50 ms), and any check once `stop` is reached (within 50 ms).
+    /// The context must outlive the watchdog: its owner declares the watchdog before the
+    /// context handle, so the thread is joined first.
+    pub(crate) fn new(context: &'static Context, limit: Option<Duration>, stop: Stop) -> Watchdog {
         let shared = Arc::new(Shared {
             started: Mutex::new(None),
             stop: AtomicBool::new(false),
         });
         let handle: ContextHandle<'static> = context.handle();
-        let poll = (limit / 20).clamp(Duration::from_millis(1), Duration::from_millis(50));
+        let poll = limit.map_or(Duration::from_millis(50), |l| {
+            (l / 20).clamp(Duration::from_millis(1), Duration::from_millis(50))
+        });
         let watched = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("z3-watchdog".into())
@@ -67,19 +100,33 @@ impl Watchdog {
                     return;
                 }
                 let mut started = watched.started();
-                if started.is_some_and(|t| t.elapsed() >= limit) {
+                let over = |(t, l): &(Instant, Option<Duration>)| {
+                    l.is_some_and(|l| t.elapsed() >= l) || stop.reached()
+                };
+                if started.as_ref().is_some_and(over) {
                     handle.interrupt();
                     *started = None;
                 }
             })
             .ok();
-        Watchdog { shared, thread }
+        Watchdog {
+            shared,
+            limit,
+            thread,
+        }
     }
 
     /// Puts the check about to start under watch until the returned guard is dropped. When
     /// the thread could not be started, nothing watches (the check keeps its resource limit).
     pub(crate) fn watch(&self) -> Watch<'_> {
-        *self.shared.started() = Some(Instant::now());
+        self.watch_for(self.limit)
+    }
+
+    /// [`Watchdog::watch`] with another limit for this check (`None`: only the stop ends
+    /// it). A check timed this way must not also have Z3's own `timeout`: Z3 4.8 can
+    /// deadlock when its timer and an interrupt end a check at the same moment.
+    pub(crate) fn watch_for(&self, limit: Option<Duration>) -> Watch<'_> {
+        *self.shared.started() = Some((Instant::now(), limit));
         Watch(&self.shared)
     }
 }
@@ -125,7 +172,7 @@ mod tests {
     #[test]
     fn a_check_past_the_limit_is_interrupted_and_the_next_one_runs() {
         let ctx: &'static Context = Box::leak(Box::new(Context::new(&Config::new())));
-        let dog = Watchdog::new(ctx, Duration::from_millis(300));
+        let dog = Watchdog::new(ctx, Some(Duration::from_millis(300)), Stop::default());
         let s = Solver::new(ctx);
         s.push();
         hard_query(ctx, &s);
@@ -146,6 +193,57 @@ mod tests {
         s.assert(&Int::new_const(ctx, "w").gt(&Int::from_i64(ctx, 3)));
         let _watch = dog.watch();
         assert_eq!(s.check(), SatResult::Sat);
+    }
+
+    #[test]
+    fn a_check_in_flight_is_interrupted_at_the_deadline_and_by_the_flag() {
+        let ctx: &'static Context = Box::leak(Box::new(Context::new(&Config::new())));
+        // A per-check limit far beyond the test: only the deadline can end the check.
+        let start = Instant::now();
+        let stop = Stop {
+            deadline: Some(start + Duration::from_millis(300)),
+            flag: None,
+        };
+        let dog = Watchdog::new(ctx, Some(Duration::from_secs(3600)), stop);
+        let s = Solver::new(ctx);
+        hard_query(ctx, &s);
+        let r = {
+            let _watch = dog.watch();
+            s.check()
+        };
+        assert_eq!(r, SatResult::Unknown);
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+        drop(dog);
+        // The flag, raised by another thread while the check runs, with no limit at all.
+        let flag = Arc::new(AtomicBool::new(false));
+        let stop = Stop {
+            deadline: None,
+            flag: Some(Arc::clone(&flag)),
+        };
+        let dog = Watchdog::new(ctx, None, stop);
+        let raiser = {
+            let flag = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                flag.store(true, Ordering::Relaxed);
+            })
+        };
+        let start = Instant::now();
+        let r = {
+            let _watch = dog.watch();
+            s.check()
+        };
+        let _ = raiser.join();
+        assert_eq!(r, SatResult::Unknown);
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

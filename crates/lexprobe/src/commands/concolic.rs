@@ -32,6 +32,12 @@ use std::time::Duration;
 Human output and --jsonl print each test as soon as it is found, so a long exploration can be
 watched, cut short, or piped; --format json prints one object at the end.
 
+Each test's outcome is the one `lexprobe run` gives on its inputs (definitions in Catala's
+order; --order paper explores in the order of the paper's tool, to reproduce its path counts).
+A run stopped by --timeout, --max-tests or Ctrl-C (which interrupt a solver check in flight,
+and write the checkpoint with --checkpoint) prints its closing line, and says in `incomplete`
+what stopped it and what is left unexplored, as it does for solver queries left unknown.
+
 Exit code: 0 when the exploration ran (whatever the tests found), 123 on a Catala error in the
 program or a failed replay check, 2 on bad usage.")]
 pub struct ConcolicArgs {
@@ -45,12 +51,19 @@ pub struct ConcolicArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds (a solver check in flight is interrupted).
     #[arg(long)]
     pub timeout: Option<f64>,
-    /// Stop after this many tests.
+    /// Stop after this many tests; with --resume, after this many more tests than the
+    /// checkpoint's.
     #[arg(long)]
     pub max_tests: Option<usize>,
+    /// Order of the definitions in the runs: catala (Catala's, as `lexprobe run` evaluates
+    /// them), or paper (the order of the compiler the paper's tool was built on, to reproduce
+    /// its path counts; a test's path may then end differently from the run on its inputs,
+    /// which is reported in `incomplete`).
+    #[arg(long, value_enum, default_value_t = OrderArg::Catala)]
+    pub order: OrderArg,
     #[arg(
         long,
         default_value = "all",
@@ -141,6 +154,28 @@ pub struct ConcolicOutputArgs {
     pub coverage: crate::law_coverage::CoverageArgs,
 }
 
+/// The order of the definitions, on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderArg {
+    Catala,
+    Paper,
+}
+
+impl OrderArg {
+    pub fn name(self) -> &'static str {
+        concolic::options::EvaluationOrder::from(self).name()
+    }
+}
+
+impl From<OrderArg> for concolic::options::EvaluationOrder {
+    fn from(o: OrderArg) -> concolic::options::EvaluationOrder {
+        match o {
+            OrderArg::Catala => concolic::options::EvaluationOrder::Catala,
+            OrderArg::Paper => concolic::options::EvaluationOrder::Paper,
+        }
+    }
+}
+
 /// The order of an exploration's paths, on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum StrategyArg {
@@ -188,6 +223,8 @@ pub fn run(args: ConcolicArgs) -> i32 {
         };
     let options = ExploreOptions {
         optimizations,
+        order: args.order.into(),
+        cancel: Some(crate::interrupt::on_ctrl_c()),
         strategy: args.strategy.into(),
         max_tests: args.max_tests,
         timeout: args
@@ -537,10 +574,10 @@ fn print_test(
 
 fn print_summary(e: &Exploration, args: &ConcolicArgs) {
     if !e.incomplete.is_empty() {
-        println!(
-            "Evaluated concretely (exploration may be incomplete): {}",
-            e.incomplete.join(", ")
-        );
+        println!("Incomplete exploration:");
+        for entry in &e.incomplete {
+            println!("  {entry}");
+        }
     }
     if args.stats {
         let s = &e.stats;
@@ -551,7 +588,7 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
             s.soft_solver_calls,
             s.time.as_secs_f64(),
             s.solver_time.as_secs_f64(),
-            if s.complete { "complete" } else { "stopped at a limit" }
+            summary_verdict(e)
         );
         println!(
             "  queries answered without Z3: {} ({} by a model guessed near the last inputs)",
@@ -566,12 +603,24 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
         for (k, n) in &s.by_outcome {
             println!("  {k}: {n}");
         }
-        if s.unknown_queries > 0 {
-            println!(
-                "  {} queries abandoned by the solver after --query-timeout: their subtrees are not explored",
-                s.unknown_queries
-            );
+    }
+}
+
+/// `complete`, or what stopped the exploration (only a limit that was hit), or `incomplete`.
+fn summary_verdict(e: &Exploration) -> String {
+    if e.stats.complete {
+        return "complete".to_string();
+    }
+    match &e.stats.stopped_by {
+        Some(concolic::StopReason::Time(t)) => {
+            format!("stopped at the time limit (--timeout {})", t.as_secs_f64())
         }
+        Some(concolic::StopReason::Tests(n)) => {
+            format!("stopped at the test limit (--max-tests {n})")
+        }
+        Some(concolic::StopReason::Interrupted) => "interrupted (Ctrl-C)".to_string(),
+        Some(concolic::StopReason::Caller) => "stopped".to_string(),
+        None => "incomplete (see above)".to_string(),
     }
 }
 
@@ -673,6 +722,7 @@ fn write_checkpoint(
         "program": args.file.display().to_string(),
         "scope": args.scope,
         "optim": args.optim,
+        "order": args.order.name(),
         "state": c.to_json(),
     });
     if let Some(s) = shard {
@@ -728,6 +778,15 @@ fn read_checkpoint(
                 path.display()
             ));
         }
+    }
+    // Checkpoints written before the evaluation order was an option were in the paper's.
+    let order = doc.get("order").and_then(Json::as_str).unwrap_or("paper");
+    if order != args.order.name() {
+        return Err(format!(
+            "{} was written with --order {order}, not {}",
+            path.display(),
+            args.order.name()
+        ));
     }
     let state = doc
         .get("state")

@@ -271,7 +271,9 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
                 .filter_map(|(o, s)| s.as_ref().filter(|s| s.1 == index).map(|s| (o, s)))
                 .collect();
             let Some((_, first)) = mine.first() else {
-                problems.push(format!("shard {index}/{count} missing"));
+                problems.push(format!(
+                    "shard {index}/{count} missing: its subtrees are unexplored"
+                ));
                 continue;
             };
             for p in &first.4 {
@@ -322,11 +324,11 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
         }
     }
     let mut stats = Map::new();
-    let mut incomplete: BTreeSet<String> = BTreeSet::new();
+    let mut entries: BTreeSet<String> = BTreeSet::new();
     let mut by_roundness: BTreeMap<String, u64> = BTreeMap::new();
     for o in outputs {
         let Some(c) = &o.closing else { continue };
-        incomplete.extend(strings(c.get("incomplete")));
+        entries.extend(strings(c.get("incomplete")));
         let s = &c["stats"];
         for k in SUMMED {
             let add = s.get(k).and_then(Json::as_f64).unwrap_or(0.0);
@@ -339,12 +341,22 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             }
         }
     }
-    if !incomplete.is_empty() {
-        problems.push(format!(
-            "operations evaluated concretely (paths may be missing): {}",
-            incomplete.iter().cloned().collect::<Vec<_>>().join(", ")
-        ));
+    // What stopped one process (a limit, Ctrl-C) is made up for when every subtree is
+    // complete in some output (a resumption finished it); the other entries are gaps in what
+    // was explored.
+    let (stops, gaps): (Vec<String>, Vec<String>) = entries
+        .into_iter()
+        .partition(|e| concolic::results::is_stop_entry(e));
+    // The merged `incomplete`: the subtrees not covered, the gaps, and the stops that left
+    // something unexplored.
+    let mut incomplete: Vec<String> = problems.clone();
+    if !problems.is_empty() {
+        incomplete.extend(stops);
     }
+    if !gaps.is_empty() {
+        problems.push(format!("incomplete outputs: {}", gaps.join("; ")));
+    }
+    incomplete.extend(gaps);
     let tests: Vec<Test> = by_path
         .into_values()
         .map(|t| Test {
@@ -367,7 +379,7 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
         tests,
         duplicates,
         stats,
-        incomplete: incomplete.into_iter().collect(),
+        incomplete,
         findings,
         problems,
         notes,
@@ -589,5 +601,61 @@ mod tests {
         };
         assert_eq!(m.problems.len(), 1);
         assert_eq!(m.stats["complete"], false);
+    }
+
+    fn shard_output(index: usize, subtrees: &[&str], tests: &[Json]) -> Output {
+        let shard = json!({ "plan": "p1", "index": index, "count": 2, "plan_subtrees": 2,
+                            "subtrees": subtrees });
+        Output {
+            name: format!("shard-{index}"),
+            tests: tests.iter().map(|t| Test::new(t, t.to_string())).collect(),
+            header: Some(shard),
+            closing: Some(json!({
+                "stats": { "tests": tests.len() },
+                "incomplete": [],
+                "coverage": { "plan": "p1", "shard": [index, 2], "plan_subtrees": 2,
+                              "subtrees": subtrees, "complete": subtrees },
+            })),
+            cut: 0,
+        }
+    }
+
+    #[test]
+    fn a_missing_shard_is_listed_in_incomplete() {
+        let ok = |p: &str| json!({ "path": p, "outcome": "ok" });
+        let both = [
+            shard_output(0, &["0"], &[ok("0")]),
+            shard_output(1, &["1"], &[ok("1")]),
+        ];
+        let m = merge(&both).unwrap_or_else(|e| panic!("{e}"));
+        assert!(m.incomplete.is_empty(), "{:?}", m.incomplete);
+        assert_eq!(m.stats["complete"], true);
+        let m = merge(&both[..1]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            m.incomplete,
+            ["shard 1/2 missing: its subtrees are unexplored"]
+        );
+        assert_eq!(m.stats["complete"], false);
+    }
+
+    #[test]
+    fn a_stop_made_up_for_by_a_resumption_is_dropped_and_kept_otherwise() {
+        let ok = |p: &str| json!({ "path": p, "outcome": "ok" });
+        let stop = "time limit (--timeout 20): the paths after test 1 are unexplored";
+        let mut part1 = output("part1", &[ok("0")], false);
+        if let Some(c) = &mut part1.closing {
+            c["incomplete"] = json!([stop]);
+        }
+        let part2 = output("part2", &[ok("1")], true);
+        let alone = merge(std::slice::from_ref(&part1)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            alone.incomplete.iter().any(|e| e == stop),
+            "{:?}",
+            alone.incomplete
+        );
+        assert_eq!(alone.stats["complete"], false);
+        let m = merge(&[part1, part2]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(m.incomplete.is_empty(), "{:?}", m.incomplete);
+        assert_eq!(m.stats["complete"], true);
     }
 }

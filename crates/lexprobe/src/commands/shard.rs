@@ -72,6 +72,7 @@ pub fn print_plan(
         },
         "scope": args.scope,
         "optim": args.optim,
+        "order": args.order.name(),
     });
     if let (Json::Object(d), Json::Object(p)) = (&mut doc, plan.to_json()) {
         d.extend(p);
@@ -209,6 +210,15 @@ pub fn read_shard(loaded: &Loaded, args: &ConcolicArgs) -> Result<Option<ShardSe
             "{} was made with --optim {optim}, not {}",
             path.display(),
             args.optim
+        ));
+    }
+    // Plans made before the evaluation order was an option were in the paper's.
+    let order = doc.get("order").and_then(Json::as_str).unwrap_or("paper");
+    if order != args.order.name() {
+        return Err(format!(
+            "{} was made with --order {order}, not {}",
+            path.display(),
+            args.order.name()
         ));
     }
     let plan = Plan::from_json(&doc).map_err(|e| format!("{}: {e}", path.display()))?;

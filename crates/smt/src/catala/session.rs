@@ -108,6 +108,17 @@ impl CatalaSession {
         self.layers.then.first = Some(Guesses::new(money));
     }
 
+    /// Ends Z3's checks, in flight or to come, once `stop` is reached (the exploration's
+    /// deadline, Ctrl-C): they answer unknown (see [`Z3Session::stop_at`]).
+    pub fn stop_at(&mut self, stop: crate::Stop) {
+        self.z3().stop_at(stop);
+    }
+
+    /// Whether the [`crate::Stop`] given to [`CatalaSession::stop_at`] is reached.
+    pub fn stopped(&self) -> bool {
+        self.layers.then.then.stopped()
+    }
+
     /// Writes the path queries Z3 gives up on to `dir` (see [`Z3Session::dump_unknown_to`]).
     pub fn dump_unknown_to(&mut self, dir: std::path::PathBuf) {
         self.z3().dump_unknown_to(dir);

@@ -124,6 +124,9 @@ pub struct Z3Session {
     /// Ends the incremental solver's checks at the timeout (created with the solver when
     /// there is a timeout); declared before the context, which its thread interrupts.
     watchdog: Option<Watchdog>,
+    /// When every check must end (the exploration's deadline, Ctrl-C): checks in flight are
+    /// interrupted by the watchdog, and none starts after it.
+    stop: crate::Stop,
     /// The thread's Z3 context (see [`crate::context`]), taken on the first query Z3 has to
     /// answer (a run answered without Z3 never creates one: 10 ms); declared last so the
     /// solver, the encoded terms and the model above are dropped before it.
@@ -177,12 +180,24 @@ impl Z3Session {
             stats: SessionStats::default(),
             dump_unknown: None,
             watchdog: None,
+            stop: crate::Stop::default(),
             context: OnceCell::new(),
         }
     }
 
     pub fn stats(&self) -> SessionStats {
         self.stats
+    }
+
+    /// Ends every check, path or rounding query, in flight or to come, once `stop` is reached:
+    /// they answer unknown (call before the first query).
+    pub fn stop_at(&mut self, stop: crate::Stop) {
+        self.stop = stop;
+    }
+
+    /// Whether the session's [`crate::Stop`] is reached.
+    pub fn stopped(&self) -> bool {
+        self.stop.reached()
     }
 
     /// Writes every path query Z3 gives up on (after the fresh solver) to `dir` as an
@@ -209,6 +224,13 @@ impl Z3Session {
         let _ = std::fs::write(&file, text);
     }
 
+    /// Puts a check under the watchdog with its own limit (in milliseconds); nothing when the
+    /// session has no watchdog (the check then has Z3's own timeout).
+    fn watch_for(&self, limit_ms: Option<u32>) -> Option<crate::watchdog::Watch<'_>> {
+        let limit = limit_ms.map(|t| Duration::from_millis(u64::from(t)));
+        self.watchdog.as_ref().map(|w| w.watch_for(limit))
+    }
+
     fn ctx(&self) -> &'static Context {
         self.context.get_or_init(ContextHandle::of_thread).get()
     }
@@ -228,16 +250,15 @@ impl Z3Session {
         }
         let solver = Solver::new(self.ctx());
         let mut params = Params::new(self.ctx());
-        if let Some(t) = self.timeout_ms {
-            if self.incremental {
-                // Z3's own timer costs two thread switches per check (see `crate::watchdog`).
-                if self.watchdog.is_none() {
-                    let limit = Duration::from_millis(u64::from(t));
-                    self.watchdog = Some(Watchdog::new(self.ctx(), limit));
-                }
-            } else {
-                params.set_u32("timeout", t);
-            }
+        // Z3's own timer costs two thread switches per check (see `crate::watchdog`): every
+        // check is timed by the watchdog, which also ends any check at the session's stop (and
+        // Z3's timer is never used beside it: the two ending a check at once can deadlock).
+        let limit = self.timeout_ms.map(|t| Duration::from_millis(u64::from(t)));
+        if self.watchdog.is_none() && (limit.is_some() || self.stop.is_set()) {
+            self.watchdog = Some(Watchdog::new(self.ctx(), limit, self.stop.clone()));
+        }
+        if let (Some(t), None) = (self.timeout_ms, &self.watchdog) {
+            params.set_u32("timeout", t);
         }
         if self.incremental {
             params.set_u32("rlimit", INCREMENTAL_RLIMIT);
@@ -342,6 +363,9 @@ impl Z3Session {
         let Some(solver) = &self.solver else {
             return QueryOutcome::Unknown;
         };
+        if self.stop.reached() {
+            return QueryOutcome::Unknown;
+        }
         let start = Instant::now();
         let r = {
             let _watch = self.watchdog.as_ref().map(Watchdog::watch);
@@ -354,6 +378,7 @@ impl Z3Session {
                 QueryOutcome::Sat
             }
             SatResult::Unsat => QueryOutcome::Unsat,
+            SatResult::Unknown if self.stop.reached() => QueryOutcome::Unknown,
             SatResult::Unknown if self.incremental => self.check_fresh(),
             SatResult::Unknown => {
                 if let Some(solver) = &self.solver {
@@ -395,8 +420,13 @@ impl Z3Session {
         };
         let fresh = self.fresh_solver_within(&assertions, &[], None, first_limit);
         self.stats.fresh_queries += 1;
-        let (r, solved) = match (fresh.check(), split) {
+        let first = {
+            let _watch = self.watch_for(first_limit);
+            fresh.check()
+        };
+        let (r, solved) = match (first, split) {
             (SatResult::Sat, _) => (SatResult::Sat, Some((fresh, assertions))),
+            (SatResult::Unknown, _) if self.stop.reached() => (SatResult::Unknown, None),
             (SatResult::Unknown, Some((v, values))) => self.check_cases(&assertions, v, &values),
             (SatResult::Unknown, None) => {
                 self.dump(&fresh);
@@ -434,7 +464,14 @@ impl Z3Session {
             };
             let case = [x._eq(&k)];
             let solver = self.fresh_solver(assertions, &case, None);
-            match solver.check() {
+            if self.stop.reached() {
+                return (SatResult::Unknown, None);
+            }
+            let r = {
+                let _watch = self.watch_for(self.timeout_ms);
+                solver.check()
+            };
+            match r {
                 SatResult::Sat => {
                     let held = assertions.iter().chain(&case).cloned().collect();
                     return (SatResult::Sat, Some((solver, held)));
@@ -477,7 +514,8 @@ impl Z3Session {
     ) -> Solver<'static> {
         let solver = Solver::new(self.ctx());
         let mut params = Params::new(self.ctx());
-        if let Some(t) = timeout_ms {
+        // With a watchdog, the check is timed by it (see `Z3Session::watch_for`).
+        if let (Some(t), None) = (timeout_ms, &self.watchdog) {
             params.set_u32("timeout", t);
         }
         if let Some(r) = rlimit {
@@ -749,7 +787,10 @@ impl Z3Session {
             // (and simplified away with the rest).
             Some(assertions) => {
                 let fresh = self.fresh_solver(assertions, assumptions, Some(SOFT_RLIMIT));
-                let r = fresh.check();
+                let r = {
+                    let _watch = self.watch_for(self.timeout_ms);
+                    fresh.check()
+                };
                 (r == SatResult::Sat).then(|| fresh.get_model()).flatten()
             }
             // The incremental solver's resource limit applies.
