@@ -227,6 +227,9 @@ impl InputSpace {
                     self.hint_lengths(program, t, x, &format!("{path}.{i}"));
                 }
             }
+            (Ty::Option(t), Value::Enum(e)) if e.case == 1 => {
+                self.hint_lengths(program, t, &e.payload, &format!("{path}.Present"));
+            }
             _ => {}
         }
     }
@@ -242,8 +245,26 @@ impl InputSpace {
         ));
     }
 
+    /// A part without a symbolic model: named once for all the elements of the lists it is in
+    /// (`deep[*][*]`).
     fn fix(&mut self, path: &str, reason: &str, value: Value) -> Shape {
-        self.fixed.push(format!("{path}: {reason}"));
+        let mut general = String::with_capacity(path.len());
+        let mut in_index = false;
+        for c in path.chars() {
+            match c {
+                '[' => {
+                    in_index = true;
+                    general.push_str("[*]");
+                }
+                ']' => in_index = false,
+                _ if in_index => {}
+                _ => general.push(c),
+            }
+        }
+        let note = format!("{general}: {reason}");
+        if !self.fixed.contains(&note) {
+            self.fixed.push(note);
+        }
         Shape::Fixed(value)
     }
 
@@ -305,7 +326,9 @@ impl InputSpace {
                     days,
                 }
             }
-            Ty::Struct(_) | Ty::Enum(_) | Ty::Tuple(_) | Ty::List(_) if depth >= MAX_DEPTH => {
+            Ty::Struct(_) | Ty::Enum(_) | Ty::Tuple(_) | Ty::List(_) | Ty::Option(_)
+                if depth >= MAX_DEPTH =>
+            {
                 let reason = format!("nested deeper than {MAX_DEPTH} levels, fixed");
                 self.fix(path, &reason, Value::Unit)
             }
@@ -378,6 +401,21 @@ impl InputSpace {
                     })
                     .collect();
                 Shape::List { len, max, elems }
+            }
+            Ty::Option(inner) => {
+                let Some(id) = program.option_enum else {
+                    return self.fix(path, "optional without its enumeration, fixed", Value::Unit);
+                };
+                // `Absent` (case 0) or `Present content x` (case 1).
+                let tag = self.fresh(Kind::Int, &format!("{path}#case"), false);
+                self.bounded(tag, 0, 1);
+                let p = format!("{path}.Present");
+                let present = self.shape_nested(program, inner, &p, depth + 1, lists);
+                Shape::Enum {
+                    enum_id: id.0,
+                    tag,
+                    payloads: vec![None, Some(present)],
+                }
             }
             Ty::Arrow(..) => self.fix(path, "function, fixed", Value::Unit),
             _ => self.fix(path, "type without a symbolic model, fixed", Value::Unit),
@@ -499,6 +537,38 @@ impl Shape {
             }
             Shape::Fixed(v) => (v.clone(), Sym::Concrete),
             Shape::Optional { inner, .. } => inner.build(a),
+        }
+    }
+
+    /// The bounds of the list lengths in this shape, `0 ≤ len ≤ max` (for callers that make
+    /// shapes themselves, as the relational exploration's caller does).
+    pub fn length_domains(&self, out: &mut Vec<Term>) {
+        match self {
+            Shape::List { len, max, elems } => {
+                let x = term::var(*len, Kind::Int);
+                out.push(app(
+                    Op::And,
+                    vec![
+                        app(Op::Ge, vec![x.clone(), int_const("0")]),
+                        app(Op::Le, vec![x, int_const(max.to_string())]),
+                    ],
+                ));
+                for e in elems {
+                    e.length_domains(out);
+                }
+            }
+            Shape::Struct(_, parts) | Shape::Tuple(parts) => {
+                for p in parts {
+                    p.length_domains(out);
+                }
+            }
+            Shape::Enum { payloads, .. } => {
+                for p in payloads.iter().flatten() {
+                    p.length_domains(out);
+                }
+            }
+            Shape::Optional { inner, .. } => inner.length_domains(out),
+            _ => {}
         }
     }
 

@@ -576,7 +576,7 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs, bounds: &concolic::inputs
             s.soft_solver_calls,
             s.time.as_secs_f64(),
             s.solver_time.as_secs_f64(),
-            if s.complete { "complete" } else { "stopped at a limit" }
+            if s.complete { "complete" } else { "not complete" }
         );
         println!(
             "  queries answered without Z3: {} ({} by a model guessed near the last inputs)",
