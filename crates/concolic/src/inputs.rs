@@ -181,7 +181,12 @@ impl InputSpace {
     /// Raises the bound of each list input the hints give with more elements than
     /// `max_list_length` to the hint's length. Hints that do not read are left to the
     /// exploration, which reports them.
-    pub fn raise_for_hints(&mut self, program: &Program, scope: ScopeId, hints: &serde_json::Value) {
+    pub fn raise_for_hints(
+        &mut self,
+        program: &Program,
+        scope: ScopeId,
+        hints: &serde_json::Value,
+    ) {
         let serde_json::Value::Object(given) = hints else {
             return;
         };
@@ -490,7 +495,10 @@ impl Shape {
                 (Value::Duration(value), sym)
             }
             Shape::List { len, max, elems } => {
-                let n = int_value(a, *len).to_i64().unwrap_or(0).clamp(0, *max as i64) as usize;
+                let n = int_value(a, *len)
+                    .to_i64()
+                    .unwrap_or(0)
+                    .clamp(0, *max as i64) as usize;
                 let (vals, syms): (Vec<Value>, Vec<Sym>) =
                     elems.iter().take(n).map(|e| e.build(a)).unzip();
                 let sym = Sym::List(Rc::new(SymList {

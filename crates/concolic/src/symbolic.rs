@@ -217,7 +217,13 @@ impl PathState {
         let is = |i: usize| app(Op::Eq, vec![len.clone(), int_const(i.to_string())]);
         for i in 0..length {
             let way = 2 * i as u32;
-            self.record(term::not(&is(i)), false, ConstraintOrigin::ListLength, span, way);
+            self.record(
+                term::not(&is(i)),
+                false,
+                ConstraintOrigin::ListLength,
+                span,
+                way,
+            );
         }
         if length < max {
             let way = 2 * length as u32 + 1;

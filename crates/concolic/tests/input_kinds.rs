@@ -67,7 +67,11 @@ fn run_complete(file: &str, scope: &str, options: &ExploreOptions) -> Exploratio
     );
     assert!(e.replay_mismatches.is_empty(), "{:?}", e.replay_mismatches);
     let ids: BTreeSet<String> = e.tests.iter().map(|t| t.path.to_string()).collect();
-    assert_eq!(ids.len(), e.tests.len(), "two tests share a path identifier");
+    assert_eq!(
+        ids.len(),
+        e.tests.len(),
+        "two tests share a path identifier"
+    );
     e
 }
 
@@ -254,7 +258,10 @@ fn a_hint_longer_than_the_bound_raises_the_bound_of_its_list() {
     let e = run_complete("list_of_integers.catala_en", "Bonus", &opts);
     // The hint itself is the first test: 50 + 60 > 100.
     assert_eq!(
-        list(&e.tests[0].inputs[0]).iter().map(int).collect::<Vec<_>>(),
+        list(&e.tests[0].inputs[0])
+            .iter()
+            .map(int)
+            .collect::<Vec<_>>(),
         vec![50, 60]
     );
     assert_eq!(int(output(&e.tests[0], "bonus")), 7);

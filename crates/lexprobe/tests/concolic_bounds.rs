@@ -40,7 +40,11 @@ fn lengths_and_bonuses(doc: &Json) -> (Vec<usize>, Vec<String>) {
     let tests = doc["tests"].as_array().cloned().unwrap_or_default();
     let mut lengths: Vec<usize> = tests
         .iter()
-        .map(|t| t["inputs"]["amounts"].as_array().map_or(usize::MAX, Vec::len))
+        .map(|t| {
+            t["inputs"]["amounts"]
+                .as_array()
+                .map_or(usize::MAX, Vec::len)
+        })
         .collect();
     lengths.sort();
     lengths.dedup();
@@ -100,7 +104,10 @@ fn json_states_the_bounds_and_the_list_bound_is_the_flag() {
     ]);
     let doc = json_of(&out);
     assert_eq!(doc["stats"]["complete"], true);
-    assert_eq!(lengths_and_bonuses(&doc), (vec![0, 1], vec!["0".to_string()]));
+    assert_eq!(
+        lengths_and_bonuses(&doc),
+        (vec![0, 1], vec!["0".to_string()])
+    );
 }
 
 #[test]
@@ -150,10 +157,16 @@ fn a_fixed_input_is_named_and_the_run_is_not_complete() {
     ]);
     let doc = json_of(&out);
     assert_eq!(doc["stats"]["complete"], false);
-    assert_eq!(doc["incomplete"], serde_json::json!(["rate: function, fixed"]));
+    assert_eq!(
+        doc["incomplete"],
+        serde_json::json!(["rate: function, fixed"])
+    );
     let (_, out) = lexprobe(&["concolic", &file, "--scope", "WithFunction"]);
     assert!(out.contains("rate: function, fixed"), "{out}");
-    assert!(out.contains("Exploration not complete within the bounds"), "{out}");
+    assert!(
+        out.contains("Exploration not complete within the bounds"),
+        "{out}"
+    );
 }
 
 #[test]
