@@ -234,6 +234,16 @@ fn inputs_without_a_model_are_named_and_the_exploration_is_not_complete() {
     let e = run_with("fixed.catala_en", "WithFunction", &options(3));
     assert!(!e.stats.complete);
     assert_eq!(e.incomplete, vec!["rate: function, fixed".to_string()]);
+    // A context function keeps the scope's definition: both sides of `step of y > 3`, no run
+    // on a made-up function.
+    let e = run_with("fixed.catala_en", "WithContextFunction", &options(3));
+    assert!(!e.stats.complete);
+    assert_eq!(
+        e.incomplete,
+        vec!["step: function, left to its definition".to_string()]
+    );
+    assert_eq!(outputs_of(&e, "z"), BTreeSet::from([0, 1]));
+    assert!(e.tests.iter().all(|t| matches!(t.outcome, Outcome::Ok(_))));
     let e = run_with("fixed.catala_en", "DeepList", &options(2));
     assert!(!e.stats.complete);
     assert_eq!(
