@@ -12,7 +12,7 @@ use crate::symbolic::{PathConstraint, PathState, Sym};
 use crate::ConcolicError;
 use catala_eval::eval::Interpreter;
 use catala_eval::runtime::Value;
-use catala_ir::dcalc::{InputKind, Program, ScopeId};
+use catala_ir::dcalc::{InputKind, Program, ScopeId, Ty};
 use smt::catala::term::{self, Term};
 use std::collections::BTreeSet;
 
@@ -52,11 +52,19 @@ impl<'p> Executor<'p> {
             // A context variable is given or not: two branches where its definition is read.
             shapes.push(match input.kind {
                 InputKind::Input => Some(space.shape_of(program, &input.ty, &input.name, 0)),
+                // A caller's function has no symbolic model: the scope's own definition only.
+                InputKind::Context if matches!(input.ty, Ty::Arrow(..)) => {
+                    let note = format!("{}: function, left to its definition", input.name);
+                    space.fixed.push(note);
+                    None
+                }
                 InputKind::Context => Some(space.optional_shape(program, &input.ty, &input.name)),
                 _ => None,
             });
         }
         let mut state = PathState::new(opt.trivial_constraints);
+        // Inputs without a symbolic model keep one value: their other values are not explored.
+        state.incomplete.extend(space.fixed.iter().cloned());
         state.lazy_exceptions = opt.lazy_defaults;
         state.early_conflicts = opt.early_conflicts;
         for (input, shape) in decl.inputs.iter().zip(&shapes) {

@@ -2,7 +2,7 @@
 //! library, as `catala_eval::runtime::date` implements it). A date is a day number term; its
 //! year, month and day are the calendar operators of `smt::catala::calendar` applied to it. A
 //! duration is its three parts (years, months, days) as terms, [`Sym::Scalar`] when years and
-//! months are known to be 0 (durations in days, e.g. inputs and date differences) and
+//! months are known to be 0 (durations in days, e.g. date differences) and
 //! [`Sym::Duration`] otherwise. Adding years and months shifts the month index
 //! `12·year + month − 1`, then the day: kept when it exists in the new month, else an error
 //! (the default), the last day of the month (`date round down`) or the first of the next
@@ -389,6 +389,13 @@ fn duration_comparison(op: Op, a: &Parts, b: &Parts) -> (Term, Term) {
         return (result, defined);
     }
     (disj(vec![same.clone(), result]), disj(vec![same, defined]))
+}
+
+/// The equality of two durations inside structures, enumerations or lists, when it is defined
+/// whatever the variables' values (`None` otherwise: the caller evaluates it concretely).
+pub(crate) fn defined_equality((lv, ls): (&Value, &Sym), (rv, rs): (&Value, &Sym)) -> Option<Term> {
+    let (t, defined) = duration_comparison(Op::Eq, &parts(lv, ls)?, &parts(rv, rs)?);
+    (const_bool(&defined) == Some(true)).then_some(t)
 }
 
 fn comparison_op(op: BinaryOp) -> Option<Op> {
