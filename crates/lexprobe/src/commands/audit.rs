@@ -196,6 +196,7 @@ fn audit_scope(
         "random_paths": report.random_traces,
         "missing_runs": report.missing_runs,
         "missing_paths": report.missing_traces,
+        "merged_by_early_conflicts": report.merged_traces,
         "missing_examples": report.examples.iter().map(example_json).collect::<Vec<_>>(),
     }))
 }
@@ -228,6 +229,12 @@ fn print_row(row: &serde_json::Value) {
         text("missing_runs"),
         text("missing_paths"),
     );
+    if row["merged_by_early_conflicts"] != json!(0) {
+        println!(
+            "  {} paths off the explored ones end in an error a test has (left out by early conflicts)",
+            text("merged_by_early_conflicts")
+        );
+    }
     if let Some(examples) = row["missing_examples"].as_array() {
         for e in examples {
             println!("  missing: {e}");
