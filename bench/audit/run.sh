@@ -19,10 +19,28 @@ LEXPROBE="${LEXPROBE:-target/release/lexprobe}"
 [ -x "$LEXPROBE" ] || cargo build --release -q -p lexprobe
 OUT="${OUT:-$(mktemp -d)}"
 echo "results in $OUT" >&2
+# TABLE_ONLY=1 OUT=DIR: print the table of an earlier run kept in DIR.
+if [ -z "$TABLE_ONLY" ]; then
 
+# The programs: every Catala file except those another file includes (`> Include:` /
+# `> Inclusion:`), which are parts of that file's program and are audited through it.
 files() {
-    find "$CORPUS/catala-examples" "$CORPUS/cutecat-benchmarks" tests/fixtures/audit \
-        -name '*.catala_*' 2>/dev/null | sort
+    python3 - "$CORPUS/catala-examples" "$CORPUS/cutecat-benchmarks" tests/fixtures/audit <<'PY'
+import os, re, sys
+found = []
+for root in sys.argv[1:]:
+    for d, _, names in os.walk(root):
+        found += [os.path.normpath(os.path.join(d, n)) for n in names if ".catala_" in n]
+included = set()
+for f in found:
+    for line in open(f, encoding="utf-8", errors="replace"):
+        m = re.match(r"^>\s*(Include|Inclusion)\s*:\s*(\S+)", line)
+        if m:
+            included.add(os.path.normpath(os.path.join(os.path.dirname(f), m.group(2))))
+for f in sorted(found):
+    if f not in included:
+        print(f)
+PY
 }
 
 i=0
@@ -33,6 +51,7 @@ for f in $(files); do
         --timeout "$TIMEOUT" --format json >"$OUT/$i.json" 2>"$OUT/$i.err" || true
     echo "$f" >"$OUT/$i.file"
 done
+fi
 
 python3 - "$OUT" "$CORPUS" <<'EOF'
 import json, os, sys
@@ -48,8 +67,12 @@ for name in sorted(os.listdir(out)):
     try:
         doc = json.load(open(os.path.join(out, name)))
     except ValueError:
+        doc = None
+    if not isinstance(doc, dict) or "scopes" not in doc:
         err = open(os.path.join(out, base + ".err")).read().strip().splitlines()
-        if err and "nothing to audit" not in err[-1]:
+        if not err and isinstance(doc, dict):
+            err = [json.dumps(doc)[:200]]
+        if not err or "nothing to audit" not in err[-1]:
             failed.append((short, err[-1] if err else "no output"))
         continue
     for r in doc["scopes"]:
