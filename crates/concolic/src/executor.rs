@@ -57,6 +57,8 @@ impl<'p> Executor<'p> {
             });
         }
         let mut state = PathState::new(opt.trivial_constraints);
+        // Inputs without a symbolic model keep one value: their other values are not explored.
+        state.incomplete.extend(space.fixed.iter().cloned());
         state.lazy_exceptions = opt.lazy_defaults;
         state.early_conflicts = opt.early_conflicts;
         for (input, shape) in decl.inputs.iter().zip(&shapes) {

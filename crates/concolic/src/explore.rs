@@ -165,7 +165,10 @@ impl<'p> Worker<'p> {
         start: Instant,
     ) -> Result<Worker<'p>, ConcolicError> {
         let opt = options.optimizations;
-        let mut space = InputSpace::default();
+        let mut space = InputSpace::new(options.max_list_length);
+        if let Some(hints) = &options.hints {
+            space.raise_for_hints(program, scope, hints);
+        }
         let executor = Executor::new(program, scope, opt, &mut space)?;
         let money_vars: Vec<_> = (0..space.vars.len())
             .filter(|i| space.vars[*i].is_money)

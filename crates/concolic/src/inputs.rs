@@ -1,15 +1,20 @@
 //! The symbolic inputs of a scope. Each input variable's type is unfolded into a [`Shape`]
 //! whose leaves are solver variables (booleans, integers, decimals, money in cents, dates as day
-//! numbers, durations in days; an enumeration has a case variable and one shape per payload).
-//! Lists and functions have no symbolic model: they keep a concrete value (empty, or from the
-//! hints). A shape turns an assignment of its variables into a Catala value and its companion.
+//! numbers, durations as years, months and days; an enumeration has a case variable and one
+//! shape per payload; a list has a length variable, `0 ≤ length ≤ bound`, and one shape per
+//! possible element). What has no symbolic model (functions, types nested deeper than the
+//! depth limit) keeps a concrete value and is named in [`InputSpace::fixed`] with the reason,
+//! which makes the exploration incomplete. The bounds the exploration is complete within are
+//! [`Bounds`]. A shape turns an assignment of its variables into a Catala value and its
+//! companion.
 
-use crate::symbolic::{constant_term, date_of_day_number, day_number, Sym};
+use crate::symbolic::{constant_term, date_of_day_number, day_number, Sym, SymList};
 use catala_eval::runtime::{Decimal, Duration, Integer, Value};
-use catala_ir::dcalc::{Program, Ty};
+use catala_ir::dcalc::{Program, ScopeId, Ty};
 use num_bigint::BigInt;
 use smt::catala::term::{self, app, int_const, Kind, Op, Term, VarId};
 use smt::catala::ModelValue;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// The unfolded type of an input.
@@ -20,7 +25,18 @@ pub enum Shape {
     Decimal(VarId),
     Money(VarId),
     Date(VarId),
-    Duration(VarId),
+    /// Years, months and days.
+    Duration {
+        years: VarId,
+        months: VarId,
+        days: VarId,
+    },
+    /// A list of `len` elements (`0 ≤ len ≤ max`): the first `len` of `elems` (`max` of them).
+    List {
+        len: VarId,
+        max: usize,
+        elems: Vec<Shape>,
+    },
     Struct(u32, Vec<Shape>),
     Enum {
         enum_id: u32,
@@ -47,22 +63,216 @@ pub struct InputVar {
 }
 
 /// The shapes of a scope's inputs and their variables.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct InputSpace {
     pub vars: Vec<InputVar>,
     /// Per scope input: `None` for context variables (left to their definitions).
     pub shapes: Vec<Option<Shape>>,
-    /// Domain constraints (enumeration cases, date range).
+    /// Domain constraints (enumeration cases, date range, list lengths, duration parts).
     pub domains: Vec<Term>,
     /// The variables standing for dates (day numbers).
     pub dates: Vec<VarId>,
+    /// The most elements a list input has.
+    pub max_list_length: usize,
+    /// Lists whose bound the hints raised (a hint longer than `max_list_length`): input path
+    /// (as in [`InputVar::path`]) → bound.
+    pub raised: BTreeMap<String, usize>,
+    /// Parts of the inputs without a symbolic model, each as `path: reason`: they keep a
+    /// concrete value, so the exploration is not complete.
+    pub fixed: Vec<String>,
+}
+
+impl Default for InputSpace {
+    fn default() -> Self {
+        InputSpace::new(DEFAULT_MAX_LIST_LENGTH)
+    }
 }
 
 /// Dates are explored between 1900-01-01 and 2199-12-31.
 const FIRST_DAY: i64 = -25_567;
 const LAST_DAY: i64 = 84_005;
+/// The first and last dates explored.
+pub const DATE_RANGE: (&str, &str) = ("1900-01-01", "2199-12-31");
+/// Each part of a duration is explored within ± these (years, months, days): the span of the
+/// date range.
+pub const DURATION_LIMITS: (i64, i64, i64) = (300, 3_600, 109_572);
+/// The default bound of list inputs' lengths.
+pub const DEFAULT_MAX_LIST_LENGTH: usize = 3;
+/// Structures and enumerations nested deeper than this are fixed.
+pub const MAX_DEPTH: u32 = 16;
+/// Lists of lists nested deeper than this are fixed (each level multiplies the variables by
+/// the bound).
+pub const MAX_LIST_NESTING: u32 = 3;
+
+/// The bounds within which an exploration covers every path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub max_list_length: usize,
+    /// Lists whose bound the hints raised, by input path.
+    pub raised: BTreeMap<String, usize>,
+}
+
+impl Bounds {
+    /// The bounds of an exploration of `scope` with `max_list_length` and `hints` (hints longer
+    /// than the bound raise the bound of their list).
+    pub fn of(
+        program: &Program,
+        scope: ScopeId,
+        max_list_length: usize,
+        hints: Option<&serde_json::Value>,
+    ) -> Bounds {
+        let mut space = InputSpace::new(max_list_length);
+        if let Some(h) = hints {
+            space.raise_for_hints(program, scope, h);
+        }
+        Bounds {
+            max_list_length,
+            raised: space.raised,
+        }
+    }
+
+    /// `{"max_list_length": 3, "dates": ["1900-01-01", "2199-12-31"], "durations": {…}}`,
+    /// with `"raised_list_lengths"` when hints raised some.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (y, m, d) = DURATION_LIMITS;
+        let mut o = serde_json::json!({
+            "max_list_length": self.max_list_length,
+            "dates": [DATE_RANGE.0, DATE_RANGE.1],
+            "durations": {
+                "years": [-y, y],
+                "months": [-m, m],
+                "days": [-d, d],
+            },
+        });
+        if !self.raised.is_empty() {
+            o["raised_list_lengths"] = serde_json::json!(self.raised);
+        }
+        o
+    }
+
+    /// One line: `lists of at most 3 elements, dates from 1900-01-01 to 2199-12-31, …`.
+    pub fn describe(&self) -> String {
+        let (y, m, d) = DURATION_LIMITS;
+        let mut text = format!(
+            "lists of at most {} elements, dates from {} to {}, durations within ±{y} years, ±{m} months, ±{d} days",
+            self.max_list_length, DATE_RANGE.0, DATE_RANGE.1
+        );
+        for (path, n) in &self.raised {
+            text.push_str(&format!(", {path}: at most {n} elements (hint)"));
+        }
+        text
+    }
+}
 
 impl InputSpace {
+    /// An empty space whose lists have at most `max_list_length` elements.
+    pub fn new(max_list_length: usize) -> InputSpace {
+        InputSpace {
+            vars: Vec::new(),
+            shapes: Vec::new(),
+            domains: Vec::new(),
+            dates: Vec::new(),
+            max_list_length,
+            raised: BTreeMap::new(),
+            fixed: Vec::new(),
+        }
+    }
+
+    /// Raises the bound of each list input the hints give with more elements than
+    /// `max_list_length` to the hint's length. Hints that do not read are left to the
+    /// exploration, which reports them.
+    pub fn raise_for_hints(
+        &mut self,
+        program: &Program,
+        scope: ScopeId,
+        hints: &serde_json::Value,
+    ) {
+        let serde_json::Value::Object(given) = hints else {
+            return;
+        };
+        for input in &program.scope(scope).inputs {
+            let Some(j) = given.get(&input.name) else {
+                continue;
+            };
+            let path = format!("/{}", input.name);
+            if let Ok(v) = catala_eval::runtime::json::value_from_json(program, &input.ty, j, &path)
+            {
+                self.hint_lengths(program, &input.ty, &v, &input.name);
+            }
+        }
+    }
+
+    fn hint_lengths(&mut self, program: &Program, ty: &Ty, v: &Value, path: &str) {
+        match (ty, v) {
+            (Ty::List(t), Value::List(items)) => {
+                if items.len() > self.max_list_length {
+                    let n = self.raised.entry(path.to_string()).or_default();
+                    *n = (*n).max(items.len());
+                }
+                for (i, x) in items.iter().enumerate() {
+                    self.hint_lengths(program, t, x, &format!("{path}[{i}]"));
+                }
+            }
+            (Ty::Struct(id), Value::Struct(s)) => {
+                let def = program.structure(*id);
+                for (f, x) in def.fields.iter().zip(s.fields.iter()) {
+                    self.hint_lengths(program, &f.ty, x, &format!("{path}.{}", f.name));
+                }
+            }
+            (Ty::Enum(id), Value::Enum(e)) => {
+                let def = program.enumeration(*id);
+                if let Some(c) = def.cases.get(e.case as usize) {
+                    if let Some(t) = &c.payload {
+                        self.hint_lengths(program, t, &e.payload, &format!("{path}.{}", c.name));
+                    }
+                }
+            }
+            (Ty::Tuple(ts), Value::Tuple(items)) => {
+                for (i, (t, x)) in ts.iter().zip(items.iter()).enumerate() {
+                    self.hint_lengths(program, t, x, &format!("{path}.{i}"));
+                }
+            }
+            (Ty::Option(t), Value::Enum(e)) if e.case == 1 => {
+                self.hint_lengths(program, t, &e.payload, &format!("{path}.Present"));
+            }
+            _ => {}
+        }
+    }
+
+    fn bounded(&mut self, v: VarId, lo: i64, hi: i64) {
+        let x = term::var(v, Kind::Int);
+        self.domains.push(app(
+            Op::And,
+            vec![
+                app(Op::Ge, vec![x.clone(), int_const(lo.to_string())]),
+                app(Op::Le, vec![x, int_const(hi.to_string())]),
+            ],
+        ));
+    }
+
+    /// A part without a symbolic model: named once for all the elements of the lists it is in
+    /// (`deep[*][*]`).
+    fn fix(&mut self, path: &str, reason: &str, value: Value) -> Shape {
+        let mut general = String::with_capacity(path.len());
+        let mut in_index = false;
+        for c in path.chars() {
+            match c {
+                '[' => {
+                    in_index = true;
+                    general.push_str("[*]");
+                }
+                ']' => in_index = false,
+                _ if in_index => {}
+                _ => general.push(c),
+            }
+        }
+        let note = format!("{general}: {reason}");
+        if !self.fixed.contains(&note) {
+            self.fixed.push(note);
+        }
+        Shape::Fixed(value)
+    }
+
     /// The shape of a context variable: optional.
     pub fn optional_shape(&mut self, program: &Program, ty: &Ty, path: &str) -> Shape {
         let given = self.fresh(Kind::Bool, &format!("{path}#given"), false);
@@ -85,6 +295,17 @@ impl InputSpace {
 
     /// Unfolds the type `ty` of the input at `path`.
     pub fn shape_of(&mut self, program: &Program, ty: &Ty, path: &str, depth: u32) -> Shape {
+        self.shape_nested(program, ty, path, depth, 0)
+    }
+
+    fn shape_nested(
+        &mut self,
+        program: &Program,
+        ty: &Ty,
+        path: &str,
+        depth: u32,
+        lists: u32,
+    ) -> Shape {
         match ty {
             Ty::Bool => Shape::Bool(self.fresh(Kind::Bool, path, false)),
             Ty::Integer => Shape::Integer(self.fresh(Kind::Int, path, false)),
@@ -93,29 +314,42 @@ impl InputSpace {
             Ty::Date => {
                 let v = self.fresh(Kind::Int, path, false);
                 self.dates.push(v);
-                let x = term::var(v, Kind::Int);
-                self.domains.push(app(
-                    Op::And,
-                    vec![
-                        app(Op::Ge, vec![x.clone(), int_const(FIRST_DAY.to_string())]),
-                        app(Op::Le, vec![x, int_const(LAST_DAY.to_string())]),
-                    ],
-                ));
+                self.bounded(v, FIRST_DAY, LAST_DAY);
                 Shape::Date(v)
             }
-            Ty::Duration => Shape::Duration(self.fresh(Kind::Int, path, false)),
-            Ty::Struct(id) if depth < 16 => {
+            Ty::Duration => {
+                let (ly, lm, ld) = DURATION_LIMITS;
+                let years = self.fresh(Kind::Int, &format!("{path}#years"), false);
+                let months = self.fresh(Kind::Int, &format!("{path}#months"), false);
+                let days = self.fresh(Kind::Int, &format!("{path}#days"), false);
+                self.bounded(years, -ly, ly);
+                self.bounded(months, -lm, lm);
+                self.bounded(days, -ld, ld);
+                Shape::Duration {
+                    years,
+                    months,
+                    days,
+                }
+            }
+            Ty::Struct(_) | Ty::Enum(_) | Ty::Tuple(_) | Ty::List(_) | Ty::Option(_)
+                if depth >= MAX_DEPTH =>
+            {
+                let reason = format!("nested deeper than {MAX_DEPTH} levels, fixed");
+                self.fix(path, &reason, Value::Unit)
+            }
+            Ty::Struct(id) => {
                 let def = program.structure(*id);
                 let fields = def
                     .fields
                     .iter()
                     .map(|f| {
-                        self.shape_of(program, &f.ty, &format!("{path}.{}", f.name), depth + 1)
+                        let p = format!("{path}.{}", f.name);
+                        self.shape_nested(program, &f.ty, &p, depth + 1, lists)
                     })
                     .collect();
                 Shape::Struct(id.0, fields)
             }
-            Ty::Enum(id) if depth < 16 => {
+            Ty::Enum(id) => {
                 let def = program.enumeration(*id);
                 let tag = self.fresh(Kind::Int, &format!("{path}#case"), false);
                 let x = term::var(tag, Kind::Int);
@@ -131,7 +365,8 @@ impl InputSpace {
                     .iter()
                     .map(|c| {
                         c.payload.as_ref().map(|t| {
-                            self.shape_of(program, t, &format!("{path}.{}", c.name), depth + 1)
+                            let p = format!("{path}.{}", c.name);
+                            self.shape_nested(program, t, &p, depth + 1, lists)
                         })
                     })
                     .collect();
@@ -145,11 +380,50 @@ impl InputSpace {
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, t)| self.shape_of(program, t, &format!("{path}.{i}"), depth + 1))
+                    .map(|(i, t)| {
+                        let p = format!("{path}.{i}");
+                        self.shape_nested(program, t, &p, depth + 1, lists)
+                    })
                     .collect(),
             ),
-            Ty::List(_) => Shape::Fixed(Value::List(Rc::from(Vec::new()))),
-            _ => Shape::Fixed(Value::Unit),
+            Ty::List(_) if lists >= MAX_LIST_NESTING => {
+                let reason =
+                    format!("list nested in more than {MAX_LIST_NESTING} lists, fixed to []");
+                self.fix(path, &reason, Value::List(Rc::from(Vec::new())))
+            }
+            Ty::List(elem) => {
+                let max = self
+                    .raised
+                    .get(path)
+                    .copied()
+                    .unwrap_or(self.max_list_length);
+                let len = self.fresh(Kind::Int, &format!("{path}#length"), false);
+                self.bounded(len, 0, max as i64);
+                let elems = (0..max)
+                    .map(|i| {
+                        let p = format!("{path}[{i}]");
+                        self.shape_nested(program, elem, &p, depth + 1, lists + 1)
+                    })
+                    .collect();
+                Shape::List { len, max, elems }
+            }
+            Ty::Option(inner) => {
+                let Some(id) = program.option_enum else {
+                    return self.fix(path, "optional without its enumeration, fixed", Value::Unit);
+                };
+                // `Absent` (case 0) or `Present content x` (case 1).
+                let tag = self.fresh(Kind::Int, &format!("{path}#case"), false);
+                self.bounded(tag, 0, 1);
+                let p = format!("{path}.Present");
+                let present = self.shape_nested(program, inner, &p, depth + 1, lists);
+                Shape::Enum {
+                    enum_id: id.0,
+                    tag,
+                    payloads: vec![None, Some(present)],
+                }
+            }
+            Ty::Arrow(..) => self.fix(path, "function, fixed", Value::Unit),
+            _ => self.fix(path, "type without a symbolic model, fixed", Value::Unit),
         }
     }
 }
@@ -209,9 +483,29 @@ impl Shape {
                     None => (Value::Unit, Sym::Concrete),
                 }
             }
-            Shape::Duration(v) => {
-                let n = int_value(a, *v).to_i64().unwrap_or(0);
-                (Value::Duration(Duration::new(0, 0, n)), var(*v, Kind::Int))
+            Shape::Duration {
+                years,
+                months,
+                days,
+            } => {
+                let part = |v: VarId| int_value(a, v).to_i64().unwrap_or(0);
+                let value = Duration::new(part(*years), part(*months), part(*days));
+                let t = |v: VarId| term::var(v, Kind::Int);
+                let sym = Sym::Duration(Rc::new([t(*years), t(*months), t(*days)]));
+                (Value::Duration(value), sym)
+            }
+            Shape::List { len, max, elems } => {
+                let n = int_value(a, *len)
+                    .to_i64()
+                    .unwrap_or(0)
+                    .clamp(0, *max as i64) as usize;
+                let (vals, syms): (Vec<Value>, Vec<Sym>) =
+                    elems.iter().take(n).map(|e| e.build(a)).unzip();
+                let sym = Sym::List(Rc::new(SymList {
+                    items: syms.into(),
+                    len: Some((term::var(*len, Kind::Int), *max)),
+                }));
+                (Value::List(vals.into()), sym)
             }
             Shape::Struct(id, fields) => {
                 let (vals, syms): (Vec<Value>, Vec<Sym>) =
@@ -254,6 +548,38 @@ impl Shape {
         }
     }
 
+    /// The bounds of the list lengths in this shape, `0 ≤ len ≤ max` (for callers that make
+    /// shapes themselves, as the relational exploration's caller does).
+    pub fn length_domains(&self, out: &mut Vec<Term>) {
+        match self {
+            Shape::List { len, max, elems } => {
+                let x = term::var(*len, Kind::Int);
+                out.push(app(
+                    Op::And,
+                    vec![
+                        app(Op::Ge, vec![x.clone(), int_const("0")]),
+                        app(Op::Le, vec![x, int_const(max.to_string())]),
+                    ],
+                ));
+                for e in elems {
+                    e.length_domains(out);
+                }
+            }
+            Shape::Struct(_, parts) | Shape::Tuple(parts) => {
+                for p in parts {
+                    p.length_domains(out);
+                }
+            }
+            Shape::Enum { payloads, .. } => {
+                for p in payloads.iter().flatten() {
+                    p.length_domains(out);
+                }
+            }
+            Shape::Optional { inner, .. } => inner.length_domains(out),
+            _ => {}
+        }
+    }
+
     /// The argument of a scope run under `a` (`None`: an optional argument not given).
     pub fn build_arg(&self, a: &Assignment) -> Option<(Value, Sym)> {
         match self {
@@ -283,8 +609,25 @@ impl Shape {
                 set(*v, ModelValue::Real(n.to_string(), den.to_string()))
             }
             (Shape::Date(v), Value::Date(d)) => set(*v, ModelValue::Int(day_number(d).to_string())),
-            (Shape::Duration(v), Value::Duration(d)) if d.years == 0 && d.months == 0 => {
-                set(*v, ModelValue::Int(d.days.to_string()))
+            (
+                Shape::Duration {
+                    years,
+                    months,
+                    days,
+                },
+                Value::Duration(d),
+            ) => {
+                set(*years, ModelValue::Int(d.years.to_string()));
+                set(*months, ModelValue::Int(d.months.to_string()));
+                set(*days, ModelValue::Int(d.days.to_string()));
+            }
+            (Shape::List { len, max, elems }, Value::List(items)) => {
+                // The bound of a list was raised to its hint's length when the space was made.
+                let n = items.len().min(*max);
+                set(*len, ModelValue::Int(n.to_string()));
+                for (e, v) in elems.iter_mut().zip(items.iter()) {
+                    e.absorb(v, a);
+                }
             }
             (Shape::Struct(_, fields), Value::Struct(s)) => {
                 for (f, v) in fields.iter_mut().zip(s.fields.iter()) {

@@ -315,6 +315,9 @@ pub struct ExploreOptions {
     pub query_timeout: Option<Duration>,
     /// Write the path queries the solver gives up on to this directory (SMT-LIB 2).
     pub dump_unknown: Option<std::path::PathBuf>,
+    /// The most elements of a list input (each length is a branch); a hint's longer list
+    /// raises its own list's bound (see [`crate::inputs::Bounds`]).
+    pub max_list_length: usize,
 }
 
 impl Default for ExploreOptions {
@@ -332,6 +335,7 @@ impl Default for ExploreOptions {
             checkpoint_every: None,
             query_timeout: Some(Duration::from_secs(60)),
             dump_unknown: None,
+            max_list_length: crate::inputs::DEFAULT_MAX_LIST_LENGTH,
         }
     }
 }

@@ -1,12 +1,12 @@
 //! Path identifiers: the sequence of branch decisions a run took from the root of the path
 //! tree, one character per constraint of its path condition (`1`: the recorded constraint is
 //! the branch's first way — a condition that held, a context input given, a match on this
-//! case, a division by zero; `0`: its other way). The branch point at each position is fixed
-//! by the decisions before it (the program is deterministic), so two runs with the same
-//! decisions followed the same path and two different paths differ at their first
-//! diverging branch, where one has `1` and the other `0`. The identifier does not depend on
-//! the inputs, the worker, the shard or the resumed run that found the path, which is what
-//! lets outputs of several processes be merged without doubles.
+//! case, a list input of this length, a division by zero; `0`: its other way). The branch
+//! point at each position is fixed by the decisions before it (the program is deterministic),
+//! so two runs with the same decisions followed the same path and two different paths differ
+//! at their first diverging branch, where one has `1` and the other `0`. The identifier does
+//! not depend on the inputs, the worker, the shard or the resumed run that found the path,
+//! which is what lets outputs of several processes be merged without doubles.
 //!
 //! A subtree of the path tree is named the same way, by the decisions of its common prefix;
 //! the paths below it are those whose identifier starts with it. Sorting identifiers

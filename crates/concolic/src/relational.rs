@@ -423,6 +423,10 @@ pub fn explore_relation(
     let mut rounding = IntRounding::new(space.first_free_var.saturating_add(100_000));
     let mut globals: Vec<Term> = space.globals.iter().map(|g| rounding.rewrite(g)).collect();
     globals.extend(rounding.take_definitions());
+    // List inputs have the bounds of their shapes, as in the ordinary exploration.
+    for shape in space.cases.iter().flatten().flatten() {
+        shape.length_domains(&mut globals);
+    }
     let q = Queries {
         space,
         money,

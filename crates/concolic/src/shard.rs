@@ -51,6 +51,14 @@ pub fn explore_shard(
     let start = Instant::now();
     let transformed = transform(program, options.optimizations);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
+    // The plan's inputs are for the same input shapes (the same list bounds) as this shard's.
+    let vars = worker.space.vars.len();
+    if let Some((p, a)) = subtrees.iter().find(|(_, a)| a.len() != vars) {
+        return Err(ConcolicError::Resume(format!(
+            "the inputs of subtree {p} have {} variables, this scope's {vars}: was the plan made with another --max-list-length or other hints?",
+            a.len()
+        )));
+    }
     let mut complete = vec![false; subtrees.len()];
     let mut costs = vec![SubtreeCost::default(); subtrees.len()];
     let mut begin = 0;

@@ -3,9 +3,15 @@
 //! enumerations and tuples carry their parts) and is [`Sym::Concrete`] whenever the value does
 //! not depend on the inputs. [`PathState`] is the companion's session: it turns the
 //! interpreter's branch events into the path condition (Fig. 4 of the paper: justifications,
-//! conditionals, matches, divisions by zero, assertions) and notes the operations that had to be
-//! evaluated concretely on symbolic operands (loss of completeness). Dates and durations are in
-//! [`crate::symbolic_dates`].
+//! conditionals, matches, divisions by zero, assertions, the lengths of list inputs) and notes
+//! the operations that had to be evaluated concretely on symbolic operands (loss of
+//! completeness). Dates and durations are in [`crate::symbolic_dates`].
+//!
+//! A list input has a symbolic length ([`SymList::len`]): every operation whose behaviour
+//! depends on it (going through the list, comparing or concatenating lists) records it as a
+//! branch, as a match does its case: `len ≠ 0, …, len ≠ k−1, len = k` (no equality when `k` is
+//! the bound), so the searcher tries the other lengths. `number of` gives the length term.
+//! Lists computed from it (filter, map) have lengths the path already fixes.
 
 use crate::symbolic_dates::{self, Handled};
 use catala_eval::eval::{BranchEvent, Companion, Composite, Projection};
@@ -33,8 +39,8 @@ pub enum Sym {
         payloads: Rc<[Sym]>,
     },
     Tuple(Rc<[Sym]>),
-    /// A list of known length: its elements.
-    List(Rc<[Sym]>),
+    /// A list: its elements, and its length as a term when it is a symbolic input.
+    List(Rc<SymList>),
     /// A duration whose years or months may be other than 0: years, months and days (see
     /// [`crate::symbolic_dates`]; durations in days are [`Sym::Scalar`]).
     Duration(Rc<[Term; 3]>),
@@ -47,6 +53,24 @@ impl Sym {
     pub fn is_concrete(&self) -> bool {
         matches!(self, Sym::Concrete)
     }
+
+    /// A list of these elements whose length the path fixes.
+    pub fn list(items: Vec<Sym>) -> Sym {
+        Sym::List(Rc::new(SymList {
+            items: items.into(),
+            len: None,
+        }))
+    }
+}
+
+/// The companion of a list.
+#[derive(Clone, Debug)]
+pub struct SymList {
+    /// The elements of this run's list.
+    pub items: Rc<[Sym]>,
+    /// For a list input: its length variable and the bound of its length (`None`: the length
+    /// does not depend on the inputs beyond what the path says).
+    pub len: Option<(Term, usize)>,
 }
 
 /// What a recorded constraint comes from.
@@ -62,6 +86,8 @@ pub enum ConstraintOrigin {
     ContextInput,
     /// Whether a date computation or a comparison of durations is defined.
     DateComputation,
+    /// The length of a list input, where an operation depends on it.
+    ListLength,
 }
 
 /// One element of the path condition: the condition as it held on this run.
@@ -184,6 +210,58 @@ impl PathState {
         self.record(t, false, origin, span, u32::from(taken));
     }
 
+    /// Records that the list of length term `len` (at most `max`) has `length` elements: a
+    /// chain of binary choices, as for a match (`way` `2i` for `len ≠ i`, `2k + 1` for
+    /// `len = k`).
+    fn record_length(&mut self, len: &Term, max: usize, length: usize, span: Span) {
+        let is = |i: usize| app(Op::Eq, vec![len.clone(), int_const(i.to_string())]);
+        for i in 0..length {
+            let way = 2 * i as u32;
+            self.record(
+                term::not(&is(i)),
+                false,
+                ConstraintOrigin::ListLength,
+                span,
+                way,
+            );
+        }
+        if length < max {
+            let way = 2 * length as u32 + 1;
+            self.record(is(length), false, ConstraintOrigin::ListLength, span, way);
+        }
+    }
+
+    /// Records the length of every list input inside `(v, s)` (lists, their elements, the
+    /// fields of structures and tuples, the payload of an enumeration's case).
+    fn record_lengths(&mut self, v: &Value, s: &Sym, span: Span) {
+        match (v, s) {
+            (Value::List(items), Sym::List(l)) => {
+                if let Some((len, max)) = &l.len {
+                    self.record_length(len, *max, items.len(), span);
+                }
+                for (x, sx) in items.iter().zip(l.items.iter()) {
+                    self.record_lengths(x, sx, span);
+                }
+            }
+            (Value::Struct(x), Sym::Struct(p)) => {
+                for (x, sx) in x.fields.iter().zip(p.iter()) {
+                    self.record_lengths(x, sx, span);
+                }
+            }
+            (Value::Tuple(x), Sym::Tuple(p)) => {
+                for (x, sx) in x.iter().zip(p.iter()) {
+                    self.record_lengths(x, sx, span);
+                }
+            }
+            (Value::Enum(e), Sym::Enum { payloads, .. }) => {
+                if let Some(p) = payloads.get(e.case as usize) {
+                    self.record_lengths(&e.payload, p, span);
+                }
+            }
+            _ => {}
+        }
+    }
+
     pub(crate) fn lost(&mut self, what: &str) {
         if !self.incomplete.contains(what) {
             self.incomplete.insert(what.to_string());
@@ -294,12 +372,14 @@ fn equality(lv: &Value, ls: &Sym, rv: &Value, rs: &Sym) -> Option<Term> {
             }
             Some(app(Op::And, vec![same_tag, pay]))
         }
+        // The lengths of list inputs are on the path (recorded by `checked_operation`).
         (Value::List(a), Value::List(b)) | (Value::Tuple(a), Value::Tuple(b)) => {
             if a.len() != b.len() {
                 return Some(bool_const(false));
             }
             let parts = |s: &Sym| match s {
-                Sym::List(p) | Sym::Tuple(p) => p.to_vec(),
+                Sym::List(l) => l.items.to_vec(),
+                Sym::Tuple(p) => p.to_vec(),
                 _ => vec![Sym::Concrete; a.len()],
             };
             let (pa, pb) = (parts(ls), parts(rs));
@@ -310,6 +390,9 @@ fn equality(lv: &Value, ls: &Sym, rv: &Value, rs: &Sym) -> Option<Term> {
                 conj.push(equality(x, &sx, y, &sy)?);
             }
             Some(app(Op::And, conj))
+        }
+        (Value::Duration(_), Value::Duration(_)) => {
+            symbolic_dates::defined_equality((lv, ls), (rv, rs))
         }
         _ => Some(app(Op::Eq, vec![scalar(lv, ls)?, scalar(rv, rs)?])),
     }
@@ -325,6 +408,13 @@ impl Companion for Sym {
     fn unary(st: &mut PathState, op: UnaryOp, (v, s): (&Value, &Sym), _result: &Value) -> Sym {
         if s.is_concrete() {
             return Sym::Concrete;
+        }
+        if let (UnaryOp::Length, Sym::List(l)) = (op, s) {
+            // A list's length is its length term, or fixed by the path.
+            return match &l.len {
+                Some((len, _)) => Sym::Scalar(len.clone()),
+                None => Sym::Concrete,
+            };
         }
         if let Some(r) = symbolic_dates::unary(op, v, s) {
             return r;
@@ -387,14 +477,15 @@ impl Companion for Sym {
             };
         }
         if op == BinaryOp::Concat {
+            // The operands' lengths are on the path (recorded by `checked_operation`).
             let parts = |v: &Value, s: &Sym| match (v, s) {
-                (_, Sym::List(p)) => p.to_vec(),
+                (_, Sym::List(l)) => l.items.to_vec(),
                 (Value::List(items), _) => vec![Sym::Concrete; items.len()],
                 _ => Vec::new(),
             };
             let mut all = parts(lv, ls);
             all.extend(parts(rv, rs));
-            return Sym::List(all.into());
+            return Sym::list(all);
         }
         // A constant operand of `and`/`or` decides or disappears (trivial constraints).
         if matches!(op, BinaryOp::And | BinaryOp::Or) {
@@ -471,7 +562,7 @@ impl Companion for Sym {
             }
             Composite::List => {
                 let _ = st;
-                Sym::List(parts.into())
+                Sym::list(parts)
             }
         }
     }
@@ -479,11 +570,17 @@ impl Companion for Sym {
     fn project(st: &mut PathState, kind: Projection, (_, from): (&Value, &Sym), _r: &Value) -> Sym {
         match (kind, from) {
             (_, Sym::Concrete) => Sym::Concrete,
+            (Projection::ListLength, Sym::List(l)) => match &l.len {
+                Some((len, _)) => Sym::Scalar(len.clone()),
+                None => Sym::Concrete,
+            },
             (Projection::ListLength, _) => Sym::Concrete,
             (Projection::StructField(i), Sym::Struct(p))
-            | (Projection::TupleElement(i), Sym::Tuple(p))
-            | (Projection::ListElement(i), Sym::List(p)) => {
+            | (Projection::TupleElement(i), Sym::Tuple(p)) => {
                 p.get(i as usize).cloned().unwrap_or_default()
+            }
+            (Projection::ListElement(i), Sym::List(l)) => {
+                l.items.get(i as usize).cloned().unwrap_or_default()
             }
             (Projection::EnumPayload(c), Sym::Enum { payloads, .. }) => {
                 payloads.get(c as usize).cloned().unwrap_or_default()
@@ -506,6 +603,11 @@ impl Companion for Sym {
         rhs: (&Value, &Sym),
         succeeded: bool,
     ) {
+        // Comparing or concatenating lists depends on their lengths.
+        if matches!(op, BinaryOp::Eq | BinaryOp::Neq | BinaryOp::Concat) {
+            st.record_lengths(lhs.0, lhs.1, span);
+            st.record_lengths(rhs.0, rhs.1, span);
+        }
         symbolic_dates::checked_operation(st, op, span, lhs, rhs, succeeded);
     }
 
@@ -551,6 +653,13 @@ impl Companion for Sym {
                 condition,
                 taken,
             } => st.record_condition(condition, taken, ConstraintOrigin::ListCondition, span),
+            BranchEvent::ListLength { span, list, length } => {
+                if let Sym::List(l) = list {
+                    if let Some((len, max)) = &l.len {
+                        st.record_length(len, *max, length, span);
+                    }
+                }
+            }
             BranchEvent::Exceptions { span, non_empty } => {
                 let _ = non_empty;
                 if let Some((given, is_given)) = st.context_defaults.get(&span).cloned() {

@@ -391,6 +391,13 @@ fn duration_comparison(op: Op, a: &Parts, b: &Parts) -> (Term, Term) {
     (disj(vec![same.clone(), result]), disj(vec![same, defined]))
 }
 
+/// The equality of two durations inside structures, enumerations or lists, when it is defined
+/// whatever the variables' values (`None` otherwise: the caller evaluates it concretely).
+pub(crate) fn defined_equality((lv, ls): (&Value, &Sym), (rv, rs): (&Value, &Sym)) -> Option<Term> {
+    let (t, defined) = duration_comparison(Op::Eq, &parts(lv, ls)?, &parts(rv, rs)?);
+    (const_bool(&defined) == Some(true)).then_some(t)
+}
+
 fn comparison_op(op: BinaryOp) -> Option<Op> {
     Some(match op {
         BinaryOp::Lt(CmpType::Duration) => Op::Lt,

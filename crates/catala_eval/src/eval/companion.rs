@@ -36,6 +36,7 @@ pub enum Projection {
     /// `e with pattern C`: the boolean "the value is of case C".
     IsCase(u32),
     ListElement(u32),
+    /// The number of elements of a list (no branch: the length is a value).
     ListLength,
 }
 
@@ -80,6 +81,13 @@ pub enum BranchEvent<'a, C> {
         span: Span,
         condition: &'a C,
         taken: bool,
+    },
+    /// A list operation (map, filter, fold, exists, aggregates, sort, zip, membership) is about
+    /// to go through the `length` elements of `list`: what it does depends on that length.
+    ListLength {
+        span: Span,
+        list: &'a C,
+        length: usize,
     },
 }
 

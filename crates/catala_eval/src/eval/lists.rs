@@ -1,6 +1,7 @@
 //! List operations of dcalc (map, filter, exists, for all, fold, sums, extrema, membership):
 //! each element is bound to the operation's binder slot in the current frame, and every
-//! per-element decision goes through the companion's branch hook.
+//! per-element decision goes through the companion's branch hook, as does the length of each
+//! list an operation goes through (`BranchEvent::ListLength`).
 
 use super::companion::{BranchEvent, Companion, Composite, Projection};
 use super::error::RuntimeErrorKind;
@@ -29,6 +30,14 @@ impl<C: Companion> Interpreter<'_, C> {
         match &l.0 {
             Value::List(items) => {
                 let n = items.len();
+                C::branch(
+                    &mut self.session,
+                    BranchEvent::ListLength {
+                        span: e.span,
+                        list: &l.1,
+                        length: n,
+                    },
+                );
                 Ok((l, n))
             }
             _ => Err(self.internal(e.span)),

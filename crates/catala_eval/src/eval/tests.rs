@@ -390,6 +390,8 @@ struct BranchCounts {
     ifs: usize,
     divisions: usize,
     assertions: usize,
+    /// `(span start, length)` of each `ListLength` event.
+    list_lengths: Vec<(u32, usize)>,
 }
 
 impl Companion for Counting {
@@ -423,6 +425,9 @@ impl Companion for Counting {
             BranchEvent::If { .. } => s.ifs += 1,
             BranchEvent::DivisionByZero { .. } => s.divisions += 1,
             BranchEvent::Assertion { .. } => s.assertions += 1,
+            BranchEvent::ListLength { span, length, .. } => {
+                s.list_lengths.push((span.start, length))
+            }
             _ => {}
         }
     }
@@ -479,6 +484,7 @@ fn companion_hooks_see_every_branch() {
             ifs: 1,
             divisions: 1,
             assertions: 1,
+            list_lengths: Vec::new(),
         }
     );
     match out {
@@ -573,6 +579,39 @@ fn aggregates_filters_and_empty_lists() {
         .unwrap_or_else(|| panic!("no error"));
     assert_eq!(err.kind, RuntimeErrorKind::ListEmpty);
     assert_eq!(err.labels[0].span, sp(20));
+}
+
+#[test]
+fn list_operations_report_the_length_they_go_through() {
+    use catala_ir::dcalc::{AggregateOp, SumType};
+    // sum of (map x among (filter x among [1; 2; 3] such that x > 1) to x): the filter goes
+    // through the 3 elements of the literal (at 4), the sum through the 2 kept (at 8).
+    let filtered = e(
+        ExprKind::ListFilter {
+            binder: Slot(1),
+            list: Box::new(list(vec![int(1, 1), int(2, 2), int(3, 3)], 4)),
+            cond: Box::new(bin(
+                BinaryOp::Gt(CmpType::Integer),
+                local(1, 5),
+                int(1, 6),
+                7,
+            )),
+        },
+        8,
+    );
+    let sum = e(
+        ExprKind::ListAggregate {
+            op: AggregateOp::Sum(SumType::Integer),
+            list: Box::new(filtered),
+            default: None,
+        },
+        13,
+    );
+    let p = program(vec![define(0, sum)], vec![("y", 0)], 2);
+    let mut interp =
+        Interpreter::<Counting>::new(&p, BranchCounts::default()).unwrap_or_else(|e| panic!("{e}"));
+    let _ = interp.run(S, vec![None]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(interp.session.list_lengths, vec![(4, 3), (8, 2)]);
 }
 
 #[test]

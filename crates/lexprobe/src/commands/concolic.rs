@@ -58,9 +58,14 @@ pub struct ConcolicArgs {
         long_help = concolic::options::optim_long_help()
     )]
     pub optim: String,
-    /// Initial inputs: a JSON object (possibly partial) or @FILE.
+    /// Initial inputs: a JSON object (possibly partial) or @FILE. A list longer than
+    /// --max-list-length raises the bound of that list to its length.
     #[arg(long)]
     pub hints: Option<String>,
+    /// The most elements of a list input (lists in structures, enumerations and lists
+    /// included): every length from 0 to this is explored; `complete` holds within it.
+    #[arg(long, default_value_t = concolic::inputs::DEFAULT_MAX_LIST_LENGTH)]
+    pub max_list_length: usize,
     /// Print each test's path condition.
     #[arg(long)]
     pub show_constraints: bool,
@@ -197,8 +202,15 @@ pub fn run(args: ConcolicArgs) -> i32 {
             args.query_timeout.clamp(0.001, 4e6),
         )),
         dump_unknown: args.dump_unknown.clone(),
+        max_list_length: args.max_list_length,
         ..ExploreOptions::default()
     };
+    let bounds = concolic::inputs::Bounds::of(
+        &loaded.program,
+        scope,
+        options.max_list_length,
+        options.hints.as_ref(),
+    );
     if args.jobs > 1 && args.emit_tests.is_some() {
         eprintln!("lexprobe concolic: --emit-tests needs the tests of one worker: use --jobs 1");
         return USAGE;
@@ -347,8 +359,9 @@ pub fn run(args: ConcolicArgs) -> i32 {
         println!(
             "{}",
             json!({
-                "stats": stats_json(&exploration),
+                "stats": stats_json(&exploration, &bounds),
                 "incomplete": exploration.incomplete,
+                "bounds": bounds.to_json(),
                 "findings": findings.to_json(),
                 "coverage": coverage(&exploration),
             })
@@ -361,20 +374,21 @@ pub fn run(args: ConcolicArgs) -> i32 {
             "{}",
             json!({
                 "tests": tests,
-                "stats": stats_json(&exploration),
+                "stats": stats_json(&exploration, &bounds),
                 "incomplete": exploration.incomplete,
+                "bounds": bounds.to_json(),
                 "findings": findings.to_json(),
                 "coverage": coverage(&exploration),
             })
         );
     } else if json_out {
-        let mut doc = to_json(&loaded, scope, &exploration);
+        let mut doc = to_json(&loaded, scope, &exploration, &bounds);
         doc["findings"] = findings.to_json();
         doc["coverage"] = coverage(&exploration);
         println!("{doc}");
     } else {
         print!("{}", findings.render());
-        print_summary(&exploration, &args);
+        print_summary(&exploration, &args, &bounds);
     }
     if let Err(msg) = recorders.write(&args.outputs, &args.scope, &loaded, scope, &args) {
         eprintln!("lexprobe concolic: {msg}");
@@ -412,7 +426,12 @@ fn read_json(arg: &str) -> Result<Json, String> {
     serde_json::from_str(&text).map_err(|e| format!("--hints is not valid JSON: {e}"))
 }
 
-fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -> Json {
+fn to_json(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    e: &Exploration,
+    bounds: &concolic::inputs::Bounds,
+) -> Json {
     let tests: Vec<Json> = e
         .tests
         .iter()
@@ -420,8 +439,9 @@ fn to_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, e: &Exploration) -
         .collect();
     json!({
         "tests": tests,
-        "stats": stats_json(e),
+        "stats": stats_json(e, bounds),
         "incomplete": e.incomplete,
+        "bounds": bounds.to_json(),
     })
 }
 
@@ -460,7 +480,8 @@ fn test_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, t: &concolic::Te
     Json::Object(o)
 }
 
-fn stats_json(e: &Exploration) -> Json {
+/// The figures; `complete` is beside the bounds it holds within.
+fn stats_json(e: &Exploration, bounds: &concolic::inputs::Bounds) -> Json {
     let s = &e.stats;
     json!({
         "tests": s.tests,
@@ -472,6 +493,7 @@ fn stats_json(e: &Exploration) -> Json {
         "time_s": s.time.as_secs_f64(),
         "solver_time_s": s.solver_time.as_secs_f64(),
         "complete": s.complete,
+        "bounds": bounds.to_json(),
         "by_outcome": s.by_outcome,
         "by_roundness": s.by_roundness,
         "divergences": s.divergences,
@@ -529,13 +551,22 @@ fn print_test(
     Ok(())
 }
 
-fn print_summary(e: &Exploration, args: &ConcolicArgs) {
+fn print_summary(e: &Exploration, args: &ConcolicArgs, bounds: &concolic::inputs::Bounds) {
     if !e.incomplete.is_empty() {
         println!(
-            "Evaluated concretely (exploration may be incomplete): {}",
+            "Evaluated concretely or fixed (exploration may be incomplete): {}",
             e.incomplete.join(", ")
         );
     }
+    println!(
+        "Exploration {} within the bounds: {}",
+        if e.stats.complete {
+            "complete"
+        } else {
+            "not complete"
+        },
+        bounds.describe()
+    );
     if args.stats {
         let s = &e.stats;
         println!(
@@ -545,7 +576,7 @@ fn print_summary(e: &Exploration, args: &ConcolicArgs) {
             s.soft_solver_calls,
             s.time.as_secs_f64(),
             s.solver_time.as_secs_f64(),
-            if s.complete { "complete" } else { "stopped at a limit" }
+            if s.complete { "complete" } else { "not complete" }
         );
         println!(
             "  queries answered without Z3: {} ({} by a model guessed near the last inputs)",
