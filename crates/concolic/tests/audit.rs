@@ -155,7 +155,10 @@ fn a_path_left_out_of_an_exploration_is_found() {
             assert!(r.missing_runs > 0 && !r.examples.is_empty());
         }
     }
-    assert!(found_missing, "leaving out a test never made a path go missing");
+    assert!(
+        found_missing,
+        "leaving out a test never made a path go missing"
+    );
 }
 
 /// An exploration stopped after one test is not complete, and random inputs show paths it

@@ -55,6 +55,10 @@ pub struct AuditArgs {
     /// Stop the exploration after this many seconds (it is then not complete).
     #[arg(long)]
     pub timeout: Option<f64>,
+    /// The longest list input explored and drawn (each length up to it is a branch of the
+    /// exploration).
+    #[arg(long, default_value_t = concolic::inputs::DEFAULT_MAX_LIST_LENGTH)]
+    pub max_list_length: usize,
     /// Optimizations of the exploration, as for `lexprobe concolic --optim`.
     #[arg(long, default_value = "all")]
     pub optim: String,
@@ -107,11 +111,13 @@ pub fn run(args: AuditArgs) -> i32 {
         max_tests: args.max_tests,
         timeout: args.timeout.map(Duration::from_secs_f64),
         check: false,
+        max_list_length: args.max_list_length,
         ..ExploreOptions::default()
     };
     let settings = AuditOptions {
         runs: args.runs,
         seed: args.seed,
+        max_list_length: args.max_list_length,
         ..AuditOptions::default()
     };
     let mut results = Vec::new();
@@ -206,7 +212,11 @@ fn print_row(row: &serde_json::Value) {
     let text = |k: &str| row[k].to_string();
     let incomplete: Vec<String> = row["incomplete"]
         .as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default();
     let verdict = if row["complete"] == json!(true) {
         "complete".to_string()
