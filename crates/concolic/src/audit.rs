@@ -74,6 +74,9 @@ pub struct AuditReport {
     /// The inputs of some missing runs (aligned with the scope's inputs; `None`: a context
     /// variable left to its definition).
     pub examples: Vec<Vec<Option<Value>>>,
+    /// The inputs no value can be drawn for (functions), by name: the scope is then not
+    /// audited (no run is made).
+    pub undrawable: Vec<String>,
 }
 
 /// The companion of the audit: no value of its own, every branch decision hashed.
@@ -248,13 +251,24 @@ pub fn audit(
             known_errors.extend(error);
         }
     }
-    let early = options.optimizations.early_conflicts;
-    let mut merged = HashSet::new();
+    let decl = program.scope(scope);
     let mut report = AuditReport {
         explored_traces: known.len(),
         runs: audit.runs,
         ..AuditReport::default()
     };
+    report.undrawable = decl
+        .inputs
+        .iter()
+        .filter(|i| i.kind != InputKind::Internal && !drawable(program, &i.ty, 0))
+        .map(|i| i.name.clone())
+        .collect();
+    if !report.undrawable.is_empty() {
+        report.runs = 0;
+        return Ok(report);
+    }
+    let early = options.optimizations.early_conflicts;
+    let mut merged = HashSet::new();
     let mut seen = HashSet::new();
     let mut missing = HashSet::new();
     let mut gen = Generator {
@@ -262,7 +276,6 @@ pub fn audit(
         rng: SplitMix(audit.seed),
         max_list_length: audit.max_list_length,
     };
-    let decl = program.scope(scope);
     for _ in 0..audit.runs {
         let inputs: Vec<Option<Value>> = decl
             .inputs
@@ -294,6 +307,29 @@ pub fn audit(
     report.missing_traces = missing.len();
     report.merged_traces = merged.len();
     Ok(report)
+}
+
+/// Whether values of `ty` can be drawn (functions cannot).
+fn drawable(program: &Program, ty: &Ty, depth: u32) -> bool {
+    if depth > 16 {
+        return true;
+    }
+    match ty {
+        Ty::Bool | Ty::Integer | Ty::Money | Ty::Decimal | Ty::Date | Ty::Duration => true,
+        Ty::Struct(id) => program
+            .structure(*id)
+            .fields
+            .iter()
+            .all(|f| drawable(program, &f.ty, depth + 1)),
+        Ty::Enum(id) => program.enumeration(*id).cases.iter().all(|c| {
+            c.payload
+                .as_ref()
+                .map_or(true, |t| drawable(program, t, depth + 1))
+        }),
+        Ty::Tuple(items) => items.iter().all(|t| drawable(program, t, depth + 1)),
+        Ty::List(t) | Ty::Option(t) => drawable(program, t, depth + 1),
+        Ty::Arrow(..) | Ty::Var(_) | Ty::Unknown => false,
+    }
 }
 
 /// SplitMix64: a small, seeded, reproducible generator.
@@ -450,6 +486,12 @@ impl Generator<'_> {
                 let items: Vec<Value> = (0..n).map(|_| self.value(elem, depth + 1)).collect();
                 Value::List(Rc::from(items))
             }
+            Ty::Option(inner) => match self.program.option_enum {
+                // `Absent` (case 0) one time in three, else `Present` with a content.
+                Some(id) if self.rng.chance(3) => Value::new_enum(id.0, 0, Value::Unit),
+                Some(id) => Value::new_enum(id.0, 1, self.value(inner, depth + 1)),
+                None => Value::Unit,
+            },
             _ => Value::Unit,
         }
     }

@@ -223,3 +223,21 @@ fn paths_left_out_by_early_conflicts_are_counted_apart() {
     assert_eq!(e.stats.tests, 6);
     assert_eq!((r.missing_traces, r.merged_traces), (0, 0), "{r:?}");
 }
+
+/// A function input cannot be drawn at random: the scope is named as not audited, with no
+/// run, rather than audited on meaningless values.
+#[test]
+fn a_scope_with_a_function_input_is_not_audited() {
+    let program = load(&workspace().join("tests/fixtures/concolic_inputs/fixed.catala_en"));
+    let Some(scope) = program.scope_by_name("WithFunction") else {
+        panic!("no scope WithFunction")
+    };
+    let options = ExploreOptions {
+        check: false,
+        ..ExploreOptions::default()
+    };
+    let (e, r) = explore_and_audit(&program, scope, &options, 100);
+    assert!(!e.stats.complete);
+    assert_eq!(r.undrawable, vec!["rate".to_string()]);
+    assert_eq!((r.runs, r.in_space), (0, 0));
+}

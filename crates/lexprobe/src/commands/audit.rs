@@ -203,6 +203,7 @@ fn audit_scope(
         "missing_runs": report.missing_runs,
         "missing_paths": report.missing_traces,
         "merged_by_early_conflicts": report.merged_traces,
+        "not_drawn": report.undrawable,
         "missing_examples": report.examples.iter().map(example_json).collect::<Vec<_>>(),
     }))
 }
@@ -231,6 +232,14 @@ fn print_row(row: &serde_json::Value) {
         text("tests"),
         text("explored_paths"),
     );
+    if let Some(names) = row["not_drawn"].as_array().filter(|a| !a.is_empty()) {
+        let names: Vec<&str> = names.iter().filter_map(|n| n.as_str()).collect();
+        println!(
+            "  not audited: no value can be drawn at random for {} (function)",
+            names.join(", ")
+        );
+        return;
+    }
     println!(
         "  {} random runs, {} within the input space, {} distinct paths; {} runs on {} paths missing from the exploration",
         text("random_runs"),
