@@ -15,6 +15,7 @@
 //!
 //! Entry point: [`explore::explore`].
 
+pub mod audit;
 pub mod checkpoint;
 pub mod coverage_guided;
 pub mod cpu_clock;

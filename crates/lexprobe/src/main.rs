@@ -32,6 +32,9 @@ enum Command {
     /// Merge the outputs of concolic explorations (shards of one plan, or a run and its
     /// resumptions) into one, without doubles, and say whether it is complete.
     Merge(commands::merge::MergeArgs),
+    /// Check a concolic exploration's completeness: random inputs within the input space, each
+    /// run's path looked up among the explored ones.
+    Audit(commands::audit::AuditArgs),
 }
 
 /// Output piped into a program that stops reading (`| head`) ends the process quietly, as
@@ -102,6 +105,7 @@ fn main() {
         Command::Falsify(args) => commands::falsify::run(args),
         Command::Metamorphic(args) => commands::metamorphic::run(args),
         Command::Merge(args) => commands::merge::run(args),
+        Command::Audit(args) => commands::audit::run(args),
     };
     std::process::exit(code);
 }

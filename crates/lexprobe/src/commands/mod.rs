@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod audit;
 pub mod concolic;
 pub mod falsify;
 pub mod merge;
