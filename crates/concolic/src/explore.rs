@@ -470,6 +470,11 @@ impl<'p> Worker<'p> {
                     .searcher
                     .pick(&stack, &self.coverage, !lemmas.is_empty())
                 else {
+                    if stopping {
+                        // The test limit came with the last path of this subtree: it cut
+                        // nothing here.
+                        self.stats.stopped_by = None;
+                    }
                     return Ok(true);
                 };
                 let i = pick.negate;

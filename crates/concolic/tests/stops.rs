@@ -134,3 +134,31 @@ fn a_resumed_exploration_counts_its_own_tests_against_max_tests() {
     assert!(e3.stats.complete);
     assert!(e3.incomplete.is_empty(), "{:?}", e3.incomplete);
 }
+
+#[test]
+fn a_test_limit_met_on_the_last_path_claims_nothing_unexplored() {
+    // Fig. 5 has five paths: with checkpoints, the exploration stopping at 5 tests solves
+    // for the next inputs first, finds none, and is complete.
+    let program = load(&fixture("fig5_default.catala_en"));
+    let id = scope_of(&program, "Fig5");
+    let options = ExploreOptions {
+        max_tests: Some(5),
+        checkpoint_every: Some(Duration::from_secs(3600)),
+        ..ExploreOptions::default()
+    };
+    let e = explore_checkpointed(
+        &program,
+        id,
+        &options,
+        &mut |_, _| Control::Continue,
+        &mut |_| {},
+    );
+    let e = match e {
+        Ok(e) => e,
+        Err(err) => panic!("{err}"),
+    };
+    assert_eq!(e.stats.tests, 5);
+    assert_eq!(e.stats.stopped_by, None);
+    assert!(e.stats.complete);
+    assert!(e.incomplete.is_empty(), "{:?}", e.incomplete);
+}
