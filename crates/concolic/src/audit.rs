@@ -241,7 +241,7 @@ pub fn audit(
     explored: &[Vec<Option<Value>>],
     audit: &AuditOptions,
 ) -> Result<AuditReport, ConcolicError> {
-    let transformed = transform(program, options.optimizations);
+    let transformed = transform(program, options);
     let mut tracer = Tracer::new(&transformed, scope, options.optimizations.lazy_defaults)?;
     let mut known: HashSet<u128> = HashSet::new();
     let mut known_errors: HashSet<String> = HashSet::new();
