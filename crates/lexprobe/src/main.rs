@@ -55,6 +55,7 @@ fn source_files(command: &Command) -> (&'static str, Vec<&Path>) {
         Command::Typecheck(a) => ("typecheck", a.files.iter().map(PathBuf::as_path).collect()),
         Command::Concolic(a) => ("concolic", vec![a.file.as_path()]),
         Command::Mutate(a) => ("mutate", vec![a.file.as_path()]),
+        Command::Audit(a) => ("audit", vec![a.file.as_path()]),
         Command::Test(_) | Command::Falsify(_) | Command::Metamorphic(_) | Command::Merge(_) => {
             ("", Vec::new())
         }
