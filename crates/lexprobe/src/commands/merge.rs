@@ -189,6 +189,8 @@ fn strings(v: Option<&Json>) -> Vec<String> {
 
 /// The merged exploration.
 struct Merged {
+    /// The bounds the outputs were explored within (`null` when none of them says).
+    bounds: Json,
     tests: Vec<Test>,
     duplicates: usize,
     stats: Map<String, Json>,
@@ -246,6 +248,7 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             notes.push(format!("{}: {} cut lines skipped", o.name, o.cut));
         }
     }
+    let bounds = common_bounds(outputs)?;
     let shards: Vec<Option<ShardOf>> = outputs.iter().map(shard_of).collect::<Result<_, _>>()?;
     let plans: BTreeSet<&String> = shards.iter().flatten().map(|s| &s.0).collect();
     if plans.len() > 1 {
@@ -372,10 +375,12 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
     }
     stats.insert("tests".into(), json!(tests.len()));
     stats.insert("complete".into(), json!(problems.is_empty()));
+    stats.insert("bounds".into(), bounds.clone());
     stats.insert("by_outcome".into(), json!(by_outcome));
     stats.insert("by_roundness".into(), json!(by_roundness));
     let findings = findings(&tests);
     Ok(Merged {
+        bounds,
         tests,
         duplicates,
         stats,
@@ -384,6 +389,28 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
         problems,
         notes,
     })
+}
+
+/// The bounds the outputs' explorations hold within: the same for all of them (a merge of
+/// explorations within other bounds would say `complete` of no bound at all).
+fn common_bounds(outputs: &[Output]) -> Result<Json, String> {
+    let mut found: Option<(&str, &Json)> = None;
+    for o in outputs {
+        let Some(b) = o.closing.as_ref().and_then(|c| c.get("bounds")) else {
+            continue;
+        };
+        match found {
+            None => found = Some((&o.name, b)),
+            Some((first, seen)) if seen != b => {
+                return Err(format!(
+                    "{first} and {} were explored within different bounds ({seen} and {b})",
+                    o.name
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(found.map_or(Json::Null, |(_, b)| b.clone()))
 }
 
 fn number_json(x: f64, seconds: bool) -> Json {
@@ -472,6 +499,7 @@ pub fn run(args: MergeArgs) -> i32 {
             let rest = json!({
                 "stats": merged.stats,
                 "incomplete": merged.incomplete,
+                "bounds": merged.bounds,
                 "findings": merged.findings,
                 "coverage": coverage,
                 "merge": summary,
@@ -497,6 +525,7 @@ pub fn run(args: MergeArgs) -> i32 {
                     json!({
                         "stats": merged.stats,
                         "incomplete": merged.incomplete,
+                        "bounds": merged.bounds,
                         "findings": merged.findings,
                         "coverage": coverage,
                         "merge": summary,
@@ -579,6 +608,36 @@ mod tests {
         assert_eq!(m.findings[0]["first_test"], 2);
         assert_eq!(m.findings[1]["first_test"], 5);
         assert!(m.problems.is_empty());
+    }
+
+    #[test]
+    fn the_bounds_of_the_outputs_are_kept_and_must_agree() {
+        let ok = |p: &str| json!({ "path": p, "outcome": "ok" });
+        let with_bounds = |name: &str, path: &str, n: u64| {
+            let mut o = output(name, &[ok(path)], true);
+            if let Some(c) = o.closing.as_mut() {
+                c["bounds"] = json!({ "max_list_length": n });
+            }
+            o
+        };
+        let m = match merge(&[with_bounds("a", "0", 2), with_bounds("b", "1", 2)]) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(m.bounds, json!({ "max_list_length": 2 }));
+        assert_eq!(m.stats["bounds"], json!({ "max_list_length": 2 }));
+        let err = merge(&[with_bounds("a", "0", 2), with_bounds("b", "1", 3)]).err();
+        assert!(
+            err.as_deref()
+                .is_some_and(|e| e.contains("different bounds")),
+            "{err:?}"
+        );
+        // Outputs that do not state their bounds (older ones) leave them unknown.
+        let m = match merge(&[output("a", &[ok("")], true)]) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(m.bounds, Json::Null);
     }
 
     #[test]
