@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 /// Blocks of the Catala test suite that match, at the last measurement; raise it as
 /// conformance improves.
-const MATCHED_FLOOR: usize = 408;
+const MATCHED_FLOOR: usize = 409;
 /// Blocks of catala-examples that match (the expected outputs written in the programs).
 const EXAMPLES_MATCHED_FLOOR: usize = 126;
 /// `#[test]` scopes of catala-examples that pass.
