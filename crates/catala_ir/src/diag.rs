@@ -67,6 +67,26 @@ pub(crate) fn attach_headings(diagnostics: &mut [Diagnostic], ranges: &[HeadingR
     }
 }
 
+/// "Incompatible types" found while typing the expression at `at`: `got` and `expected`, each
+/// with the position its type comes from.
+pub(crate) fn incompatible_at(
+    at: Span,
+    (got, got_span): (&str, Span),
+    (expected, expected_span): (&str, Span),
+) -> Diagnostic {
+    let message = format!("Incompatible types:\n  got      {got},\n  expected {expected}");
+    let mut whole = Label::new(at);
+    whole.note = Some("While typechecking the following expression:".to_string());
+    let mut got_label = Label::new(got_span);
+    got_label.note = Some(format!("Type {got} is coming from:"));
+    let mut expected_label = Label::new(expected_span);
+    expected_label.note = Some(format!("Type {expected} is coming from:"));
+    Diagnostic::new(DiagnosticKind::Typing, message)
+        .with_label(whole)
+        .with_label(got_label)
+        .with_label(expected_label)
+}
+
 /// "Incompatible types" between the operands of a polymorphic operator: the left operand sets
 /// the expected type, the right one does not match it.
 pub(crate) fn incompatible_operands(

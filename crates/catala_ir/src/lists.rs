@@ -49,11 +49,11 @@ impl ExprCtx<'_> {
         let (x, t) = self.translate(list, hint.as_ref())?;
         match t {
             Ty::List(elem) => Ok((x, *elem)),
-            other => Err(type_error(
-                format!(
-                    "This expression has type {}, but a list was expected",
-                    self.env.type_name(&other)
-                ),
+            // Catala's unification: the operand's type against a list of anything.
+            other => Err(crate::diag::incompatible_types(
+                &self.env.type_name(&other),
+                list.span,
+                "list of <any type>",
                 list.span,
             )),
         }

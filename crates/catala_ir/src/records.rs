@@ -3,7 +3,7 @@
 //! `output of S with { ... }` with their input checks.
 
 use crate::dcalc::{Expr, ExprKind, Ty};
-use crate::diag::{incompatible_types, name_error, name_error_at, type_error};
+use crate::diag::{name_error, name_error_at, type_error};
 use crate::expr::{Dep, ExprCtx, R};
 use catala_syntax::ast::{self, ExprKind as S};
 use catala_syntax::Span;
@@ -326,11 +326,22 @@ impl ExprCtx<'_> {
             ));
         };
         if ts.len() != names.len() {
-            return Err(incompatible_types(
-                &self.tyname(&vt),
-                value.span,
-                &format!("a tuple of {} components", names.len()),
-                span,
+            // Catala unifies the value's type with a tuple of as many components as names, the
+            // components beyond the value's unknown; the error is given at the body.
+            let expected: Vec<String> = (0..names.len())
+                .map(|i| {
+                    ts.get(i)
+                        .map_or("<any type>".to_string(), |t| self.tyname(t))
+                })
+                .collect();
+            let names_span = match (names.first(), names.last()) {
+                (Some(a), Some(b)) => a.span.to(b.span),
+                _ => value.span,
+            };
+            return Err(crate::diag::incompatible_at(
+                body.span,
+                (&self.tyname(&vt), value.span),
+                (&format!("({})", expected.join(", ")), names_span),
             ));
         }
         let tmp = self.frames.alloc();

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 /// Blocks of the Catala test suite that match, at the last measurement; raise it as
 /// conformance improves.
-const MATCHED_FLOOR: usize = 407;
+const MATCHED_FLOOR: usize = 409;
 /// Blocks of catala-examples that match (the expected outputs written in the programs).
 const EXAMPLES_MATCHED_FLOOR: usize = 126;
 /// `#[test]` scopes of catala-examples that pass.
@@ -431,6 +431,7 @@ const MUST_MATCH: &[&str] = &[
     "arithmetic/bad/division_by_zero.catala_en",
     "array/bad/broken-message.catala_en",
     "array/bad/omit_empty.catala_en",
+    "array/bad/type_error_in_filter.catala_en",
     "assertions/bad/inline.catala_en",
     "assertions/bad/simple.catala_en",
     "bool/bad/bad_assert.catala_en",

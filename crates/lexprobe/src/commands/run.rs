@@ -19,9 +19,10 @@ use std::path::PathBuf;
   printf '{\"x\": 1}\\n{\"x\": 2}\\n' | lexprobe run f.catala_en --scope S --jsonl
 
 Inputs use the Catala compiler's JSON formats, numbers read exactly from their text (0.1 is
-1/10; money to the cent, more digits are refused): integers and money as numbers or numeric
-strings, decimals also as \"n/d\", dates as \"YYYY-MM-DD\", durations as {\"years\", \"months\", \"days\"}, enumerations as
-\"Case\" or {\"Case\": payload}, structures as objects. Exit code: 0 on success, 123 on a
+1/10; money to the cent, more digits are refused): integers, decimals and money as numbers or
+numeric strings (decimals also \"n/d\"), dates as \"YYYY-MM-DD\", durations as
+{\"years\", \"months\", \"days\"}, enumerations as \"Case\" or {\"Case\": payload},
+structures as objects. Exit code: 0 on success, 123 on a
 Catala error (parse, typing, conflict, no applicable rule, failed assertion...), 2 on bad usage.")]
 pub struct RunArgs {
     #[command(flatten)]
