@@ -62,6 +62,8 @@ for name in sorted(os.listdir(out)):
     if not name.endswith(".json"):
         continue
     base = name[:-5]
+    if not os.path.exists(os.path.join(out, base + ".file")):
+        continue  # still running
     path = open(os.path.join(out, base + ".file")).read().strip()
     short = path.replace(corpus + "/", "")
     try:

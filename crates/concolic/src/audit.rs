@@ -324,7 +324,7 @@ fn drawable(program: &Program, ty: &Ty, depth: u32) -> bool {
         Ty::Enum(id) => program.enumeration(*id).cases.iter().all(|c| {
             c.payload
                 .as_ref()
-                .map_or(true, |t| drawable(program, t, depth + 1))
+                .is_none_or(|t| drawable(program, t, depth + 1))
         }),
         Ty::Tuple(items) => items.iter().all(|t| drawable(program, t, depth + 1)),
         Ty::List(t) | Ty::Option(t) => drawable(program, t, depth + 1),
@@ -352,7 +352,7 @@ impl SplitMix {
 
     /// True once in `n` times.
     fn chance(&mut self, n: u64) -> bool {
-        self.next() % n == 0
+        self.next().is_multiple_of(n)
     }
 
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {

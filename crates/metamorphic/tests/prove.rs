@@ -252,3 +252,35 @@ fn a_refuted_relation_shows_its_region_over_features_beside_the_random_search_tr
         "{entry}"
     );
 }
+
+/// A scope input the domain leaves out would be missing from every run (each run would fail
+/// on it): the relation is not proved of such runs, it is reported unknown, naming the input.
+#[test]
+fn an_input_left_out_of_the_domain_is_named_and_nothing_is_proved() {
+    let dir = fixtures();
+    let text = std::fs::read_to_string(dir.join("benefit.toml")).unwrap();
+    // The domain without its `children` field.
+    let cut = text.split("[fields.children]").next().unwrap_or_default();
+    let domain = Domain::from_toml(cut).unwrap();
+    let relations = parse_relations(
+        "relation more_income_never_raises\n  \"More income never raises the benefit.\"\n  forall x, y. x ==[income] y and x.income <= y.income => F(x) >= F(y)\n",
+    )
+    .unwrap();
+    let target = format!("{}#Benefit", dir.join("benefit.catala_en").display());
+    let mut reports = Vec::new();
+    prove_catala(
+        &target,
+        &domain,
+        &relations,
+        &ProveConfig::default(),
+        &mut |r| reports.push(r),
+    )
+    .unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].verdict, ProofVerdict::Unknown);
+    let reason = reports[0].reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("input `children` is not a field"),
+        "{reason}"
+    );
+}

@@ -601,6 +601,20 @@ fn encode_fields(
             encoding,
         });
     }
+    // An `input` the domain leaves out would be missing from every run: the exploration would
+    // then prove the relation of runs that all fail, not of the scope. (A context variable
+    // left out keeps its definitions.)
+    if let Some(missing) = decl
+        .inputs
+        .iter()
+        .find(|i| i.kind == InputKind::Input && !out.iter().any(|f| f.name == i.name))
+    {
+        return Err(format!(
+            "the scope's input `{}` is not a field of the domain: a proof explores the domain's \
+             fields only (add `{}` to the domain)",
+            missing.name, missing.name
+        ));
+    }
     Ok(out)
 }
 
