@@ -115,6 +115,12 @@ fn each_test_ends_as_run_does_and_check_fails_when_a_path_ends_otherwise() {
         err.contains(&format!("replay check failed for test {}:", zero + 1)),
         "{err}"
     );
+    // The positions are given as file:line:column: the plain run's division is on line 23
+    // (`definition d2 equals 10 / (d1 - 1)`).
+    assert!(
+        err.contains("order_errors.catala_en:23:") && !err.contains(" byte "),
+        "{err}"
+    );
     let closing = lines.last().cloned().unwrap_or(Json::Null);
     assert_eq!(closing["stats"]["complete"], false);
     assert!(

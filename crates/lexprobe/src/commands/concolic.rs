@@ -450,13 +450,44 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if !exploration.replay_mismatches.is_empty() {
         for (i, why) in &exploration.replay_mismatches {
             eprintln!(
-                "lexprobe concolic: replay check failed for test {}: {why}",
-                i + 1
+                "lexprobe concolic: replay check failed for test {}: {}",
+                i + 1,
+                readable_positions(why, &loaded.sources)
             );
         }
         return CATALA_ERROR;
     }
     SUCCESS
+}
+
+/// A replay check's explanation with its positions (`file N byte M`, as the library writes
+/// them) given as `file:line:column`.
+fn readable_positions(why: &str, sources: &catala_syntax::SourceMap) -> String {
+    let digits = |s: &str| s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let mut out = String::new();
+    let mut rest = why;
+    while let Some(i) = rest.find("file ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 5..];
+        let n = digits(after);
+        if let Some(tail) = after[n..].strip_prefix(" byte ") {
+            let m = digits(tail);
+            let file = after[..n].parse::<usize>().ok();
+            let offset = tail[..m].parse::<usize>().ok();
+            if let (Some(f), Some(o)) = (file, offset) {
+                if let Some(source) = sources.files.get(f) {
+                    let (line, col) = source.line_col(o);
+                    out.push_str(&format!("{}:{line}:{col}", source.display_name));
+                    rest = &tail[m..];
+                    continue;
+                }
+            }
+        }
+        out.push_str("file ");
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 fn read_json(arg: &str) -> Result<Json, String> {
