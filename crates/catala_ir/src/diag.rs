@@ -95,15 +95,5 @@ pub(crate) fn incompatible_operands(
     expected: &str,
     expected_span: Span,
 ) -> Diagnostic {
-    let message = format!("Incompatible types:\n  got      {got},\n  expected {expected}");
-    let mut whole = Label::new(expected_span);
-    whole.note = Some("While typechecking the following expression:".to_string());
-    let mut got_label = Label::new(got_span);
-    got_label.note = Some(format!("Type {got} is coming from:"));
-    let mut expected_label = Label::new(expected_span);
-    expected_label.note = Some(format!("Type {expected} is coming from:"));
-    Diagnostic::new(DiagnosticKind::Typing, message)
-        .with_label(whole)
-        .with_label(got_label)
-        .with_label(expected_label)
+    incompatible_at(expected_span, (got, got_span), (expected, expected_span))
 }
