@@ -3,7 +3,7 @@
 //! Every node carries its [`Span`]; every top-level item carries its law-heading trail.
 
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Surface language of a source file (selects keywords and value printing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,7 +69,7 @@ pub struct Item {
     pub kind: ItemKind,
     pub span: Span,
     /// The heading trail (outermost first) in force where the item starts.
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
     /// Language of the file the item comes from.
     pub language: Language,
     /// True when the item comes from a ```catala-metadata block.

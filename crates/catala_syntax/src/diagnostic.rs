@@ -3,7 +3,7 @@
 
 use crate::ast::LawHeading;
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What went wrong, as the machine-readable `kind` of `lexprobe`'s JSON errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,7 +33,7 @@ pub struct Label {
     /// A line printed before the position, e.g. "This expression has type decimal:".
     pub note: Option<String>,
     /// Law headings in force at `span` (printed after the snippet, innermost last).
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
 }
 
 impl Label {
@@ -41,7 +41,7 @@ impl Label {
         Label {
             span,
             note: None,
-            headings: Rc::from(Vec::new()),
+            headings: Arc::from(Vec::new()),
         }
     }
 
@@ -55,7 +55,7 @@ impl Label {
                 end: 0,
             },
             note: Some(note.into()),
-            headings: Rc::from(Vec::new()),
+            headings: Arc::from(Vec::new()),
         }
     }
 }
