@@ -36,14 +36,7 @@ impl QualName {
     }
 }
 
-/// A markdown heading above a code block (`## Article 3`), outermost first in a trail.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LawHeading {
-    pub title: String,
-    /// Heading depth: number of `#`.
-    pub level: u8,
-    pub span: Span,
-}
+pub use diagnostics::LawHeading;
 
 /// The whole program: the items of the main file and of every included file, in reading order,
 /// and the modules it uses (transitively, each after the modules it uses).

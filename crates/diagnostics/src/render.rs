@@ -269,7 +269,7 @@ fn words_with_separators(body: &str) -> Vec<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::LawHeading;
+    use crate::diagnostic::LawHeading;
     use crate::source::{FileId, SourceFile};
     use std::sync::Arc;
 

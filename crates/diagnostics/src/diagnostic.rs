@@ -1,7 +1,7 @@
-//! Diagnostics shared by every pass of the Catala front end: a kind, an English message and the
-//! source spans it points at (each with an optional note and the law-heading trail there).
+//! Diagnostics: a kind, an English message and the source spans it points at (each with an
+//! optional note and, in literate Catala files, the law-heading trail there); and the
+//! suggestions offered for a misspelt name.
 
-use crate::ast::LawHeading;
 use crate::source::Span;
 use std::sync::Arc;
 
@@ -24,6 +24,15 @@ impl DiagnosticKind {
             DiagnosticKind::Io => "io",
         }
     }
+}
+
+/// A markdown heading above a code block (`## Article 3`), outermost first in a trail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LawHeading {
+    pub title: String,
+    /// Heading depth: number of `#`.
+    pub level: u8,
+    pub span: Span,
 }
 
 /// One place a diagnostic points at.
@@ -105,7 +114,7 @@ pub fn suggestion_of(names: &[&str]) -> Option<String> {
 }
 
 /// Levenshtein distance between two strings, by characters.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
