@@ -8,7 +8,9 @@
 //! ghosts, the required context, the call, and the property affirmed at the end.
 
 use crate::front::{sort_of_ty, FrontError, FunSpec, Library, Method, ParamKind, Scope};
-use crate::syntax::{Expr, ExprKind, Param, Pos, Ty};
+use crate::input::InputFile;
+use crate::syntax::{Expr, ExprKind, Param, Ty};
+use diagnostics::Span;
 use smt::{Sort, Term};
 use sre::Sre;
 use std::collections::HashMap;
@@ -203,7 +205,7 @@ pub const RESULT_VAR: &str = "result";
 struct Translator<'a> {
     lib: &'a Library,
     method: &'a Method,
-    file: Rc<str>,
+    file: InputFile,
     vars: HashMap<String, VarKind>,
     counter: usize,
     /// The harness's ghosts and arguments, visible in specifications of function arguments.
@@ -211,12 +213,8 @@ struct Translator<'a> {
 }
 
 impl<'a> Translator<'a> {
-    fn err(&self, pos: Pos, m: impl Into<String>) -> FrontError {
-        FrontError {
-            file: self.file.to_string(),
-            pos,
-            message: m.into(),
-        }
+    fn err(&self, pos: Span, m: impl Into<String>) -> FrontError {
+        self.file.error(pos, m)
     }
 
     fn fresh(&mut self, base: &str) -> Rc<str> {
@@ -360,7 +358,7 @@ impl<'a> Translator<'a> {
 
     fn function(
         &mut self,
-        pos: Pos,
+        pos: Span,
         _is_rec: bool,
         name: &Param,
         params: &[Param],
@@ -405,7 +403,7 @@ impl<'a> Translator<'a> {
     /// A call `name args`: user function, specified function, or pure built-in.
     fn call(
         &mut self,
-        pos: Pos,
+        pos: Span,
         name: &str,
         args: &[Term],
         binds: &mut Vec<(Rc<str>, Comp)>,
@@ -476,7 +474,7 @@ impl<'a> Translator<'a> {
     /// `?ghosts; ?result; assume res; admit pre; append effect`.
     fn spec_call(
         &mut self,
-        pos: Pos,
+        pos: Span,
         spec: &FunSpec,
         args: &[Term],
         binds: &mut Vec<(Rc<str>, Comp)>,

@@ -72,6 +72,17 @@ pub enum HatchError {
     NotFound(String),
 }
 
+impl HatchError {
+    /// The error as shown to the user: an error at a place of an input file in the box layout
+    /// with its source line, any other as `error: …`.
+    pub fn render(&self) -> String {
+        match self {
+            HatchError::Input(FrontError::At(e)) => e.render(),
+            other => format!("error: {other}\n"),
+        }
+    }
+}
+
 /// A pair of search bounds: most function calls along a path and longest prestate (the trace
 /// of library calls before the method runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,30 +3,24 @@
 //! [`Library`] (function signatures, `[@pred]` definitions, `[@libRty]` trace specifications with
 //! their alternatives, pure built-ins, `[@axiom]`s) and a [`Method`] (code plus `[@assertRty]`).
 //! Qualifiers become `smt` terms and `[@pred]`/LTLf formulas become `sre` expressions, under a
-//! [`Scope`] that maps names to terms. Errors carry the file, line and column.
+//! [`Scope`] that maps names to terms. Errors carry their span in the file read (`input`).
 
-use crate::syntax::{parse_items, Expr, ExprKind, Item, Param, Pos, Ty};
+pub use crate::input::FrontError;
+use crate::input::InputFile;
+use crate::syntax::{Expr, ExprKind, Item, Param, Ty};
+use diagnostics::Span;
 use smt::{ArithOp, CmpOp, Sort, Term};
 use sre::{arg_var, Event, Ltlf, OpSig, Sre, RET_VAR};
 use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
-/// An input error with its location.
-#[derive(Debug, Clone, thiserror::Error)]
-#[error("{file}:{pos}: {message}")]
-pub struct FrontError {
-    pub file: String,
-    pub pos: Pos,
-    pub message: String,
-}
-
 /// A `[@pred]` definition.
 #[derive(Clone, Debug)]
 pub struct PredDef {
     pub params: Vec<(String, Sort)>,
     pub body: Expr,
-    pub file: Rc<str>,
+    pub file: InputFile,
 }
 
 /// One alternative `{pre; res; newadding}` or `{pre; res; post}` of a specification.
@@ -63,8 +57,8 @@ pub struct FunSpec {
     pub ghosts: Vec<(String, Sort)>,
     pub params: Vec<SpecParam>,
     pub alternatives: Vec<Triple>,
-    pub file: Rc<str>,
-    pub pos: Pos,
+    pub file: InputFile,
+    pub pos: Span,
 }
 
 /// A pure built-in operator: `[@libRty] f ?l:(a = …) : [%v: T] = φ`.
@@ -73,7 +67,7 @@ pub struct PureSpec {
     pub params: Vec<(String, Sort, Expr)>,
     pub ret: Sort,
     pub qualifier: Expr,
-    pub file: Rc<str>,
+    pub file: InputFile,
 }
 
 /// Everything a benchmark folder and the predefined files declare.
@@ -98,7 +92,7 @@ pub struct Method {
     pub spec: FunSpec,
     /// Functions specified in the method file itself (called but not defined there).
     pub local_specs: HashMap<String, FunSpec>,
-    pub file: Rc<str>,
+    pub file: InputFile,
 }
 
 /// Maps names to terms while converting qualifiers.
@@ -153,29 +147,19 @@ pub fn op_of_constructor(c: &str) -> String {
 }
 
 impl Library {
-    fn err(file: &str, pos: Pos, message: impl Into<String>) -> FrontError {
-        FrontError {
-            file: file.to_string(),
-            pos,
-            message: message.into(),
-        }
-    }
-
     /// Loads the predefined files and a benchmark folder.
     pub fn load(predefined: &Path, bench: &Path) -> Result<Library, FrontError> {
         let mut lib = Library::default();
-        let read = |p: &Path| -> Result<(Rc<str>, Vec<Item>), FrontError> {
-            let name: Rc<str> = Rc::from(p.display().to_string());
-            let src = std::fs::read_to_string(p)
-                .map_err(|e| Library::err(&name, Pos::default(), format!("cannot read: {e}")))?;
-            let items = parse_items(&src).map_err(|e| Library::err(&name, e.pos, e.message))?;
-            Ok((name, items))
+        let read = |p: &Path| -> Result<(InputFile, Vec<Item>), FrontError> {
+            let file = InputFile::read(p)?;
+            let items = file.parse()?;
+            Ok((file, items))
         };
         let (f, items) = read(&predefined.join("builtin_normal_typing.ml"))?;
         for it in items {
             if let Item::Val { name, ty, pos } = it {
                 let (args, ret) =
-                    flatten_arrow(&ty).ok_or_else(|| Library::err(&f, pos, "unsupported type"))?;
+                    flatten_arrow(&ty).ok_or_else(|| f.error(pos, "unsupported type"))?;
                 lib.functions.insert(name, (args, ret));
             }
         }
@@ -189,16 +173,12 @@ impl Library {
         for it in items {
             match it {
                 Item::Val { name, ty, pos } => {
-                    let (args, ret) = flatten_arrow(&ty)
-                        .ok_or_else(|| Library::err(&f, pos, "unsupported type"))?;
+                    let (args, ret) =
+                        flatten_arrow(&ty).ok_or_else(|| f.error(pos, "unsupported type"))?;
                     lib.ops.insert(name, OpSig { args, ret });
                 }
                 Item::Let { pos, .. } => {
-                    return Err(Library::err(
-                        &f,
-                        pos,
-                        "only `val` declarations are allowed here",
-                    ))
+                    return Err(f.error(pos, "only `val` declarations are allowed here"))
                 }
             }
         }
@@ -223,11 +203,7 @@ impl Library {
                     lib.lib_specs.insert(name, spec);
                 }
                 Item::Let { pos, .. } | Item::Val { pos, .. } => {
-                    return Err(Library::err(
-                        &f,
-                        pos,
-                        "expected a `let[@libRty]` specification",
-                    ))
+                    return Err(f.error(pos, "expected a `let[@libRty]` specification"))
                 }
             }
         }
@@ -239,7 +215,7 @@ impl Library {
         Ok(lib)
     }
 
-    fn add_pure(&mut self, f: &Rc<str>, it: Item) -> Result<(), FrontError> {
+    fn add_pure(&mut self, f: &InputFile, it: Item) -> Result<(), FrontError> {
         let Item::Let {
             attr: Some(a),
             name,
@@ -250,21 +226,21 @@ impl Library {
             ..
         } = it
         else {
-            return Err(Library::err(f, Pos::default(), "expected `let[@libRty]`"));
+            return Err(f.error_at_start("expected `let[@libRty]`"));
         };
         if a != "libRty" {
-            return Err(Library::err(f, pos, format!("unexpected attribute [@{a}]")));
+            return Err(f.error(pos, format!("unexpected attribute [@{a}]")));
         }
         let ret = ret
             .as_ref()
             .and_then(sort_of_ty)
-            .ok_or_else(|| Library::err(f, pos, "missing `: [%v: T]`"))?;
+            .ok_or_else(|| f.error(pos, "missing `: [%v: T]`"))?;
         let mut ps = Vec::new();
         for p in &params {
             let r = p
                 .refinement
                 .as_deref()
-                .ok_or_else(|| Library::err(f, p.pos, "expected `?l:(x = …)`"))?;
+                .ok_or_else(|| f.error(p.pos, "expected `?l:(x = …)`"))?;
             let (sort, phi) = refinement_parts(f, r)?;
             ps.push((p.name.clone(), sort, phi));
         }
@@ -280,7 +256,7 @@ impl Library {
         Ok(())
     }
 
-    fn add_pred(&mut self, f: &Rc<str>, it: Item) -> Result<(), FrontError> {
+    fn add_pred(&mut self, f: &InputFile, it: Item) -> Result<(), FrontError> {
         match it {
             Item::Let {
                 attr: Some(a),
@@ -292,9 +268,10 @@ impl Library {
             } if a == "pred" => {
                 let mut ps = Vec::new();
                 for p in params {
-                    let sort = p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| {
-                        Library::err(f, p.pos, "a predicate parameter needs a base type")
-                    })?;
+                    let sort =
+                        p.ty.as_ref().and_then(sort_of_ty).ok_or_else(|| {
+                            f.error(p.pos, "a predicate parameter needs a base type")
+                        })?;
                     ps.push((p.name, sort));
                 }
                 let _ = pos;
@@ -309,12 +286,12 @@ impl Library {
                 Ok(())
             }
             Item::Let { pos, .. } | Item::Val { pos, .. } => {
-                Err(Library::err(f, pos, "expected a `let[@pred]` definition"))
+                Err(f.error(pos, "expected a `let[@pred]` definition"))
             }
         }
     }
 
-    fn add_axiom(&mut self, f: &Rc<str>, it: Item) -> Result<(), FrontError> {
+    fn add_axiom(&mut self, f: &InputFile, it: Item) -> Result<(), FrontError> {
         let Item::Let {
             attr: Some(a),
             params,
@@ -323,21 +300,21 @@ impl Library {
             ..
         } = it
         else {
-            return Err(Library::err(f, Pos::default(), "expected `let[@axiom]`"));
+            return Err(f.error_at_start("expected `let[@axiom]`"));
         };
         if a != "axiom" {
-            return Err(Library::err(f, pos, format!("unexpected attribute [@{a}]")));
+            return Err(f.error(pos, format!("unexpected attribute [@{a}]")));
         }
         let mut bound = Vec::new();
         let mut scope = Scope::default();
         for p in &params {
             if !p.attrs.iter().any(|a| a == "forall") {
-                return Err(Library::err(f, p.pos, "axiom parameters must be [@forall]"));
+                return Err(f.error(p.pos, "axiom parameters must be [@forall]"));
             }
             let sort =
                 p.ty.as_ref()
                     .and_then(sort_of_ty)
-                    .ok_or_else(|| Library::err(f, p.pos, "missing type"))?;
+                    .ok_or_else(|| f.error(p.pos, "missing type"))?;
             scope = scope.with(&p.name, Term::var(&p.name, sort.clone()));
             bound.push((Rc::from(p.name.as_str()), sort));
         }
@@ -347,8 +324,8 @@ impl Library {
     }
 
     /// Converts a qualifier.
-    pub fn term(&self, f: &str, e: &Expr, scope: &Scope) -> Result<Term, FrontError> {
-        let err = |m: String| Library::err(f, e.pos, m);
+    pub fn term(&self, f: &InputFile, e: &Expr, scope: &Scope) -> Result<Term, FrontError> {
+        let err = |m: String| f.error(e.pos, m);
         Ok(match &e.kind {
             ExprKind::Var(x) => scope
                 .vars
@@ -398,8 +375,8 @@ impl Library {
     }
 
     /// Converts an LTLf/SRE specification expression.
-    pub fn ltlf(&self, f: &str, e: &Expr, scope: &Scope) -> Result<Ltlf, FrontError> {
-        let err = |m: String| Library::err(f, e.pos, m);
+    pub fn ltlf(&self, f: &InputFile, e: &Expr, scope: &Scope) -> Result<Ltlf, FrontError> {
+        let err = |m: String| f.error(e.pos, m);
         let bx = Box::new;
         Ok(match &e.kind {
             ExprKind::Var(x) if x == "lastL" => Ltlf::Last,
@@ -451,8 +428,8 @@ impl Library {
 
     fn apply_pred(
         &self,
-        f: &str,
-        pos: Pos,
+        f: &InputFile,
+        pos: Span,
         name: &str,
         args: &[Expr],
         scope: &Scope,
@@ -460,10 +437,9 @@ impl Library {
         let def = self
             .preds
             .get(name)
-            .ok_or_else(|| Library::err(f, pos, format!("unknown predicate `{name}`")))?;
+            .ok_or_else(|| f.error(pos, format!("unknown predicate `{name}`")))?;
         if def.params.len() != args.len() {
-            return Err(Library::err(
-                f,
+            return Err(f.error(
                 pos,
                 format!("`{name}` expects {} arguments", def.params.len()),
             ));
@@ -479,12 +455,12 @@ impl Library {
     /// An event literal `Op (args…, ret, φ)` or `Any φ`.
     pub fn event(
         &self,
-        f: &str,
+        f: &InputFile,
         constr: &str,
         arg: &Expr,
         scope: &Scope,
     ) -> Result<Event, FrontError> {
-        let err = |m: String| Library::err(f, arg.pos, m);
+        let err = |m: String| f.error(arg.pos, m);
         if constr == "Any" {
             return Ok(Event::guard(self.term(f, arg, scope)?));
         }
@@ -511,24 +487,12 @@ impl Library {
                 ExprKind::Attr(a, d) if d == "d" => {
                     pinned.push(Term::eq(local, self.term(f, a, scope)?))
                 }
-                _ => {
-                    return Err(Library::err(
-                        f,
-                        p.pos,
-                        "an event argument is a name or `(x [@d])`",
-                    ))
-                }
+                _ => return Err(f.error(p.pos, "an event argument is a name or `(x [@d])`")),
             }
         }
         match &parts[sig.args.len()].kind {
             ExprKind::Var(v) => inner = inner.with(v, Term::var(RET_VAR, sig.ret.clone())),
-            _ => {
-                return Err(Library::err(
-                    f,
-                    parts[sig.args.len()].pos,
-                    "the event result is a name",
-                ))
-            }
+            _ => return Err(f.error(parts[sig.args.len()].pos, "the event result is a name")),
         }
         let phi = self.term(f, &parts[sig.args.len() + 1], &inner)?;
         pinned.push(phi);
@@ -536,9 +500,9 @@ impl Library {
     }
 
     /// An SRE from an LTLf expression.
-    pub fn sre(&self, f: &str, e: &Expr, scope: &Scope) -> Result<Sre, FrontError> {
+    pub fn sre(&self, f: &InputFile, e: &Expr, scope: &Scope) -> Result<Sre, FrontError> {
         let l = self.ltlf(f, e, scope)?;
-        l.check_supported().map_err(|m| Library::err(f, e.pos, m))?;
+        l.check_supported().map_err(|m| f.error(e.pos, m))?;
         Ok(l.to_sre())
     }
 }
@@ -577,24 +541,19 @@ pub fn flatten_arrow(ty: &Ty) -> Option<(Vec<Sort>, Sort)> {
 }
 
 /// Splits `(φ : [%v: T])` into the sort and the qualifier.
-pub fn refinement_parts(f: &str, e: &Expr) -> Result<(Sort, Expr), FrontError> {
+pub fn refinement_parts(f: &InputFile, e: &Expr) -> Result<(Sort, Expr), FrontError> {
     match &e.kind {
         ExprKind::Attr(inner, _) => refinement_parts(f, inner),
         ExprKind::Constraint(phi, ty @ Ty::Name(n)) if n.starts_with("%v:") => {
             Ok((sort_of_ty(ty).unwrap_or(Sort::Unit), (**phi).clone()))
         }
-        _ => Err(Library::err(
-            f,
-            e.pos,
-            "expected a refinement `(φ : [%v: T])`",
-        )),
+        _ => Err(f.error(e.pos, "expected a refinement `(φ : [%v: T])`")),
     }
 }
 
-fn triple(f: &str, e: &Expr) -> Result<Triple, FrontError> {
+fn triple(f: &InputFile, e: &Expr) -> Result<Triple, FrontError> {
     let ExprKind::Record(fields) = &e.kind else {
-        return Err(Library::err(
-            f,
+        return Err(f.error(
             e.pos,
             "expected `{pre = …; res = …; post = …}` or `{…; newadding = …}`",
         ));
@@ -602,18 +561,13 @@ fn triple(f: &str, e: &Expr) -> Result<Triple, FrontError> {
     let get = |n: &str| fields.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());
     let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
     let (Some(pre), Some(res)) = (get("pre"), get("res")) else {
-        return Err(Library::err(
-            f,
-            e.pos,
-            "a specification needs `pre` and `res`",
-        ));
+        return Err(f.error(e.pos, "a specification needs `pre` and `res`"));
     };
     let (post, newadding) = match (get("post"), get("newadding")) {
         (Some(p), None) => (p, false),
         (None, Some(p)) => (p, true),
         _ => {
-            return Err(Library::err(
-                f,
+            return Err(f.error(
                 e.pos,
                 format!("expected exactly one of `post`, `newadding` (found {names:?})"),
             ))
@@ -631,10 +585,10 @@ fn triple(f: &str, e: &Expr) -> Result<Triple, FrontError> {
 
 /// Reads a specification body (a record, or an array of alternatives) with its parameters.
 pub fn fun_spec(
-    f: &Rc<str>,
+    f: &InputFile,
     params: &[Param],
     body: &Expr,
-    pos: Pos,
+    pos: Span,
 ) -> Result<FunSpec, FrontError> {
     let mut ghosts = Vec::new();
     let mut ps = Vec::new();
@@ -643,21 +597,17 @@ pub fn fun_spec(
             let sort =
                 p.ty.as_ref()
                     .and_then(sort_of_ty)
-                    .ok_or_else(|| Library::err(f, p.pos, "a ghost needs a base type"))?;
+                    .ok_or_else(|| f.error(p.pos, "a ghost needs a base type"))?;
             ghosts.push((p.name.clone(), sort));
             continue;
         }
         if let Some(a) = p.attrs.first() {
-            return Err(Library::err(
-                f,
-                p.pos,
-                format!("unexpected attribute [@{a}] on a parameter"),
-            ));
+            return Err(f.error(p.pos, format!("unexpected attribute [@{a}] on a parameter")));
         }
         let r = p
             .refinement
             .as_deref()
-            .ok_or_else(|| Library::err(f, p.pos, "expected `?l:(x = (φ : [%v: T]))`"))?;
+            .ok_or_else(|| f.error(p.pos, "expected `?l:(x = (φ : [%v: T]))`"))?;
         let kind = match &r.kind {
             ExprKind::Fun(inner_params, inner_body) => {
                 ParamKind::Function(Box::new(fun_spec(f, inner_params, inner_body, r.pos)?))
@@ -690,10 +640,8 @@ pub fn fun_spec(
 
 /// Reads a method file: its code, its `[@assertRty]` and its local `[@libRty]` specifications.
 pub fn load_method(path: &Path) -> Result<Method, FrontError> {
-    let file: Rc<str> = Rc::from(path.display().to_string());
-    let src = std::fs::read_to_string(path)
-        .map_err(|e| Library::err(&file, Pos::default(), format!("cannot read: {e}")))?;
-    let items = parse_items(&src).map_err(|e| Library::err(&file, e.pos, e.message))?;
+    let file = InputFile::read(path)?;
+    let items = file.parse()?;
     let mut code = None;
     let mut spec = None;
     let mut local_specs = HashMap::new();
@@ -710,11 +658,7 @@ pub fn load_method(path: &Path) -> Result<Method, FrontError> {
                 // a later definition of the same name shadows the earlier one, as in OCaml
                 if let Some((prev, _, _)) = &code {
                     if *prev != name {
-                        return Err(Library::err(
-                            &file,
-                            pos,
-                            "a method file defines one function",
-                        ));
+                        return Err(file.error(pos, "a method file defines one function"));
                     }
                 }
                 code = Some((name, params, body));
@@ -741,29 +685,17 @@ pub fn load_method(path: &Path) -> Result<Method, FrontError> {
             }
             Item::Let {
                 attr: Some(a), pos, ..
-            } => {
-                return Err(Library::err(
-                    &file,
-                    pos,
-                    format!("unexpected attribute [@{a}]"),
-                ))
-            }
+            } => return Err(file.error(pos, format!("unexpected attribute [@{a}]"))),
             Item::Val { pos, .. } => {
-                return Err(Library::err(
-                    &file,
-                    pos,
-                    "unexpected `val` in a method file",
-                ))
+                return Err(file.error(pos, "unexpected `val` in a method file"))
             }
         }
     }
-    let (name, params, body) =
-        code.ok_or_else(|| Library::err(&file, Pos::default(), "no method definition"))?;
+    let (name, params, body) = code.ok_or_else(|| file.error_at_start("no method definition"))?;
     let (spec_name, spec) =
-        spec.ok_or_else(|| Library::err(&file, Pos::default(), "no `[@assertRty]` specification"))?;
+        spec.ok_or_else(|| file.error_at_start("no `[@assertRty]` specification"))?;
     if spec_name != name {
-        return Err(Library::err(
-            &file,
+        return Err(file.error(
             spec.pos,
             format!("the specification is for `{spec_name}`, the method is `{name}`"),
         ));

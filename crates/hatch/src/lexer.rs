@@ -1,8 +1,10 @@
 //! The lexer of the benchmark language: identifiers (lower- and upper-case, with primes),
 //! integers, the operator and bracket symbols of the OCaml subset (including `[@`, `[%`, `[|`,
-//! `|]` and the `#==>` implication), and nested `(* … *)` comments, each token with its position.
+//! `|]` and the `#==>` implication), and nested `(* … *)` comments, each token with its span (a
+//! byte range of its file).
 
-use crate::syntax::{ParseError, Pos};
+use crate::syntax::ParseError;
+use diagnostics::{FileId, Span};
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Tok {
@@ -18,96 +20,84 @@ const SYMBOLS: &[&str] = &[
     "]", "{", "}", ";", ",", ":", "=", "?", "~", "*", "+", "-", "/", "<", ">", ".", "|", "'",
 ];
 
-pub(crate) fn lex(src: &str) -> Result<Vec<(Tok, Pos)>, ParseError> {
-    let chars: Vec<char> = src.chars().collect();
+pub(crate) fn lex(file: FileId, src: &str) -> Result<Vec<(Tok, Span)>, ParseError> {
+    // Each character with its byte offset; `i` indexes this list.
+    let chars: Vec<(usize, char)> = src.char_indices().collect();
+    let offset = |i: usize| chars.get(i).map_or(src.len(), |&(o, _)| o);
+    let span = |from: usize, to: usize| Span::new(file, offset(from), offset(to));
+    let at = |i: usize| chars.get(i).map(|&(_, c)| c);
     let mut out = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
-    let adv = |i: &mut usize, line: &mut usize, col: &mut usize, chars: &[char]| {
-        if chars[*i] == '\n' {
-            *line += 1;
-            *col = 1;
-        } else {
-            *col += 1;
-        }
-        *i += 1;
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let pos = Pos { line, col };
+    let mut i = 0usize;
+    while let Some(c) = at(i) {
+        let start = i;
         if c.is_whitespace() {
-            adv(&mut i, &mut line, &mut col, &chars);
+            i += 1;
             continue;
         }
-        if c == '(' && chars.get(i + 1) == Some(&'*') && chars.get(i + 2) != Some(&')') {
+        if c == '(' && at(i + 1) == Some('*') && at(i + 2) != Some(')') {
             let mut depth = 0;
             loop {
                 if i >= chars.len() {
                     return Err(ParseError {
-                        pos,
+                        pos: span(start, start + 2),
                         message: "unterminated comment".into(),
                     });
                 }
-                if chars[i] == '(' && chars.get(i + 1) == Some(&'*') {
+                if at(i) == Some('(') && at(i + 1) == Some('*') {
                     depth += 1;
-                    adv(&mut i, &mut line, &mut col, &chars);
-                } else if chars[i] == '*' && chars.get(i + 1) == Some(&')') {
+                    i += 1;
+                } else if at(i) == Some('*') && at(i + 1) == Some(')') {
                     depth -= 1;
-                    adv(&mut i, &mut line, &mut col, &chars);
+                    i += 1;
                     if depth == 0 {
-                        adv(&mut i, &mut line, &mut col, &chars);
+                        i += 1;
                         break;
                     }
                 }
-                adv(&mut i, &mut line, &mut col, &chars);
+                i += 1;
             }
             continue;
         }
         if c.is_ascii_digit() {
-            let mut s = String::new();
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                s.push(chars[i]);
-                adv(&mut i, &mut line, &mut col, &chars);
+            while at(i).is_some_and(|c| c.is_ascii_digit()) {
+                i += 1;
             }
-            let n = s.parse::<i64>().map_err(|_| ParseError {
-                pos,
-                message: format!("bad integer {s}"),
+            let text = &src[offset(start)..offset(i)];
+            let n = text.parse::<i64>().map_err(|_| ParseError {
+                pos: span(start, i),
+                message: format!("bad integer {text}"),
             })?;
-            out.push((Tok::Int(n), pos));
+            out.push((Tok::Int(n), span(start, i)));
             continue;
         }
         if c.is_alphabetic() || c == '_' {
-            let mut s = String::new();
-            while i < chars.len()
-                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '\'')
-            {
-                s.push(chars[i]);
-                adv(&mut i, &mut line, &mut col, &chars);
+            while at(i).is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '\'') {
+                i += 1;
             }
+            let text = src[offset(start)..offset(i)].to_string();
             if c.is_uppercase() {
-                out.push((Tok::UIdent(s), pos));
+                out.push((Tok::UIdent(text), span(start, i)));
             } else {
-                out.push((Tok::Ident(s), pos));
+                out.push((Tok::Ident(text), span(start, i)));
             }
             continue;
         }
-        let rest: String = chars[i..chars.len().min(i + 4)].iter().collect();
-        let sym = SYMBOLS.iter().find(|s| rest.starts_with(**s));
-        match sym {
+        let rest = &src[offset(i)..];
+        match SYMBOLS.iter().find(|s| rest.starts_with(**s)) {
             Some(s) => {
-                for _ in 0..s.len() {
-                    adv(&mut i, &mut line, &mut col, &chars);
-                }
-                out.push((Tok::Sym(s), pos));
+                // Symbols are ASCII: one character per byte.
+                i += s.len();
+                out.push((Tok::Sym(s), span(start, i)));
             }
             None => {
                 return Err(ParseError {
-                    pos,
+                    pos: span(start, start + 1),
                     message: format!("unexpected character {c:?}"),
                 })
             }
         }
     }
-    out.push((Tok::Eof, Pos { line, col }));
+    out.push((Tok::Eof, span(chars.len(), chars.len())));
     Ok(out)
 }
 

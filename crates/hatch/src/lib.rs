@@ -5,7 +5,7 @@
 //! and `smt` (the solver); `lexprobe falsify` is its command line.
 //!
 //! The flow: [`lexer`] and [`syntax`] parse the OCaml subset; [`front`] reads the predefined
-//! files, the benchmark folder and the method into specifications; [`core`] translates the method
+//! files, the benchmark folder and the method into specifications (errors with their positions, [`input`]); [`core`] translates the method
 //! and its specification into the core language and its harness; [`exec`] reduces states, with
 //! the trace part given by [`naive`] (Fig. 5) or [`derivative`] (Fig. 6); [`engine`] is the
 //! searcher and the public entry point.
@@ -15,6 +15,7 @@ pub mod derivative;
 pub mod engine;
 pub mod exec;
 pub mod front;
+pub mod input;
 pub mod lexer;
 pub mod naive;
 pub mod syntax;

@@ -3,29 +3,16 @@
 //! signatures, and expressions (application, infix operators, `if`, `let … in`, `fun`, tuples,
 //! sequences, records, arrays `[| … |]`, constructors, type constraints, `[%v: T]` extensions,
 //! `[@…]` attributes and labelled parameters `?l:(x = e)`). Everything else is an error with a
-//! line and column. The result is a plain syntax tree; `front` gives it meaning.
+//! span of its file. The result is a plain syntax tree; `front` gives it meaning.
 
 use crate::lexer::{is_keyword, lex, show, Tok};
-use std::fmt;
+use diagnostics::{FileId, Span};
 
-/// A source position (1-based line and column).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Pos {
-    pub line: usize,
-    pub col: usize,
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
-    }
-}
-
-/// A parse error.
+/// A parse error at a span of the file.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{pos}: {message}")]
+#[error("{message}")]
 pub struct ParseError {
-    pub pos: Pos,
+    pub pos: Span,
     pub message: String,
 }
 
@@ -40,7 +27,7 @@ pub enum Ty {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub kind: ExprKind,
-    pub pos: Pos,
+    pub pos: Span,
 }
 
 /// Expression forms.
@@ -81,7 +68,7 @@ pub struct Param {
     pub attrs: Vec<String>,
     /// `?l:(x = e)`: the labelled form with its refinement expression.
     pub refinement: Option<Box<Expr>>,
-    pub pos: Pos,
+    pub pos: Span,
 }
 
 /// A top-level item.
@@ -95,17 +82,17 @@ pub enum Item {
         params: Vec<Param>,
         ret: Option<Ty>,
         body: Expr,
-        pos: Pos,
+        pos: Span,
     },
     Val {
         name: String,
         ty: Ty,
-        pos: Pos,
+        pos: Span,
     },
 }
 
 struct Parser {
-    toks: Vec<(Tok, Pos)>,
+    toks: Vec<(Tok, Span)>,
     i: usize,
 }
 
@@ -118,7 +105,7 @@ impl Parser {
     fn peek_at(&self, k: usize) -> &Tok {
         &self.toks[(self.i + k).min(self.toks.len() - 1)].0
     }
-    fn pos(&self) -> Pos {
+    fn pos(&self) -> Span {
         self.toks[self.i.min(self.toks.len() - 1)].1
     }
     fn bump(&mut self) -> Tok {
@@ -702,8 +689,8 @@ impl Parser {
 }
 
 /// Parses a whole file into items.
-pub fn parse_items(src: &str) -> Result<Vec<Item>, ParseError> {
-    let toks = lex(src)?;
+pub fn parse_items(file: FileId, src: &str) -> Result<Vec<Item>, ParseError> {
+    let toks = lex(file, src)?;
     Parser { toks, i: 0 }.items()
 }
 
@@ -714,7 +701,7 @@ mod tests {
     #[test]
     fn parses_spec_items() {
         let src = "let[@libRty] getNext ((a : Cell.t) [@ghost]) ?l:(prev = (true : [%v: Cell.t])) =\n  { pre = nextP prev a; res = (v == a : [%v: Cell.t]); newadding = lastL && GetNext ((prev [@d]), v, v == a); }\n";
-        let items = parse_items(src).unwrap();
+        let items = parse_items(FileId(0), src).unwrap();
         let Item::Let { attr, params, .. } = &items[0] else {
             panic!("not a let")
         };
@@ -728,7 +715,8 @@ mod tests {
     /// `(_G ((a) #==> (b))) && c` (the reading of MinSet_Set's `ri.ml`).
     #[test]
     fn hash_implication_binds_inside_the_application() {
-        let items = parse_items("let[@pred] rI (m : int) = _G (a) #==> (b) && c").unwrap();
+        let items =
+            parse_items(FileId(0), "let[@pred] rI (m : int) = _G (a) #==> (b) && c").unwrap();
         let Item::Let { body, .. } = &items[0] else {
             panic!("not a let")
         };
@@ -747,7 +735,12 @@ mod tests {
 
     #[test]
     fn reports_positions() {
-        let err = parse_items("let f x =\n  match x with | _ -> x").unwrap_err();
-        assert_eq!(err.pos.line, 2);
+        // `match` is not part of the language: the error is at it, on line 2, columns 3-7
+        // (bytes 12..17 of the text).
+        let src = "let f x =\n  match x with | _ -> x";
+        let err = parse_items(FileId(0), src).unwrap_err();
+        assert_eq!((err.pos.start, err.pos.end), (12, 17));
+        let file = diagnostics::SourceFile::new("f.ml", "f.ml", src.to_string());
+        assert_eq!(file.line_col(err.pos.start as usize), (2, 3));
     }
 }

@@ -75,11 +75,7 @@ pub fn run(args: FalsifyArgs) -> i32 {
     let report = match found {
         Ok(r) => r,
         Err(e) => {
-            let text = e.to_string();
-            match crate::positioned::render(&text) {
-                Some(boxed) => eprint!("{boxed}"),
-                None => eprintln!("error: {text}"),
-            }
+            eprint!("{}", e.render());
             return USAGE;
         }
     };
