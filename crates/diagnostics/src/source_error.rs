@@ -55,6 +55,19 @@ impl fmt::Display for SourceError {
 
 impl std::error::Error for SourceError {}
 
+impl PartialEq for SourceError {
+    /// Same message at the same span of a file of the same name and text.
+    fn eq(&self, other: &SourceError) -> bool {
+        let file = |e: &SourceError| {
+            e.sources
+                .files
+                .get(e.span.file.0 as usize)
+                .map(|f| (f.display_name.clone(), f.text.clone()))
+        };
+        self.message == other.message && self.span == other.span && file(self) == file(other)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::SourceError;

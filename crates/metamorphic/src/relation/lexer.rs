@@ -1,10 +1,11 @@
-//! Tokens of the relation language, with their line:column positions. `#` starts a comment
+//! Tokens of the relation language, with their line:column positions and byte ranges. `#` starts a comment
 //! to the end of the line. Numbers may carry `_` separators, a leading `$`, and a `k`
 //! (thousands) or `%` (hundredths) suffix. Identifiers may end in primes (`x'`). The
 //! mathematical symbols `∀ ∧ ∨ ¬ ⇒ ≥ ≤ ≠ ≡` are accepted as spellings of the keywords.
 
-use super::parser::ParseError;
+use super::parser::{SyntaxError, TEXT};
 use super::Pos;
+use diagnostics::Span;
 
 /// One token.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,23 +89,27 @@ fn token_text(t: &Token) -> &'static str {
     }
 }
 
-/// A token and where it starts.
+/// A token, where it starts (line:column) and its byte range in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spanned {
     pub token: Token,
     pub pos: Pos,
+    pub span: Span,
 }
 
 /// Splits a source text into tokens (ending with `Eof`).
-pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
+pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
     let chars: Vec<char> = source.chars().collect();
     let mut tokens = Vec::new();
     let mut i = 0;
     let mut line = 1;
     let mut col = 1;
+    // Byte offset of `chars[i]`.
+    let mut byte = 0;
     macro_rules! advance {
         ($n:expr) => {{
             for _ in 0..$n {
+                byte += chars.get(i).map_or(0, |c| c.len_utf8());
                 if chars.get(i) == Some(&'\n') {
                     line += 1;
                     col = 1;
@@ -118,6 +123,23 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
     while i < chars.len() {
         let c = chars[i];
         let pos = Pos { line, col };
+        let start = byte;
+        // The span from the token's start to the current character; an error's covers at
+        // least the character it is at.
+        macro_rules! span {
+            () => {
+                Span::new(TEXT, start, byte.max(start + c.len_utf8()))
+            };
+        }
+        macro_rules! error {
+            ($message:expr) => {
+                SyntaxError {
+                    pos,
+                    span: Some(span!()),
+                    message: $message.into(),
+                }
+            };
+        }
         if c.is_whitespace() {
             advance!(1);
             continue;
@@ -165,8 +187,12 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
             _ => None,
         };
         if let Some((token, len)) = simple {
-            tokens.push(Spanned { token, pos });
             advance!(len);
+            tokens.push(Spanned {
+                token,
+                pos,
+                span: span!(),
+            });
             continue;
         }
         if c == '"' {
@@ -175,7 +201,7 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
             loop {
                 match chars.get(i) {
                     None => {
-                        return Err(ParseError::new(pos, "unterminated string"));
+                        return Err(error!("unterminated string"));
                     }
                     Some('"') => {
                         advance!(1);
@@ -190,6 +216,7 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
             tokens.push(Spanned {
                 token: Token::Str(text),
                 pos,
+                span: span!(),
             });
             continue;
         }
@@ -212,7 +239,7 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
             }
             let mut value: f64 = text
                 .parse()
-                .map_err(|_| ParseError::new(pos, format!("malformed number `{text}`")))?;
+                .map_err(|_| error!(format!("malformed number `{text}`")))?;
             match chars.get(i) {
                 Some('k') | Some('K')
                     if !chars
@@ -231,6 +258,7 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
             tokens.push(Spanned {
                 token: Token::Number(value),
                 pos,
+                span: span!(),
             });
             continue;
         }
@@ -263,14 +291,19 @@ pub fn tokenize(source: &str) -> Result<Vec<Spanned>, ParseError> {
                 "tolerance" => Token::Tolerance,
                 _ => Token::Ident(text),
             };
-            tokens.push(Spanned { token, pos });
+            tokens.push(Spanned {
+                token,
+                pos,
+                span: span!(),
+            });
             continue;
         }
-        return Err(ParseError::new(pos, format!("unexpected character `{c}`")));
+        return Err(error!(format!("unexpected character `{c}`")));
     }
     tokens.push(Spanned {
         token: Token::Eof,
         pos: Pos { line, col },
+        span: Span::new(TEXT, byte, byte),
     });
     Ok(tokens)
 }

@@ -25,7 +25,7 @@ pub mod parser;
 
 use std::fmt;
 
-pub use parser::{parse_expression, parse_relations, ParseError};
+pub use parser::{parse_expression, parse_relations, parse_relations_file, ParseError};
 
 /// A line:column position in a source text (both 1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

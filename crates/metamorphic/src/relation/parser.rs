@@ -1,52 +1,129 @@
 //! Recursive-descent parser for relations files and single expressions. Precedence, lowest
 //! first: `=>` (right-associative), `or`, `and`, `not`, comparisons (chainable, plus the
-//! equivalence `x ==[f] y`), `+ -`, `* /`, unary minus. Errors carry line:column.
+//! equivalence `x ==[f] y`), `+ -`, `* /`, unary minus. Errors carry line:column and the span
+//! of the token they are at, with the text, so that they show in the box layout of the
+//! `diagnostics` crate.
 
 use super::lexer::{tokenize, Spanned, Token};
 use super::{ArithOp, Builtin, CmpOp, Expr, Pos, Relation};
+use diagnostics::{FileId, SourceError, SourceFile, SourceMap, Span};
+use std::sync::Arc;
 use thiserror::Error;
 
-/// A syntax error at a position of the relations file.
+/// A syntax error at a position of a relations file or an expression text: its line:column,
+/// its message, and the error with its span and the text (`Display`: `line:column: message`,
+/// or `file:line:column: message` for a named file; [`ParseError::render`]: the box).
 #[derive(Debug, Clone, Error, PartialEq)]
-#[error("{pos}: {message}")]
+#[error("{located}")]
 pub struct ParseError {
     pub pos: Pos,
     pub message: String,
+    pub located: SourceError,
 }
 
 impl ParseError {
-    pub fn new(pos: Pos, message: impl Into<String>) -> ParseError {
-        ParseError {
+    /// The error in the box layout, with the source line and the offending token underlined.
+    pub fn render(&self) -> String {
+        self.located.render()
+    }
+}
+
+/// A syntax error while reading: where (the span when the lexer knows it; the parser's are
+/// found from the token at `pos`) and what.
+#[derive(Debug, Clone)]
+pub(crate) struct SyntaxError {
+    pub(crate) pos: Pos,
+    pub(crate) span: Option<Span>,
+    pub(crate) message: String,
+}
+
+impl SyntaxError {
+    pub(crate) fn new(pos: Pos, message: impl Into<String>) -> SyntaxError {
+        SyntaxError {
             pos,
+            span: None,
             message: message.into(),
         }
     }
 }
 
+/// The file id of every text the parser reads (each text is its own source map).
+pub(crate) const TEXT: FileId = FileId(0);
+
 /// Parses every relation of a relations file.
 pub fn parse_relations(source: &str) -> Result<Vec<Relation>, ParseError> {
-    let mut parser = Parser::new(source, Vec::new())?;
-    let mut relations: Vec<Relation> = Vec::new();
-    while parser.peek() != &Token::Eof {
-        let relation = parser.relation()?;
-        if relations.iter().any(|r| r.name == relation.name) {
-            return Err(ParseError::new(
-                relation.pos,
-                format!("relation `{}` is defined twice", relation.name),
-            ));
+    parse_relations_file("", source)
+}
+
+/// Parses every relation of the relations file `name` (its errors name it).
+pub fn parse_relations_file(name: &str, source: &str) -> Result<Vec<Relation>, ParseError> {
+    read(name, source, Vec::new(), |parser| {
+        let mut relations: Vec<Relation> = Vec::new();
+        while parser.peek() != &Token::Eof {
+            let relation = parser.relation()?;
+            if relations.iter().any(|r| r.name == relation.name) {
+                return Err(SyntaxError::new(
+                    relation.pos,
+                    format!("relation `{}` is defined twice", relation.name),
+                ));
+            }
+            relations.push(relation);
         }
-        relations.push(relation);
-    }
-    Ok(relations)
+        Ok(relations)
+    })
 }
 
 /// Parses one expression in which `vars` are the bound case variables (may be empty, e.g.
 /// for domain constraints written over bare field names).
 pub fn parse_expression(source: &str, vars: &[&str]) -> Result<Expr, ParseError> {
-    let mut parser = Parser::new(source, vars.iter().map(|v| v.to_string()).collect())?;
-    let expr = parser.implication()?;
-    parser.expect(&Token::Eof)?;
-    Ok(expr)
+    let vars = vars.iter().map(|v| v.to_string()).collect();
+    read("", source, vars, |parser| {
+        let expr = parser.implication()?;
+        parser.expect(&Token::Eof)?;
+        Ok(expr)
+    })
+}
+
+/// Runs `parse` on the tokens of `source`; a syntax error becomes a [`ParseError`] with its
+/// span in the text.
+fn read<T>(
+    name: &str,
+    source: &str,
+    vars: Vec<String>,
+    parse: impl FnOnce(&mut Parser) -> Result<T, SyntaxError>,
+) -> Result<T, ParseError> {
+    let result = tokenize(source).and_then(|tokens| {
+        let mut parser = Parser {
+            tokens,
+            index: 0,
+            vars,
+        };
+        parse(&mut parser).map_err(|mut e| {
+            if e.span.is_none() {
+                e.span = parser
+                    .tokens
+                    .iter()
+                    .find(|t| t.pos == e.pos)
+                    .map(|t| t.span);
+            }
+            e
+        })
+    });
+    result.map_err(|e| {
+        let mut sources = SourceMap::default();
+        let id = sources.add(SourceFile::new(name, name, source.to_string()));
+        let span = e
+            .span
+            .map_or(Span::new(id, source.len(), source.len()), |s| Span {
+                file: id,
+                ..s
+            });
+        ParseError {
+            pos: e.pos,
+            located: SourceError::new(e.message.clone(), span, Arc::new(sources)),
+            message: e.message,
+        }
+    })
 }
 
 /// The body of a quantifier: either a plain expression or `premise => forall ...`.
@@ -62,14 +139,6 @@ struct Parser {
 }
 
 impl Parser {
-    fn new(source: &str, vars: Vec<String>) -> Result<Parser, ParseError> {
-        Ok(Parser {
-            tokens: tokenize(source)?,
-            index: 0,
-            vars,
-        })
-    }
-
     fn peek(&self) -> &Token {
         &self.tokens[self.index.min(self.tokens.len() - 1)].token
     }
@@ -99,14 +168,14 @@ impl Parser {
         }
     }
 
-    fn error_expected(&self, what: &str) -> ParseError {
-        ParseError::new(
+    fn error_expected(&self, what: &str) -> SyntaxError {
+        SyntaxError::new(
             self.pos(),
             format!("expected {what}, found {}", self.peek().describe()),
         )
     }
 
-    fn expect(&mut self, token: &Token) -> Result<(), ParseError> {
+    fn expect(&mut self, token: &Token) -> Result<(), SyntaxError> {
         if self.eat(token) {
             Ok(())
         } else {
@@ -114,7 +183,7 @@ impl Parser {
         }
     }
 
-    fn ident(&mut self, what: &str) -> Result<String, ParseError> {
+    fn ident(&mut self, what: &str) -> Result<String, SyntaxError> {
         match self.peek().clone() {
             Token::Ident(name) => {
                 self.bump();
@@ -124,7 +193,7 @@ impl Parser {
         }
     }
 
-    fn relation(&mut self) -> Result<Relation, ParseError> {
+    fn relation(&mut self) -> Result<Relation, SyntaxError> {
         let pos = self.pos();
         self.expect(&Token::Relation)?;
         let name = self.ident("a relation name")?;
@@ -170,7 +239,7 @@ impl Parser {
             Body::Plain(Expr::Implies(premise, conclusion)) => (*premise, *conclusion),
             Body::Plain(conclusion) => (Expr::Bool(true), conclusion),
             Body::Nested(..) => {
-                return Err(ParseError::new(
+                return Err(SyntaxError::new(
                     quantifier_pos,
                     "at most two nested `forall` are allowed (bases, then follow-ups)",
                 ))
@@ -178,7 +247,7 @@ impl Parser {
         };
         for (part, what) in [(&base_premise, "premise"), (&follow_premise, "premise")] {
             if part.mentions_outputs() {
-                return Err(ParseError::new(
+                return Err(SyntaxError::new(
                     pos,
                     format!("relation `{name}`: the {what} may not read outputs"),
                 ));
@@ -198,14 +267,14 @@ impl Parser {
     }
 
     /// `forall v1, v2 . body`
-    fn quantified(&mut self) -> Result<(Vec<String>, Body), ParseError> {
+    fn quantified(&mut self) -> Result<(Vec<String>, Body), SyntaxError> {
         self.expect(&Token::Forall)?;
         let mut vars = Vec::new();
         loop {
             let pos = self.pos();
             let var = self.ident("a variable name")?;
             if self.vars.contains(&var) {
-                return Err(ParseError::new(
+                return Err(SyntaxError::new(
                     pos,
                     format!("variable `{var}` is bound twice"),
                 ));
@@ -221,7 +290,7 @@ impl Parser {
         Ok((vars, body))
     }
 
-    fn body(&mut self) -> Result<Body, ParseError> {
+    fn body(&mut self) -> Result<Body, SyntaxError> {
         let lhs = self.disjunction()?;
         if self.eat(&Token::Implies) {
             if self.peek() == &Token::Forall {
@@ -231,7 +300,7 @@ impl Parser {
             let pos = self.pos();
             return match self.body()? {
                 Body::Plain(rhs) => Ok(Body::Plain(Expr::Implies(Box::new(lhs), Box::new(rhs)))),
-                Body::Nested(..) => Err(ParseError::new(
+                Body::Nested(..) => Err(SyntaxError::new(
                     pos,
                     "a nested `forall` must follow the first `=>` of the body",
                 )),
@@ -240,7 +309,7 @@ impl Parser {
         Ok(Body::Plain(lhs))
     }
 
-    fn implication(&mut self) -> Result<Expr, ParseError> {
+    fn implication(&mut self) -> Result<Expr, SyntaxError> {
         let lhs = self.disjunction()?;
         if self.eat(&Token::Implies) {
             let rhs = self.implication()?;
@@ -249,7 +318,7 @@ impl Parser {
         Ok(lhs)
     }
 
-    fn disjunction(&mut self) -> Result<Expr, ParseError> {
+    fn disjunction(&mut self) -> Result<Expr, SyntaxError> {
         let mut lhs = self.conjunction()?;
         while self.eat(&Token::Or) {
             let rhs = self.conjunction()?;
@@ -258,7 +327,7 @@ impl Parser {
         Ok(lhs)
     }
 
-    fn conjunction(&mut self) -> Result<Expr, ParseError> {
+    fn conjunction(&mut self) -> Result<Expr, SyntaxError> {
         let mut lhs = self.negation()?;
         while self.eat(&Token::And) {
             let rhs = self.negation()?;
@@ -267,7 +336,7 @@ impl Parser {
         Ok(lhs)
     }
 
-    fn negation(&mut self) -> Result<Expr, ParseError> {
+    fn negation(&mut self) -> Result<Expr, SyntaxError> {
         if self.eat(&Token::Not) {
             let inner = self.negation()?;
             return Ok(Expr::Not(Box::new(inner)));
@@ -287,7 +356,7 @@ impl Parser {
         }
     }
 
-    fn comparison(&mut self) -> Result<Expr, ParseError> {
+    fn comparison(&mut self) -> Result<Expr, SyntaxError> {
         let pos = self.pos();
         let first = self.additive()?;
         if self.peek() == &Token::Equiv {
@@ -318,7 +387,7 @@ impl Parser {
     }
 
     /// After `left`: `==[f, g] right` (the bracket list may be empty or absent).
-    fn equivalence(&mut self, left: String, pos: Pos) -> Result<Expr, ParseError> {
+    fn equivalence(&mut self, left: String, pos: Pos) -> Result<Expr, SyntaxError> {
         self.expect(&Token::Equiv)?;
         let mut except = Vec::new();
         if self.eat(&Token::LBracket) && !self.eat(&Token::RBracket) {
@@ -333,7 +402,7 @@ impl Parser {
         let right_pos = self.pos();
         let right = self.ident("a variable name")?;
         if !self.vars.contains(&right) {
-            return Err(ParseError::new(
+            return Err(SyntaxError::new(
                 right_pos,
                 format!("`{right}` is not a quantified variable"),
             ));
@@ -346,7 +415,7 @@ impl Parser {
         })
     }
 
-    fn additive(&mut self) -> Result<Expr, ParseError> {
+    fn additive(&mut self) -> Result<Expr, SyntaxError> {
         let mut lhs = self.multiplicative()?;
         loop {
             let op = match self.peek() {
@@ -360,7 +429,7 @@ impl Parser {
         }
     }
 
-    fn multiplicative(&mut self) -> Result<Expr, ParseError> {
+    fn multiplicative(&mut self) -> Result<Expr, SyntaxError> {
         let mut lhs = self.unary()?;
         loop {
             let op = match self.peek() {
@@ -374,7 +443,7 @@ impl Parser {
         }
     }
 
-    fn unary(&mut self) -> Result<Expr, ParseError> {
+    fn unary(&mut self) -> Result<Expr, SyntaxError> {
         if self.eat(&Token::Minus) {
             let inner = self.unary()?;
             return Ok(match inner {
@@ -385,11 +454,11 @@ impl Parser {
         self.primary()
     }
 
-    fn bound_var(&mut self) -> Result<String, ParseError> {
+    fn bound_var(&mut self) -> Result<String, SyntaxError> {
         let pos = self.pos();
         let var = self.ident("a variable name")?;
         if !self.vars.contains(&var) {
-            return Err(ParseError::new(
+            return Err(SyntaxError::new(
                 pos,
                 format!("`{var}` is not a quantified variable"),
             ));
@@ -397,7 +466,7 @@ impl Parser {
         Ok(var)
     }
 
-    fn primary(&mut self) -> Result<Expr, ParseError> {
+    fn primary(&mut self) -> Result<Expr, SyntaxError> {
         let pos = self.pos();
         match self.peek().clone() {
             Token::Number(n) => {
@@ -426,7 +495,7 @@ impl Parser {
         }
     }
 
-    fn after_identifier(&mut self, name: String, pos: Pos) -> Result<Expr, ParseError> {
+    fn after_identifier(&mut self, name: String, pos: Pos) -> Result<Expr, SyntaxError> {
         let builtin = match name.as_str() {
             "ceil" => Some(Builtin::Ceil),
             "floor" => Some(Builtin::Floor),
@@ -447,7 +516,7 @@ impl Parser {
                 _ => args.len() == 1,
             };
             if !arity_ok {
-                return Err(ParseError::new(
+                return Err(SyntaxError::new(
                     pos,
                     format!("wrong number of arguments to `{name}`"),
                 ));
@@ -478,7 +547,7 @@ impl Parser {
         }
         if self.peek() == &Token::Dot && matches!(self.peek_at(1), Token::Ident(_)) {
             if !self.vars.contains(&name) {
-                return Err(ParseError::new(
+                return Err(SyntaxError::new(
                     pos,
                     format!("`{name}` is not a quantified variable"),
                 ));
@@ -562,5 +631,42 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.pos.line, 2);
+    }
+
+    #[test]
+    fn a_relations_file_error_shows_its_file_line_column_and_source_line() {
+        let text = "relation r\n  forall x, y.\n    x.a >= => F(x) = F(y)\n";
+        let err = parse_relations_file("tax.rel", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "tax.rel:3:12: expected an expression, found `=>`"
+        );
+        let boxed = err.render();
+        assert!(boxed.starts_with("┌─[ERROR]─\n"), "{boxed}");
+        assert!(
+            boxed.contains("│  expected an expression, found `=>`\n"),
+            "{boxed}"
+        );
+        assert!(boxed.contains("├─➤ tax.rel:3.12-14:\n"), "{boxed}");
+        assert!(
+            boxed.contains("│ 3 │     x.a >= => F(x) = F(y)\n"),
+            "{boxed}"
+        );
+        assert!(boxed.contains("│   │            ‾‾\n"), "{boxed}");
+        // Without a file name (an expression of a domain file), `line:column` as before.
+        let err = parse_expression("x.a >=", &["x"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "1:7: expected an expression, found end of input"
+        );
+    }
+
+    #[test]
+    fn columns_count_code_points() {
+        // `≥` is three bytes: `@` is the 28th character of the line and its 30th byte.
+        let err = parse_relations_file("r.rel", "relation r forall x. x.a ≥ @").unwrap_err();
+        assert_eq!(err.pos, Pos { line: 1, col: 28 });
+        assert_eq!(err.to_string(), "r.rel:1:28: unexpected character `@`");
+        assert!(err.render().contains("├─➤ r.rel:1.28-29:\n"));
     }
 }
