@@ -11,14 +11,13 @@ use std::sync::Arc;
 use thiserror::Error;
 
 /// A syntax error at a position of a relations file or an expression text: its line:column,
-/// its message, and the error with its span and the text (`Display`: `line:column: message`,
-/// or `file:line:column: message` for a named file; [`ParseError::render`]: the box).
+/// and the error with its message, span and the text (`Display`: `line:column: message`, or
+/// `file:line:column: message` for a named file; [`ParseError::render`]: the box).
 #[derive(Debug, Clone, Error, PartialEq)]
 #[error("{located}")]
 pub struct ParseError {
     pub pos: Pos,
-    pub message: String,
-    pub located: SourceError,
+    pub located: Box<SourceError>,
 }
 
 impl ParseError {
@@ -120,8 +119,7 @@ fn read<T>(
             });
         ParseError {
             pos: e.pos,
-            located: SourceError::new(e.message.clone(), span, Arc::new(sources)),
-            message: e.message,
+            located: Box::new(SourceError::new(e.message, span, Arc::new(sources))),
         }
     })
 }
@@ -620,12 +618,18 @@ mod tests {
         let err =
             parse_relations("relation r\n  forall x, y.\n    x.a >= => F(x) = F(y)").unwrap_err();
         assert_eq!(err.pos, Pos { line: 3, col: 12 });
-        assert!(err.message.contains("expected an expression"), "{err}");
+        assert!(
+            err.located.message.contains("expected an expression"),
+            "{err}"
+        );
         let err = parse_relations("relation r forall x. z.a > 0 => F(x) > 0").unwrap_err();
         assert_eq!(err.pos, Pos { line: 1, col: 22 });
-        assert!(err.message.contains("`z` is not a quantified variable"));
+        assert!(err
+            .located
+            .message
+            .contains("`z` is not a quantified variable"));
         let err = parse_relations("relation r forall x, y. F(x) > 0 => F(y) > 0").unwrap_err();
-        assert!(err.message.contains("may not read outputs"));
+        assert!(err.located.message.contains("may not read outputs"));
         let err = parse_relations(
             "relation r forall x. x.a > 0 => F(x) > 0\nrelation r forall x. x.a > 0 => F(x) > 0",
         )
