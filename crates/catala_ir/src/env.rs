@@ -36,7 +36,7 @@ pub(crate) struct VarDecl {
 
 impl VarDecl {
     /// The type of the variable's value (an arrow for a function variable).
-    pub fn value_ty(&self) -> Ty {
+    pub(crate) fn value_ty(&self) -> Ty {
         match &self.params {
             Some(ps) => Ty::Arrow(
                 ps.iter().map(|(_, t, _)| t.clone()).collect(),
@@ -47,7 +47,7 @@ impl VarDecl {
     }
 
     /// Index in [`ScopeSig::vars`] of the last state (the value seen from outside).
-    pub fn last_var(&self) -> usize {
+    pub(crate) fn last_var(&self) -> usize {
         self.first_var + self.states.len().max(1) - 1
     }
 }
@@ -90,7 +90,7 @@ pub(crate) struct ScopeSig {
 
 impl ScopeSig {
     /// Position of declaration `decl` among the scope's inputs.
-    pub fn input_index(&self, decl: usize) -> Option<usize> {
+    pub(crate) fn input_index(&self, decl: usize) -> Option<usize> {
         self.inputs.iter().position(|&d| d == decl)
     }
 }
@@ -107,7 +107,7 @@ pub(crate) struct TopDefSig {
 }
 
 impl TopDefSig {
-    pub fn value_ty(&self) -> Ty {
+    pub(crate) fn value_ty(&self) -> Ty {
         if self.params.is_empty() {
             self.ty.clone()
         } else {
@@ -200,21 +200,21 @@ impl Env {
     }
 
     /// Records a warning at `span`.
-    pub fn warn(&self, message: String, span: Span) {
+    pub(crate) fn warn(&self, message: String, span: Span) {
         let d = Diagnostic::new(catala_syntax::DiagnosticKind::Typing, message).at(span);
         self.warnings.borrow_mut().push(d);
     }
 
-    pub fn ns(&self, m: ModuleId) -> &Namespace {
+    pub(crate) fn ns(&self, m: ModuleId) -> &Namespace {
         &self.namespaces[m]
     }
 
     /// The main program's namespace.
-    pub fn main_module(&self) -> ModuleId {
+    pub(crate) fn main_module(&self) -> ModuleId {
         self.namespaces.len().saturating_sub(1)
     }
 
-    pub fn type_name(&self, ty: &Ty) -> String {
+    pub(crate) fn type_name(&self, ty: &Ty) -> String {
         crate::dcalc::TyDisplay {
             ty,
             structs: &self.structs,
@@ -241,12 +241,12 @@ impl Env {
     }
 
     /// True if `path` names a module visible from `m`.
-    pub fn is_module_path(&self, m: ModuleId, path: &[ast::Ident]) -> bool {
+    pub(crate) fn is_module_path(&self, m: ModuleId, path: &[ast::Ident]) -> bool {
         !path.is_empty() && self.module_path(m, path).is_ok()
     }
 
     /// Resolves a type name written in module `m`.
-    pub fn lookup_type(&self, m: ModuleId, q: &QualName) -> Result<TypeRef, Diagnostic> {
+    pub(crate) fn lookup_type(&self, m: ModuleId, q: &QualName) -> Result<TypeRef, Diagnostic> {
         let n = &q.name.name;
         let (target, qualified) = if q.path.is_empty() {
             (m, false)
@@ -293,7 +293,7 @@ impl Env {
     }
 
     /// Resolves a scope name written in module `m`.
-    pub fn lookup_scope(&self, m: ModuleId, q: &QualName) -> Result<ScopeId, Diagnostic> {
+    pub(crate) fn lookup_scope(&self, m: ModuleId, q: &QualName) -> Result<ScopeId, Diagnostic> {
         let target = self.module_path(m, &q.path)?;
         match self.namespaces[target].scopes.get(&q.name.name) {
             Some(&(id, public)) if public || target == m => Ok(id),
@@ -313,7 +313,7 @@ impl Env {
 
     /// Resolves a top-level definition written in module `m` (`x` or `M.x`); `None` when no
     /// definition has that name there.
-    pub fn lookup_topdef(
+    pub(crate) fn lookup_topdef(
         &self,
         m: ModuleId,
         path: &[ast::Ident],
@@ -335,7 +335,7 @@ impl Env {
 
     /// The structure named `q` in module `m` (a declared structure, or a scope's output
     /// structure), if any.
-    pub fn lookup_struct(&self, m: ModuleId, q: &QualName) -> Result<StructId, Diagnostic> {
+    pub(crate) fn lookup_struct(&self, m: ModuleId, q: &QualName) -> Result<StructId, Diagnostic> {
         match self.lookup_type(m, q) {
             Ok(TypeRef::Struct(s)) => Ok(s),
             Ok(TypeRef::Scope(s)) => Ok(self.scopes[s.0 as usize].output_struct),
@@ -360,7 +360,11 @@ impl Env {
     /// Resolves a (possibly qualified) enumeration constructor name written in module `m`:
     /// `C`, `E.C`, `M.C`, `M.E.C`. An unqualified constructor is looked up in `m`, then in the
     /// modules `m` uses directly.
-    pub fn resolve_ctor(&self, m: ModuleId, name: &QualName) -> Result<(EnumId, u32), Diagnostic> {
+    pub(crate) fn resolve_ctor(
+        &self,
+        m: ModuleId,
+        name: &QualName,
+    ) -> Result<(EnumId, u32), Diagnostic> {
         let ctor = &name.name.name;
         if let Some(qual) = name.path.last() {
             let modules = &name.path[..name.path.len() - 1];
@@ -472,14 +476,14 @@ impl Env {
     }
 
     /// Resolves a type written in module `m`.
-    pub fn resolve_type(&self, m: ModuleId, t: &ast::Type) -> Result<Ty, Diagnostic> {
+    pub(crate) fn resolve_type(&self, m: ModuleId, t: &ast::Type) -> Result<Ty, Diagnostic> {
         self.resolve_type_vars(m, t, &mut None)
     }
 
     /// Resolves a type written in module `m`; with `vars`, `anything [of type t]` stands for a
     /// type variable (the same one for each occurrence of `t`, a fresh one for each bare
     /// `anything`), as in the signature of a polymorphic top-level declaration.
-    pub fn resolve_type_vars(
+    pub(crate) fn resolve_type_vars(
         &self,
         m: ModuleId,
         t: &ast::Type,

@@ -149,7 +149,7 @@ fn needs_type_hint(e: &ast::Expr) -> bool {
 const MAX_DEPTH: u32 = 500;
 
 impl<'a> ExprCtx<'a> {
-    pub fn for_scope(env: &'a Env, id: ScopeId, rounding: DateRounding) -> ExprCtx<'a> {
+    pub(crate) fn for_scope(env: &'a Env, id: ScopeId, rounding: DateRounding) -> ExprCtx<'a> {
         let sig = env.scope(id);
         ExprCtx {
             env,
@@ -165,7 +165,7 @@ impl<'a> ExprCtx<'a> {
         }
     }
 
-    pub fn for_topdef(env: &'a Env, module: ModuleId) -> ExprCtx<'a> {
+    pub(crate) fn for_topdef(env: &'a Env, module: ModuleId) -> ExprCtx<'a> {
         ExprCtx {
             env,
             module,
@@ -188,7 +188,7 @@ impl<'a> ExprCtx<'a> {
     }
 
     /// Binds `name` to an existing slot of the current frame.
-    pub fn bind_slot(&mut self, name: &str, slot: Slot, ty: Ty) {
+    pub(crate) fn bind_slot(&mut self, name: &str, slot: Slot, ty: Ty) {
         self.locals.push(Local {
             name: name.to_string(),
             slot,
@@ -198,7 +198,7 @@ impl<'a> ExprCtx<'a> {
     }
 
     /// Removes the `n` most recent bindings.
-    pub fn unbind(&mut self, n: usize) {
+    pub(crate) fn unbind(&mut self, n: usize) {
         let len = self.locals.len().saturating_sub(n);
         self.locals.truncate(len);
     }
@@ -234,7 +234,7 @@ impl<'a> ExprCtx<'a> {
     }
 
     /// Translates `e`; `expect` is a hint used only to type empty lists and `impossible`.
-    pub fn translate(&mut self, e: &ast::Expr, expect: Option<&Ty>) -> R<(Expr, Ty)> {
+    pub(crate) fn translate(&mut self, e: &ast::Expr, expect: Option<&Ty>) -> R<(Expr, Ty)> {
         if self.depth >= MAX_DEPTH {
             return Err(name_error(
                 "This expression is nested too deeply to be compiled",
@@ -934,7 +934,7 @@ impl<'a> ExprCtx<'a> {
     }
 
     /// Makes an expression capture-free by wrapping: used for the `Arc` of lambdas.
-    pub fn lambda_expr(lambda: crate::dcalc::Lambda, span: Span) -> Expr {
+    pub(crate) fn lambda_expr(lambda: crate::dcalc::Lambda, span: Span) -> Expr {
         Expr::new(ExprKind::Lambda(Arc::new(lambda)), span)
     }
 }

@@ -39,7 +39,7 @@ impl Frames {
     }
 
     /// A fresh slot in the current frame.
-    pub fn alloc(&mut self) -> Slot {
+    pub(crate) fn alloc(&mut self) -> Slot {
         let f = self.current();
         let s = Slot(f.next);
         f.next += 1;
@@ -52,7 +52,7 @@ impl Frames {
     }
 
     /// Size of the base frame so far.
-    pub fn base_size(&self) -> u32 {
+    pub(crate) fn base_size(&self) -> u32 {
         self.stack.first().map_or(0, |f| f.next)
     }
 
@@ -75,7 +75,7 @@ impl Frames {
     }
 
     /// Opens a closure frame with `n` parameters; returns their slots.
-    pub fn open_closure(&mut self, n: usize) -> Vec<Slot> {
+    pub(crate) fn open_closure(&mut self, n: usize) -> Vec<Slot> {
         self.stack.push(FrameBuilder {
             next: n as u32,
             captures: Vec::new(),
@@ -85,7 +85,7 @@ impl Frames {
     }
 
     /// Closes the current closure frame around `body`.
-    pub fn close_closure(&mut self, params: Vec<(String, Ty)>, mut body: Expr) -> Lambda {
+    pub(crate) fn close_closure(&mut self, params: Vec<(String, Ty)>, mut body: Expr) -> Lambda {
         let f = self.stack.pop().unwrap_or_default();
         let k = f.captures.len() as u32;
         // New numbering: captures, then parameters, then the other locals in order.

@@ -333,7 +333,7 @@ impl KeywordTable {
     }
 
     /// The phrases (as word lists, longest first) starting with `word`.
-    pub fn phrases(&self, word: &str) -> &[(Vec<&'static str>, Keyword)] {
+    pub(crate) fn phrases(&self, word: &str) -> &[(Vec<&'static str>, Keyword)] {
         self.by_first_word.get(word).map_or(&[], |v| v.as_slice())
     }
 }
@@ -432,7 +432,7 @@ pub fn builtin(lang: Language, name: &str) -> Option<BuiltinName> {
 }
 
 /// The spelling of a built-in name in a language.
-pub fn builtin_spelling(lang: Language, b: BuiltinName) -> &'static str {
+pub(crate) fn builtin_spelling(lang: Language, b: BuiltinName) -> &'static str {
     BUILTINS
         .iter()
         .find(|(l, _, x)| *l == lang && *x == b)
@@ -441,7 +441,7 @@ pub fn builtin_spelling(lang: Language, b: BuiltinName) -> &'static str {
 
 /// A primitive type written as a lower-case identifier (`date` is a keyword, handled apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrimitiveType {
+pub(crate) enum PrimitiveType {
     Integer,
     Decimal,
     Boolean,
@@ -451,7 +451,7 @@ pub enum PrimitiveType {
     Position,
 }
 
-pub fn primitive_type(lang: Language, name: &str) -> Option<PrimitiveType> {
+pub(crate) fn primitive_type(lang: Language, name: &str) -> Option<PrimitiveType> {
     use PrimitiveType as P;
     let t = match (lang, name) {
         (Language::En, "integer") | (Language::Fr, "entier") | (Language::Pl, "całkowita") => {
@@ -478,7 +478,7 @@ pub fn primitive_type(lang: Language, name: &str) -> Option<PrimitiveType> {
 }
 
 /// The spelling of a primitive type in a language.
-pub fn primitive_spelling(lang: Language, t: PrimitiveType) -> &'static str {
+pub(crate) fn primitive_spelling(lang: Language, t: PrimitiveType) -> &'static str {
     use PrimitiveType as P;
     match (lang, t) {
         (Language::En, P::Integer) => "integer",
@@ -502,7 +502,7 @@ pub fn primitive_spelling(lang: Language, t: PrimitiveType) -> &'static str {
 }
 
 /// The money operator suffix (`+$`, `+€`, `+PLN`) and the money literal symbol.
-pub fn money_symbol(lang: Language) -> &'static str {
+pub(crate) fn money_symbol(lang: Language) -> &'static str {
     match lang {
         Language::En => "$",
         Language::Fr => "€",
@@ -519,7 +519,7 @@ pub fn decimal_separator(lang: Language) -> char {
 }
 
 /// The English spelling of a keyword, used in "expected ..." messages.
-pub fn english(kw: Keyword) -> &'static str {
+pub(crate) fn english(kw: Keyword) -> &'static str {
     EN.iter()
         .find(|(_, k)| *k == kw)
         .map_or("keyword", |(s, _)| s)

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 /// One code block to parse.
 #[derive(Clone, Debug)]
-pub struct CodeBlock {
+pub(crate) struct CodeBlock {
     pub file: FileId,
     /// Byte range of the block's body (between the fences).
     pub start: usize,
@@ -25,14 +25,14 @@ pub struct CodeBlock {
 
 /// A module directive line (`> Module M [external]`, `> Using M [as A]`).
 #[derive(Clone, Debug)]
-pub enum ModuleDirective {
+pub(crate) enum ModuleDirective {
     Def { name: Ident, external: bool },
     Use { name: Ident, alias: Option<Ident> },
 }
 
 /// What the reader found, in reading order (included files inlined).
 #[derive(Clone, Debug)]
-pub enum Chunk {
+pub(crate) enum Chunk {
     Code(CodeBlock),
     Module {
         directive: ModuleDirective,
@@ -50,7 +50,7 @@ fn noted(span: Span, note: &str) -> Label {
 
 /// Catala's check that the module a file declares (`> Module M`) is named after the file:
 /// `mod_def.catala_en` must declare `Mod_def` (compared without regard to case).
-pub fn check_module_name(reader: &Reader, main: FileId) -> Result<(), Diagnostic> {
+pub(crate) fn check_module_name(reader: &Reader, main: FileId) -> Result<(), Diagnostic> {
     let declared = reader.chunks.iter().find_map(|c| match c {
         Chunk::Module {
             directive: ModuleDirective::Def { name, .. },
@@ -93,7 +93,7 @@ pub fn check_module_name(reader: &Reader, main: FileId) -> Result<(), Diagnostic
 }
 
 /// The language given by a file extension.
-pub fn language_of_path(path: &Path) -> Option<Language> {
+pub(crate) fn language_of_path(path: &Path) -> Option<Language> {
     match path.extension()?.to_str()? {
         "catala_en" => Some(Language::En),
         "catala_fr" => Some(Language::Fr),
@@ -103,7 +103,7 @@ pub fn language_of_path(path: &Path) -> Option<Language> {
 }
 
 /// Reads files and their includes into a [`SourceMap`] and a list of chunks.
-pub struct Reader {
+pub(crate) struct Reader {
     pub sources: SourceMap,
     pub chunks: Vec<Chunk>,
     /// Canonical paths of the files being read (the include stack), to detect cycles.
@@ -126,7 +126,7 @@ impl Reader {
     }
 
     /// Reads a file from disk (and everything it includes).
-    pub fn read_path(
+    pub(crate) fn read_path(
         &mut self,
         display_name: &str,
         path: &Path,
@@ -168,7 +168,7 @@ impl Reader {
 
     /// Reads the given text as file `display_name` at `path` (includes resolved relative to
     /// `path`'s directory).
-    pub fn read_text(
+    pub(crate) fn read_text(
         &mut self,
         display_name: &str,
         path: &Path,

@@ -53,7 +53,9 @@ impl LoadOptions {
 
 /// The directory of the nearest `clerk.toml` at or above `path`'s directory, with the
 /// `include_dirs` of its `[project]` table.
-pub fn clerk_include_dirs(path: &Path) -> Result<Option<(PathBuf, Vec<String>)>, Diagnostic> {
+pub(crate) fn clerk_include_dirs(
+    path: &Path,
+) -> Result<Option<(PathBuf, Vec<String>)>, Diagnostic> {
     let start = if path.is_dir() {
         path.to_path_buf()
     } else {
@@ -150,7 +152,7 @@ impl<'o> ModuleLoader<'o> {
 
     /// The bindings of a file with these items (its `Using` directives plus the standard
     /// library), loading the used modules.
-    pub fn bindings_of(
+    pub(crate) fn bindings_of(
         &mut self,
         sources: &mut SourceMap,
         items: &[Item],

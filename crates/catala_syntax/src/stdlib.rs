@@ -137,6 +137,6 @@ pub fn source(module: &str) -> Option<&'static StdlibSource> {
 
 /// The standard-library module of this name (as written in a `Using` line of the standard
 /// library itself).
-pub fn module_named(name: &str) -> Option<&'static str> {
+pub(crate) fn module_named(name: &str) -> Option<&'static str> {
     SOURCES.iter().find(|(m, _)| *m == name).map(|(m, _)| *m)
 }

@@ -141,7 +141,7 @@ pub struct ReplayAlt {
 }
 
 /// The replay table of a library: effectful functions whose specifications append one event.
-pub fn replay_table(lib: &Library) -> Result<HashMap<String, Vec<ReplayAlt>>, FrontError> {
+pub(crate) fn replay_table(lib: &Library) -> Result<HashMap<String, Vec<ReplayAlt>>, FrontError> {
     let mut out = HashMap::new();
     for (name, spec) in &lib.lib_specs {
         if !lib.ops.contains_key(name) {
@@ -200,7 +200,7 @@ impl Harness {
 }
 
 /// The program variable that holds the method's result in [`Harness::result`].
-pub const RESULT_VAR: &str = "result";
+pub(crate) const RESULT_VAR: &str = "result";
 
 struct Translator<'a> {
     lib: &'a Library,
@@ -598,7 +598,7 @@ fn definition_of(phi: &Term, v: &Term) -> Option<Term> {
 }
 
 /// Builds the harness of a method (Example 4.4).
-pub fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
+pub(crate) fn harness(lib: &Library, method: &Method) -> Result<Harness, FrontError> {
     let mut tr = Translator {
         lib,
         method,

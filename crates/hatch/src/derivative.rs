@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 /// The trace part of a derivative-based state.
 #[derive(Clone, Debug)]
-pub struct DerivEffects {
+pub(crate) struct DerivEffects {
     pub trace: Vec<Event>,
     pub cont: Sre,
     /// How many events of `trace` form the sampled prestate.
@@ -25,7 +25,7 @@ pub struct DerivEffects {
 }
 
 /// Settings and memo tables of the derivative semantics.
-pub struct DerivativeSemantics {
+pub(crate) struct DerivativeSemantics {
     pub deriver: Deriver,
     /// The property over the harness's program variables.
     pub post: Sre,

@@ -167,7 +167,7 @@ impl<T: Clone> Searcher<T> {
         self.heap.pop().map(|q| q.state)
     }
     /// Adds successors, the first one to be explored first.
-    pub fn push_all(&mut self, states: Vec<State<T>>) {
+    pub(crate) fn push_all(&mut self, states: Vec<State<T>>) {
         for state in states.into_iter().rev() {
             self.seq += 1;
             self.heap.push(Queued {
@@ -346,7 +346,7 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
 }
 
 /// Finds `predefined/` next to the benchmark folder's parent (`…/ri/<Bench>/m.ml`).
-pub fn predefined_dir(method: &Path) -> Option<PathBuf> {
+pub(crate) fn predefined_dir(method: &Path) -> Option<PathBuf> {
     let mut dir = method.parent();
     while let Some(d) = dir {
         let p = d.join("predefined");

@@ -142,7 +142,7 @@ fn lookup_term(env: &Env, t: &Term) -> Result<Term, ExecError> {
 }
 
 /// The first-order part of an environment as a substitution.
-pub fn env_map(env: &Env) -> BTreeMap<Rc<str>, Term> {
+pub(crate) fn env_map(env: &Env) -> BTreeMap<Rc<str>, Term> {
     let mut map = BTreeMap::new();
     for (k, v) in env.iter() {
         if let Value::Term(t) = v {
@@ -315,7 +315,7 @@ pub fn finished<T: Clone>(st: &State<T>) -> Option<&Value> {
 }
 
 /// Conjunction of the constraints of a symbolic trace (Section 6), locals renamed per position.
-pub fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
+pub(crate) fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
     trace
         .iter()
         .enumerate()

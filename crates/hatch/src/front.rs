@@ -110,7 +110,7 @@ impl Scope {
 }
 
 /// The sort a type names.
-pub fn sort_of_ty(ty: &Ty) -> Option<Sort> {
+pub(crate) fn sort_of_ty(ty: &Ty) -> Option<Sort> {
     match ty {
         Ty::Name(n) => Some(match n.as_str() {
             "int" => Sort::Int,
@@ -138,7 +138,7 @@ fn sort_name(s: &str) -> String {
 }
 
 /// Lowercases the first letter: the event `SetNext` is a call of `setNext`.
-pub fn op_of_constructor(c: &str) -> String {
+pub(crate) fn op_of_constructor(c: &str) -> String {
     let mut cs = c.chars();
     match cs.next() {
         Some(f) => f.to_lowercase().collect::<String>() + cs.as_str(),
@@ -528,7 +528,7 @@ fn binop(op: &str, x: Term, y: Term) -> Option<Term> {
 }
 
 /// `A -> B -> C` as argument sorts and a result sort.
-pub fn flatten_arrow(ty: &Ty) -> Option<(Vec<Sort>, Sort)> {
+pub(crate) fn flatten_arrow(ty: &Ty) -> Option<(Vec<Sort>, Sort)> {
     match ty {
         Ty::Arrow(a, b) => {
             let a = sort_of_ty(a)?;
@@ -541,7 +541,7 @@ pub fn flatten_arrow(ty: &Ty) -> Option<(Vec<Sort>, Sort)> {
 }
 
 /// Splits `(φ : [%v: T])` into the sort and the qualifier.
-pub fn refinement_parts(f: &InputFile, e: &Expr) -> Result<(Sort, Expr), FrontError> {
+pub(crate) fn refinement_parts(f: &InputFile, e: &Expr) -> Result<(Sort, Expr), FrontError> {
     match &e.kind {
         ExprKind::Attr(inner, _) => refinement_parts(f, inner),
         ExprKind::Constraint(phi, ty @ Ty::Name(n)) if n.starts_with("%v:") => {
@@ -584,7 +584,7 @@ fn triple(f: &InputFile, e: &Expr) -> Result<Triple, FrontError> {
 }
 
 /// Reads a specification body (a record, or an array of alternatives) with its parameters.
-pub fn fun_spec(
+pub(crate) fn fun_spec(
     f: &InputFile,
     params: &[Param],
     body: &Expr,

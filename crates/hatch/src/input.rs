@@ -73,7 +73,7 @@ impl InputFile {
     }
 
     /// An error about the file as a whole (shown at its start).
-    pub fn error_at_start(&self, message: impl Into<String>) -> FrontError {
+    pub(crate) fn error_at_start(&self, message: impl Into<String>) -> FrontError {
         self.error(Span::new(self.id, 0, 0), message)
     }
 }

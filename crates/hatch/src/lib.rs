@@ -10,7 +10,7 @@
 //! the trace part given by [`naive`] (Fig. 5) or [`derivative`] (Fig. 6); [`engine`] is the
 //! searcher and the public entry point.
 
-pub mod core;
+pub(crate) mod core;
 pub mod derivative;
 pub mod engine;
 pub mod exec;

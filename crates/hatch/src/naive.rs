@@ -16,7 +16,7 @@ use std::time::Instant;
 
 /// The trace part of a naive state.
 #[derive(Clone, Debug)]
-pub struct NaiveEffects {
+pub(crate) struct NaiveEffects {
     pub curr: Sre,
     pub post: Option<Sre>,
     /// Number of `append`s of library effects on this path.
@@ -24,7 +24,7 @@ pub struct NaiveEffects {
 }
 
 /// Settings of the naive semantics.
-pub struct NaiveSemantics {
+pub(crate) struct NaiveSemantics {
     pub deriver: Deriver,
     pub post: Sre,
     /// Longest prestate the emptiness check considers (added to the events appended on the path).
@@ -33,7 +33,7 @@ pub struct NaiveSemantics {
 }
 
 /// Splits the event space along each literal, keeping satisfiable minterms.
-pub fn minterms(oracle: &mut dyn EventOracle, literals: &[Event]) -> Vec<Event> {
+pub(crate) fn minterms(oracle: &mut dyn EventOracle, literals: &[Event]) -> Vec<Event> {
     let mut out = vec![Event::top()];
     for l in literals {
         let mut next = Vec::new();

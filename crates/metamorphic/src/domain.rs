@@ -73,7 +73,7 @@ pub struct FieldSpec {
 
 /// A numeric interval with optional strict ends, used to sample under premise bounds.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Interval {
+pub(crate) struct Interval {
     pub lo: f64,
     pub lo_strict: bool,
     pub hi: f64,
@@ -91,7 +91,7 @@ impl Interval {
     }
 
     /// Narrows the lower end to `lo` (strict when `strict`).
-    pub fn raise_lo(&mut self, lo: f64, strict: bool) {
+    pub(crate) fn raise_lo(&mut self, lo: f64, strict: bool) {
         if lo > self.lo || (lo == self.lo && strict) {
             self.lo = lo;
             self.lo_strict = strict;
@@ -99,7 +99,7 @@ impl Interval {
     }
 
     /// Narrows the upper end to `hi` (strict when `strict`).
-    pub fn lower_hi(&mut self, hi: f64, strict: bool) {
+    pub(crate) fn lower_hi(&mut self, hi: f64, strict: bool) {
         if hi < self.hi || (hi == self.hi && strict) {
             self.hi = hi;
             self.hi_strict = strict;
@@ -129,7 +129,7 @@ impl FieldSpec {
     }
 
     /// A uniform draw from the field's range intersected with `bounds`; `None` when empty.
-    pub fn sample_within(&self, bounds: &Interval, rng: &mut SeededRng) -> Option<Value> {
+    pub(crate) fn sample_within(&self, bounds: &Interval, rng: &mut SeededRng) -> Option<Value> {
         match &self.kind {
             FieldKind::Boolean => {
                 let options: Vec<bool> = [false, true]
@@ -180,7 +180,7 @@ impl FieldSpec {
     }
 
     /// Whether `value` has this field's type and lies in its range.
-    pub fn admits(&self, value: &Value) -> bool {
+    pub(crate) fn admits(&self, value: &Value) -> bool {
         match (&self.kind, value) {
             (FieldKind::Boolean, Value::Bool(_)) => true,
             (FieldKind::Integer { min, max }, Value::Integer(i)) => (*min..=*max).contains(i),
@@ -304,7 +304,7 @@ impl Domain {
     }
 
     /// Whether a record has every field in range and meets every constraint.
-    pub fn admits(&self, record: &Record) -> Result<bool, EvalError> {
+    pub(crate) fn admits(&self, record: &Record) -> Result<bool, EvalError> {
         for field in &self.fields {
             match record.get(&field.name) {
                 Some(v) if field.admits(v) => {}
@@ -324,7 +324,7 @@ impl Domain {
     }
 
     /// The value of `F` for an output record.
-    pub fn main_output_value(&self, outputs: &Record) -> Result<Value, EvalError> {
+    pub(crate) fn main_output_value(&self, outputs: &Record) -> Result<Value, EvalError> {
         let env = RecordEnvironment {
             record: outputs,
             constants: &self.choices,

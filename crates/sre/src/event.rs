@@ -93,7 +93,7 @@ impl Event {
     }
 
     /// Syntactically full.
-    pub fn is_top(&self) -> bool {
+    pub(crate) fn is_top(&self) -> bool {
         self.others.is_true() && self.ops.values().all(Term::is_true)
     }
 

@@ -6,7 +6,7 @@
 pub mod deriv;
 pub mod event;
 pub mod ltlf;
-pub mod regex;
+pub(crate) mod regex;
 
 pub use deriv::{dual, event_formula, Deriver, EventOracle, SmtOracle};
 pub use event::{arg_var, show_event, Event, OpSig, RET_VAR};

@@ -62,7 +62,7 @@ impl Sre {
         matches!(self.node(), Node::Empty)
     }
 
-    pub fn is_eps(&self) -> bool {
+    pub(crate) fn is_eps(&self) -> bool {
         matches!(self.node(), Node::Eps)
     }
 

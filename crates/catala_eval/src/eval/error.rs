@@ -136,7 +136,7 @@ impl RuntimeError {
     }
 
     /// The error an operation on values produced, at `span`.
-    pub fn from_value_error(program: &Program, e: ValueError, span: Span) -> RuntimeError {
+    pub(crate) fn from_value_error(program: &Program, e: ValueError, span: Span) -> RuntimeError {
         let kind = match e {
             ValueError::DivisionByZero => RuntimeErrorKind::DivisionByZero,
             ValueError::Uncomparable => RuntimeErrorKind::Uncomparable,

@@ -9,7 +9,7 @@ use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 
 /// The value of a literal.
-pub fn literal_value(lit: &Literal) -> Result<Value, ValueError> {
+pub(crate) fn literal_value(lit: &Literal) -> Result<Value, ValueError> {
     Ok(match lit {
         Literal::Bool(b) => Value::Bool(*b),
         Literal::Integer(i) => Value::Integer(integer_of_big(i)),
@@ -75,7 +75,7 @@ pub fn apply_unary(op: UnaryOp, arg: &Value) -> Result<Value, ValueError> {
 }
 
 /// Whether `op` divides by `divisor` and `divisor` is zero.
-pub fn divides_by_zero(op: BinaryOp, divisor: &Value) -> bool {
+pub(crate) fn divides_by_zero(op: BinaryOp, divisor: &Value) -> bool {
     if !op.is_division() {
         return false;
     }

@@ -94,7 +94,7 @@ impl<'p> ExternalContext<'p> {
 }
 
 /// The implementation of one external declaration.
-pub type ExternalFn =
+pub(crate) type ExternalFn =
     Arc<dyn Fn(&[Value], &ExternalContext<'_>) -> Result<Value, ExternalError> + Send + Sync>;
 
 /// Implementations of external declarations, by module and declaration name.

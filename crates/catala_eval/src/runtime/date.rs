@@ -49,7 +49,7 @@ pub enum DateError {
     OutOfRange,
 }
 
-pub fn is_leap_year(year: i64) -> bool {
+pub(crate) fn is_leap_year(year: i64) -> bool {
     year % 400 == 0 || (year % 4 == 0 && year % 100 != 0)
 }
 
@@ -192,7 +192,7 @@ impl Date {
     }
 
     /// `self - other` as a number of days.
-    pub fn sub_date(self, other: Date) -> Duration {
+    pub(crate) fn sub_date(self, other: Date) -> Duration {
         Duration {
             years: 0,
             months: 0,
@@ -212,7 +212,7 @@ impl Date {
     }
 
     /// The day of the week, from 1 (Monday) to 7 (Sunday).
-    pub fn weekday(self) -> u8 {
+    pub(crate) fn weekday(self) -> u8 {
         // 1970-01-01, day number 0, was a Thursday.
         ((self.day_number() + 3).rem_euclid(7) + 1) as u8
     }
@@ -279,7 +279,7 @@ impl Duration {
     }
 
     /// The number of days, when the duration has no years or months.
-    pub fn to_days(self) -> Result<i64, DateError> {
+    pub(crate) fn to_days(self) -> Result<i64, DateError> {
         if self.years != 0 || self.months != 0 {
             Err(DateError::DurationNotInDays)
         } else {

@@ -116,7 +116,7 @@ pub fn value_to_json(program: &Program, v: &Value) -> Json {
 }
 
 /// Money in units with two decimals, as `%.2f` prints it (`"-0.01"`, `"1000.00"`).
-pub fn money_to_string(cents: &Integer) -> String {
+pub(crate) fn money_to_string(cents: &Integer) -> String {
     let (units, rest) = cents.abs().div_rem(&Integer::from(100));
     let sign = if cents.signum() < 0 { "-" } else { "" };
     format!("{sign}{units}.{:02}", rest.to_i64().unwrap_or(0))
@@ -128,7 +128,7 @@ const MAX_EXPONENT: u32 = 4096;
 /// The exact value of a number written in decimal notation, with an optional sign, fraction and
 /// exponent (`12`, `-0.1`, `1e-3`, `2.5E2`, `+7`): `0.1` is 1/10, not the nearest binary float.
 /// `None` when the text is not such a number or its exponent exceeds [`MAX_EXPONENT`].
-pub fn exact_number(text: &str) -> Option<BigRational> {
+pub(crate) fn exact_number(text: &str) -> Option<BigRational> {
     let text = text.trim();
     let (negative, body) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),

@@ -39,7 +39,7 @@ impl Integer {
         }
     }
 
-    pub fn to_bigint(&self) -> BigInt {
+    pub(crate) fn to_bigint(&self) -> BigInt {
         match self {
             Integer::Small(s) => BigInt::from(*s),
             Integer::Big(b) => (**b).clone(),
@@ -208,7 +208,7 @@ impl Decimal {
         }
     }
 
-    pub fn from_bigrational(r: BigRational) -> Decimal {
+    pub(crate) fn from_bigrational(r: BigRational) -> Decimal {
         // `BigRational` arithmetic keeps values reduced with a positive denominator.
         match (r.numer().to_i64(), r.denom().to_i64()) {
             (Some(n), Some(d)) => Decimal::Small { num: n, den: d },
@@ -231,7 +231,7 @@ impl Decimal {
         }
     }
 
-    pub fn to_bigrational(&self) -> BigRational {
+    pub(crate) fn to_bigrational(&self) -> BigRational {
         match self {
             Decimal::Small { num, den } => {
                 BigRational::new_raw(BigInt::from(*num), BigInt::from(*den))
@@ -297,7 +297,7 @@ impl Decimal {
     }
 
     /// `self / other`; `None` when `other` is zero.
-    pub fn checked_div(&self, other: &Decimal) -> Option<Decimal> {
+    pub(crate) fn checked_div(&self, other: &Decimal) -> Option<Decimal> {
         if other.is_zero() {
             return None;
         }

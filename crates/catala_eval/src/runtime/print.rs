@@ -39,7 +39,7 @@ fn decimal_separator(language: Language) -> &'static str {
 }
 
 /// An integer with thousands separators (`-1,234,567`).
-pub fn format_integer(i: &Integer, language: Language) -> String {
+pub(crate) fn format_integer(i: &Integer, language: Language) -> String {
     let digits = i.abs().to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
     if i.signum() < 0 {
@@ -64,7 +64,7 @@ fn push_grouped(out: &mut String, digits: &str, sep: &str) {
 }
 
 /// Money from cents: `$1,000.00`, `-$0.01`, `1 000,00 €`, `-0,01 €`.
-pub fn format_money(cents: &Integer, language: Language) -> String {
+pub(crate) fn format_money(cents: &Integer, language: Language) -> String {
     let abs = cents.abs();
     let (units, rest) = abs.div_rem(&Integer::from(100));
     let mut out = String::new();
@@ -86,11 +86,11 @@ pub fn format_money(cents: &Integer, language: Language) -> String {
 }
 
 /// Maximum number of fractional digits printed for a decimal.
-pub const DECIMAL_DIGITS: usize = 6;
+pub(crate) const DECIMAL_DIGITS: usize = 6;
 
 /// A decimal: integer part with separators, at least one fractional digit, at most six
 /// (grouped by three), truncated and followed by `…` when digits remain.
-pub fn format_decimal(d: &Decimal, language: Language) -> String {
+pub(crate) fn format_decimal(d: &Decimal, language: Language) -> String {
     let (num, den) = d.numer_denom();
     let (int_part, mut rem) = num.abs().div_rem(&den);
     let mut out = String::new();
@@ -124,7 +124,7 @@ pub fn format_decimal(d: &Decimal, language: Language) -> String {
 }
 
 /// `[1 year, 2 months]`: zero components dropped (a zero duration prints as `[0 day]`).
-pub fn format_duration(d: Duration, language: Language) -> String {
+pub(crate) fn format_duration(d: Duration, language: Language) -> String {
     let plural = |n: i64, s: &str| {
         if n.unsigned_abs() > 1 {
             format!("{n} {s}s")
@@ -166,7 +166,7 @@ pub fn format_duration(d: Duration, language: Language) -> String {
     format!("[{}]", kept.join(", "))
 }
 
-pub fn format_bool(b: bool, language: Language) -> &'static str {
+pub(crate) fn format_bool(b: bool, language: Language) -> &'static str {
     match (language, b) {
         (Language::En, true) => "true",
         (Language::En, false) => "false",
@@ -179,7 +179,7 @@ pub fn format_bool(b: bool, language: Language) -> &'static str {
 
 /// Columns `Format` counts for a string printed with `%s`: its bytes, except for the `€` and
 /// `…` that Catala prints with an explicit width of one.
-pub fn format_width(s: &str) -> usize {
+pub(crate) fn format_width(s: &str) -> usize {
     let specials = s.matches(['€', '…']).count();
     s.len() - specials * 2
 }

@@ -207,23 +207,23 @@ fn compare_sequences(a: &[Value], b: &[Value]) -> Result<Ordering, ValueError> {
 const CENTS_PER_UNIT: i64 = 100;
 
 /// Exact `cents × factor`, rounded once to the cent.
-pub fn money_mul_decimal(cents: &Integer, factor: &Decimal) -> Integer {
+pub(crate) fn money_mul_decimal(cents: &Integer, factor: &Decimal) -> Integer {
     Decimal::from_integer(cents).mul(factor).round()
 }
 
-pub fn money_mul_integer(cents: &Integer, factor: &Integer) -> Integer {
+pub(crate) fn money_mul_integer(cents: &Integer, factor: &Integer) -> Integer {
     cents.mul(factor)
 }
 
 /// Exact `cents ÷ divisor`, rounded once to the cent.
-pub fn money_div_decimal(cents: &Integer, divisor: &Decimal) -> Result<Integer, ValueError> {
+pub(crate) fn money_div_decimal(cents: &Integer, divisor: &Decimal) -> Result<Integer, ValueError> {
     Decimal::from_integer(cents)
         .checked_div(divisor)
         .map(|q| q.round())
         .ok_or(ValueError::DivisionByZero)
 }
 
-pub fn money_div_integer(cents: &Integer, divisor: &Integer) -> Result<Integer, ValueError> {
+pub(crate) fn money_div_integer(cents: &Integer, divisor: &Integer) -> Result<Integer, ValueError> {
     if divisor.is_zero() {
         return Err(ValueError::DivisionByZero);
     }
@@ -231,7 +231,7 @@ pub fn money_div_integer(cents: &Integer, divisor: &Integer) -> Result<Integer, 
 }
 
 /// `money ÷ money`: an exact decimal.
-pub fn money_div_money(a: &Integer, b: &Integer) -> Result<Decimal, ValueError> {
+pub(crate) fn money_div_money(a: &Integer, b: &Integer) -> Result<Decimal, ValueError> {
     if b.is_zero() {
         return Err(ValueError::DivisionByZero);
     }
@@ -239,19 +239,19 @@ pub fn money_div_money(a: &Integer, b: &Integer) -> Result<Decimal, ValueError> 
 }
 
 /// `integer ÷ integer`: an exact decimal.
-pub fn integer_div_integer(a: &Integer, b: &Integer) -> Result<Decimal, ValueError> {
+pub(crate) fn integer_div_integer(a: &Integer, b: &Integer) -> Result<Decimal, ValueError> {
     if b.is_zero() {
         return Err(ValueError::DivisionByZero);
     }
     Ok(Decimal::from_ratio(a, b))
 }
 
-pub fn decimal_div_decimal(a: &Decimal, b: &Decimal) -> Result<Decimal, ValueError> {
+pub(crate) fn decimal_div_decimal(a: &Decimal, b: &Decimal) -> Result<Decimal, ValueError> {
     a.checked_div(b).ok_or(ValueError::DivisionByZero)
 }
 
 /// `duration ÷ duration`: both must be pure numbers of days.
-pub fn duration_div_duration(a: Duration, b: Duration) -> Result<Decimal, ValueError> {
+pub(crate) fn duration_div_duration(a: Duration, b: Duration) -> Result<Decimal, ValueError> {
     let (x, y) = (a.to_days()?, b.to_days()?);
     integer_div_integer(&Integer::from(x), &Integer::from(y))
 }
@@ -261,11 +261,11 @@ pub fn money_of_decimal(d: &Decimal) -> Integer {
     d.mul(&Decimal::from(CENTS_PER_UNIT)).round()
 }
 
-pub fn money_of_integer(i: &Integer) -> Integer {
+pub(crate) fn money_of_integer(i: &Integer) -> Integer {
     i.mul(&Integer::from(CENTS_PER_UNIT))
 }
 
-pub fn decimal_of_money(cents: &Integer) -> Decimal {
+pub(crate) fn decimal_of_money(cents: &Integer) -> Decimal {
     Decimal::from_ratio(cents, &Integer::from(CENTS_PER_UNIT))
 }
 
@@ -280,7 +280,7 @@ pub fn round_money(cents: &Integer) -> Integer {
 }
 
 /// `round of decimal`: an integer-valued decimal.
-pub fn round_decimal(d: &Decimal) -> Decimal {
+pub(crate) fn round_decimal(d: &Decimal) -> Decimal {
     Decimal::from_integer(&d.round())
 }
 

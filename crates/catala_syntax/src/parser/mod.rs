@@ -31,7 +31,7 @@ pub(crate) fn with_stack<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// Parses the tokens of one code block into items.
-pub fn parse_block(
+pub(crate) fn parse_block(
     tokens: Vec<Token>,
     block: &CodeBlock,
     text: &str,

@@ -52,7 +52,7 @@ pub trait Environment {
 }
 
 /// An environment over named input records and, optionally, their output values.
-pub struct CaseEnvironment<'a> {
+pub(crate) struct CaseEnvironment<'a> {
     pub vars: &'a [String],
     pub inputs: &'a [Record],
     /// Output records per variable (same order), when evaluating conclusions.
@@ -95,7 +95,7 @@ impl Environment for CaseEnvironment<'_> {
 /// An environment of one record whose fields are read by bare name (domain constraints,
 /// output definitions, features); other bare names must be among `constants` (the domain's
 /// enumeration choices).
-pub struct RecordEnvironment<'a> {
+pub(crate) struct RecordEnvironment<'a> {
     pub record: &'a Record,
     pub constants: &'a [String],
 }

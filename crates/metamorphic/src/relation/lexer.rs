@@ -91,7 +91,7 @@ fn token_text(t: &Token) -> &'static str {
 
 /// A token, where it starts (line:column) and its byte range in the text.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Spanned {
+pub(crate) struct Spanned {
     pub token: Token,
     pub pos: Pos,
     pub span: Span,

@@ -74,7 +74,7 @@ impl CmpOp {
     }
 
     /// The operator with its operands swapped (`a < b` is `b > a`).
-    pub fn flipped(self) -> CmpOp {
+    pub(crate) fn flipped(self) -> CmpOp {
         match self {
             CmpOp::Lt => CmpOp::Gt,
             CmpOp::Le => CmpOp::Ge,
@@ -185,7 +185,7 @@ impl Expr {
     }
 
     /// Whether the expression reads any output of the system.
-    pub fn mentions_outputs(&self) -> bool {
+    pub(crate) fn mentions_outputs(&self) -> bool {
         let mut found = false;
         self.walk(&mut |e| found |= matches!(e, Expr::Output { .. }));
         found

@@ -26,7 +26,7 @@ pub(crate) fn register(e: &mut Externals) {
 }
 
 /// Whether `code` is the postal code of an eligible commune.
-pub fn is_eligible_postal_code(code: i64) -> bool {
+pub(crate) fn is_eligible_postal_code(code: i64) -> bool {
     u32::try_from(code).is_ok_and(|c| ELIGIBLE_POSTAL_CODES.binary_search(&c).is_ok())
 }
 
