@@ -100,6 +100,8 @@ pub struct GenerationalMap<K, V> {
     young: HashMap<K, V>,
     old: HashMap<K, V>,
     generation: usize,
+    /// How many times the young generation replaced the old one.
+    turnovers: u64,
 }
 
 impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
@@ -109,6 +111,7 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
             young: HashMap::new(),
             old: HashMap::new(),
             generation: generation.max(1),
+            turnovers: 0,
         }
     }
 
@@ -128,6 +131,7 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
     pub fn insert(&mut self, key: K, value: V) {
         if self.young.len() >= self.generation {
             self.old = std::mem::take(&mut self.young);
+            self.turnovers += 1;
         }
         self.young.insert(key, value);
     }
@@ -143,6 +147,12 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
 
     pub fn is_empty(&self) -> bool {
         self.young.is_empty() && self.old.is_empty()
+    }
+
+    /// How many times the young generation has replaced the old one (so that a holder can
+    /// release what depends on the entries dropped).
+    pub fn turnovers(&self) -> u64 {
+        self.turnovers
     }
 }
 

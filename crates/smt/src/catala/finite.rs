@@ -7,9 +7,8 @@
 //! there is none. Anything else (arithmetic, two variables in one comparison, decimals,
 //! variables the caller keeps for Z3) is left to Z3, as is a search that grows too long.
 
-use super::session::{EncodeError, ModelSource, PathQuery};
-use super::term::{Op, Term, TermNode, VarId};
-use super::ModelValue;
+use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
+use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -64,7 +63,7 @@ fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
     };
     match &**t {
         TermNode::Bool(b) => Some(C::Const(*b)),
-        TermNode::Var(v, super::Kind::Bool) if !exclude.contains(v) => {
+        TermNode::Var(v, Kind::Bool) if !exclude.contains(v) => {
             vars.slot(*v, false).map(C::BoolVar)
         }
         TermNode::App(Op::Not, args) if args.len() == 1 => {
@@ -73,7 +72,7 @@ fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
         TermNode::App(Op::And, args) => Some(C::And(all(args, vars)?)),
         TermNode::App(Op::Or, args) => Some(C::Or(all(args, vars)?)),
         TermNode::App(op @ (Op::Xor | Op::Eq), args)
-            if args.len() == 2 && args.iter().all(|a| a.kind() == super::Kind::Bool) =>
+            if args.len() == 2 && args.iter().all(|a| a.kind() == Kind::Bool) =>
         {
             let a = Box::new(compile(&args[0], vars, exclude)?);
             let b = Box::new(compile(&args[1], vars, exclude)?);
@@ -88,8 +87,8 @@ fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
         {
             // `x op c`, or `c op x` read as `x op' c`.
             let (v, c, op) = match (&*args[0], &*args[1]) {
-                (TermNode::Var(v, super::Kind::Int), TermNode::Int(c)) => (v, c, *op),
-                (TermNode::Int(c), TermNode::Var(v, super::Kind::Int)) => (
+                (TermNode::Var(v, Kind::Int), TermNode::Int(c)) => (v, c, *op),
+                (TermNode::Int(c), TermNode::Var(v, Kind::Int)) => (
                     v,
                     c,
                     match op {
@@ -296,12 +295,14 @@ impl<'a> SolverLayer<PathQuery<'a>> for FiniteAnswers {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        Ok(
-            decide_preferring(q.terms, &self.kept, &self.dates).map(|d| match d {
-                Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
-                Decision::Unsat => Verdict::Unsat,
-            }),
-        )
+        let decision = decide_preferring(q.terms, &self.kept, &self.dates);
+        if decision.is_some() {
+            q.answer_from(Layer::Finite);
+        }
+        Ok(decision.map(|d| match d {
+            Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
+            Decision::Unsat => Verdict::Unsat,
+        }))
     }
 }
 

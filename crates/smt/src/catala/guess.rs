@@ -9,9 +9,8 @@
 //! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
 //! the soft constraints of Section 4.2 look for first.
 
-use super::session::{EncodeError, ModelSource, PathQuery};
+use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
-use super::ModelValue;
 use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -584,7 +583,10 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
         let model = guess_preferring(q.terms, &self.hints, &self.money, &self.dates);
-        self.found += u64::from(model.is_some());
+        if model.is_some() {
+            self.found += 1;
+            q.answer_from(Layer::Guess);
+        }
         Ok(model.map(|m| Verdict::Sat(ModelSource::Own(m))))
     }
 }
