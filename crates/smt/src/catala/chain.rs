@@ -51,7 +51,8 @@ pub struct ChainConfig {
 pub(crate) type Z3Layers = Chain<Z3Incremental, Option<Z3Fresh>>;
 
 /// The layers in the order they are asked.
-pub(crate) type Layers = Chain<Option<FiniteAnswers>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>;
+pub(crate) type Layers =
+    Chain<Option<FiniteAnswers>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>;
 
 /// The chain of `config`, its Z3 layers sharing `z3`.
 pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {

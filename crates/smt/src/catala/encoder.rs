@@ -82,7 +82,10 @@ impl Encoder {
     }
 
     /// The assertions of every term of `terms`, in order.
-    pub(crate) fn assertions(&mut self, terms: &[&Term]) -> Result<Vec<Bool<'static>>, EncodeError> {
+    pub(crate) fn assertions(
+        &mut self,
+        terms: &[&Term],
+    ) -> Result<Vec<Bool<'static>>, EncodeError> {
         let mut out = Vec::new();
         for t in terms {
             out.extend(self.assertion(t)?);

@@ -78,7 +78,10 @@ impl ModelRefiner {
         };
         let vars: Vec<Int<'static>> = {
             let base = self.base.borrow();
-            money_vars.iter().map(|v| base.encoder.int_var(*v)).collect()
+            money_vars
+                .iter()
+                .map(|v| base.encoder.int_var(*v))
+                .collect()
         };
         for (level, step, ask_z3) in levels {
             if current.iter().all(|c| c % step == 0) {
@@ -231,7 +234,9 @@ impl ModelRefiner {
         }
         let mut assumptions = fixed.to_vec();
         for (v, z) in dates.iter().zip(values) {
-            let Some(k) = self.int_const(*z) else { continue };
+            let Some(k) = self.int_const(*z) else {
+                continue;
+            };
             assumptions.push(self.base.borrow().encoder.int_var(*v)._eq(&k));
         }
         match self.soft_check(m, &assumptions) {

@@ -307,6 +307,5 @@ impl CatalaSession {
     }
 }
 
-
 #[cfg(test)]
 mod tests;

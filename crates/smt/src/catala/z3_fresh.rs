@@ -49,7 +49,12 @@ impl Z3Fresh {
     }
 
     /// One check of `solver` within `limit` and the query's budget.
-    fn check(&self, solver: &Solver<'static>, limit: Option<Duration>, q: &PathQuery<'_>) -> SatResult {
+    fn check(
+        &self,
+        solver: &Solver<'static>,
+        limit: Option<Duration>,
+        q: &PathQuery<'_>,
+    ) -> SatResult {
         let base = self.base.borrow();
         if base.out_of_time(&q.budget) {
             return SatResult::Unknown;
@@ -173,5 +178,167 @@ impl<'a> SolverLayer<PathQuery<'a>> for Z3Fresh {
             (SatResult::Unsat, _) => Verdict::Unsat,
             _ => Verdict::Unknown,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catala::query::Budget;
+    use crate::catala::term::{app, int_const, var, Kind, Op, Term};
+    use crate::catala::z3_base::Z3Base;
+    use crate::Stop;
+
+    fn int(v: u32) -> Term {
+        var(VarId(v), Kind::Int)
+    }
+
+    fn layer(timeout: Option<Duration>) -> Z3Fresh {
+        Z3Fresh::new(Z3Base::shared(timeout, Stop::default()))
+    }
+
+    #[test]
+    fn a_fresh_solver_decides_and_names_itself() {
+        // x · y = 391 = 17 · 23 with x, y > 1 has models; x · y = 389 (a prime) has none.
+        let above_one = |v: u32| app(Op::Gt, vec![int(v), int_const("1")]);
+        for (n, sat) in [("391", true), ("389", false)] {
+            let mut fresh = layer(None);
+            let product = app(
+                Op::Eq,
+                vec![app(Op::Mul, vec![int(0), int(1)]), int_const(n)],
+            );
+            let path = [above_one(0), above_one(1), product];
+            let terms: Vec<&Term> = path.iter().collect();
+            let q = PathQuery::new(&terms, &path, 0, Budget::unbounded());
+            let verdict = fresh.decide(&q).ok().flatten();
+            assert_eq!(q.answered_by(), Some(Layer::Z3Fresh));
+            match verdict {
+                Some(Verdict::Sat(ModelSource::Z3(m))) if sat => {
+                    let (a, b) = (m.int(VarId(0)), m.int(VarId(1)));
+                    assert_eq!(a.zip(b).map(|(a, b)| a * b), Some(391));
+                }
+                Some(Verdict::Unsat) if !sat => {}
+                _ => panic!("wrong answer for {n}"),
+            }
+            assert_eq!((fresh.asked, fresh.split), (1, 0));
+        }
+    }
+
+    #[test]
+    fn a_split_query_is_satisfiable_with_one_case_and_unsatisfiable_with_none() {
+        // n ∈ {1, 2, 3}: n · x = 6 with x > 2 holds for n = 1 (x = 6) and n = 2 (x = 3), the
+        // first case found is n = 1; n · x = 7 with 1 < x < 7 holds for no n.
+        let mut fresh = layer(Some(Duration::from_secs(5)));
+        let (n, x, k, ctx) = {
+            let base = fresh.base.borrow();
+            let ctx = base.encoder.ctx();
+            (
+                base.encoder.int_var(VarId(0)),
+                base.encoder.int_var(VarId(1)),
+                move |i: i64| Int::from_i64(ctx, i),
+                ctx,
+            )
+        };
+        let domain = vec![n.ge(&k(1)), n.le(&k(3))];
+        let times = |c: i64| Int::mul(ctx, &[&n, &x])._eq(&k(c));
+        let mut six = domain.clone();
+        six.extend([times(6), x.gt(&k(2))]);
+        let q = PathQuery::new(&[], &[], 0, Budget::unbounded());
+        let (r, solved) = fresh.check_cases(&six, VarId(0), &[1, 2, 3], &q);
+        assert_eq!(r, SatResult::Sat);
+        let Some((solver, held)) = solved else {
+            panic!("no model")
+        };
+        assert_eq!(held.len(), six.len() + 1);
+        let model = solver.get_model().unwrap_or_else(|| panic!("no model"));
+        assert_eq!(model.eval(&n, true).and_then(|v| v.as_i64()), Some(1));
+        assert_eq!(model.eval(&x, true).and_then(|v| v.as_i64()), Some(6));
+        assert_eq!(fresh.cases, 1);
+        let mut seven = domain;
+        seven.extend([times(7), x.gt(&k(1)), x.lt(&k(7))]);
+        let (r, solved) = fresh.check_cases(&seven, VarId(0), &[1, 2, 3], &q);
+        assert_eq!(r, SatResult::Unsat);
+        assert!(solved.is_none());
+        assert_eq!(fresh.cases, 4);
+    }
+
+    /// x³ = 2y³ + 4z³ over positives below 1,000 (unsatisfiable, which Z3 searches for far
+    /// longer than these tests) and a count 1 ≤ n ≤ 32 to split on.
+    fn hard_with_a_count() -> Vec<Term> {
+        let cube = |i: u32| app(Op::Mul, vec![int(i), int(i), int(i)]);
+        let mut path: Vec<Term> = (0..3)
+            .map(|i| app(Op::Gt, vec![int(i), int_const("0")]))
+            .collect();
+        path.push(app(Op::Lt, vec![int(0), int_const("1000")]));
+        path.push(app(
+            Op::Eq,
+            vec![
+                cube(0),
+                app(
+                    Op::Add,
+                    vec![
+                        app(Op::Mul, vec![int_const("2"), cube(1)]),
+                        app(Op::Mul, vec![int_const("4"), cube(2)]),
+                    ],
+                ),
+            ],
+        ));
+        path.push(app(Op::Ge, vec![int(3), int_const("1")]));
+        path.push(app(Op::Le, vec![int(3), int_const("32")]));
+        path
+    }
+
+    #[test]
+    fn the_budget_bounds_the_fresh_solver_and_its_cases_together() {
+        let path = hard_with_a_count();
+        let terms: Vec<&Term> = path.iter().collect();
+        assert_eq!(
+            case_split::split_variable(&terms).map(|(v, values)| (v, values.len())),
+            Some((VarId(3), 32))
+        );
+        // Each check may take a minute, but the query only 0.3 s: the fresh check ends at
+        // the budget's end and none of the 32 cases (up to 32 minutes) is tried.
+        let mut fresh = layer(Some(Duration::from_secs(60)));
+        let q = PathQuery::new(
+            &terms,
+            &path,
+            0,
+            Budget::within(Some(Duration::from_millis(300))),
+        );
+        let verdict = fresh.decide(&q).ok().flatten();
+        assert!(matches!(verdict, Some(Verdict::Unknown)));
+        assert_eq!((fresh.asked, fresh.split, fresh.cases), (1, 0, 0));
+        // A budget already spent: nothing is checked at all.
+        let q = PathQuery::new(&terms, &path, 1, Budget::until(std::time::Instant::now()));
+        assert!(matches!(
+            fresh.decide(&q).ok().flatten(),
+            Some(Verdict::Unknown)
+        ));
+        assert_eq!(fresh.cases, 0);
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_a_split_before_its_next_case() {
+        let path = hard_with_a_count();
+        let terms: Vec<&Term> = path.iter().collect();
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = Stop {
+            deadline: None,
+            flag: Some(flag.clone()),
+        };
+        let mut fresh = Z3Fresh::new(Z3Base::shared(Some(Duration::from_millis(200)), stop));
+        let assertions = fresh
+            .base
+            .borrow_mut()
+            .encoder
+            .assertions(&terms)
+            .unwrap_or_default();
+        let q = PathQuery::new(&terms, &path, 0, Budget::unbounded());
+        // Two cases of 0.2 s each when nothing stops them.
+        let (r, _) = fresh.check_cases(&assertions, VarId(3), &[1, 2], &q);
+        assert_eq!((r, fresh.cases), (SatResult::Unknown, 2));
+        flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (r, _) = fresh.check_cases(&assertions, VarId(3), &[1, 2], &q);
+        assert_eq!((r, fresh.cases), (SatResult::Unknown, 2));
     }
 }

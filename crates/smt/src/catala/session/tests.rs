@@ -51,29 +51,53 @@ fn each_answer_names_the_layer_that_gave_it() {
     // One variable against a constant: the finite layer, with its model.
     let simple = app(Op::Gt, vec![int(0), int_const("3")]);
     let a = s.ask(&[simple]).ok();
-    assert_eq!(a.map(|a| (a.outcome, a.layer)), Some((QueryOutcome::Sat, Layer::Finite)));
-    assert_eq!(s.value(VarId(0), Kind::Int), Some(ModelValue::Int("4".into())));
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Sat, Layer::Finite))
+    );
+    assert_eq!(
+        s.value(VarId(0), Kind::Int),
+        Some(ModelValue::Int("4".into()))
+    );
     // x > 3 ∧ x < 2: unsatisfiable, still without Z3.
     let none = [
         app(Op::Gt, vec![int(0), int_const("3")]),
         app(Op::Lt, vec![int(0), int_const("2")]),
     ];
     let a = s.ask(&none).ok();
-    assert_eq!(a.map(|a| (a.outcome, a.layer)), Some((QueryOutcome::Unsat, Layer::Finite)));
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Unsat, Layer::Finite))
+    );
     // x + y = 10 (arithmetic: not the finite fragment) holds at the last inputs: a guess.
-    s.remember([(VarId(0), ModelValue::Int("4".into())), (VarId(1), ModelValue::Int("6".into()))]);
-    let sum = app(Op::Eq, vec![app(Op::Add, vec![int(0), int(1)]), int_const("10")]);
+    s.remember([
+        (VarId(0), ModelValue::Int("4".into())),
+        (VarId(1), ModelValue::Int("6".into())),
+    ]);
+    let sum = app(
+        Op::Eq,
+        vec![app(Op::Add, vec![int(0), int(1)]), int_const("10")],
+    );
     let a = s.ask(std::slice::from_ref(&sum)).ok();
-    assert_eq!(a.map(|a| (a.outcome, a.layer)), Some((QueryOutcome::Sat, Layer::Guess)));
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Sat, Layer::Guess))
+    );
     assert_eq!(read(&s, 0) + read(&s, 1), 10);
     // The money variable 5 is left to Z3 by both: x · 5 = 391 with x > 1 and 5 > 1.
     let product = [
         app(Op::Gt, vec![int(0), int_const("1")]),
         app(Op::Gt, vec![int(5), int_const("1")]),
-        app(Op::Eq, vec![app(Op::Mul, vec![int(0), int(5)]), int_const("391")]),
+        app(
+            Op::Eq,
+            vec![app(Op::Mul, vec![int(0), int(5)]), int_const("391")],
+        ),
     ];
     let a = s.ask(&product).ok();
-    assert_eq!(a.map(|a| (a.outcome, a.layer)), Some((QueryOutcome::Sat, Layer::Z3)));
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Sat, Layer::Z3))
+    );
     assert_eq!(read(&s, 0) * read(&s, 5), 391);
     assert_eq!(s.last_answer().map(|a| a.layer), Some(Layer::Z3));
     let st = s.stats();
@@ -102,9 +126,16 @@ fn the_query_timeout_bounds_the_whole_query() {
     let mut s = CatalaSession::new(Some(500), true);
     let start = Instant::now();
     let a = s.ask(&cubes()).ok();
-    assert_eq!(a.map(|a| (a.outcome, a.layer)), Some((QueryOutcome::Unknown, Layer::Z3)));
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Unknown, Layer::Z3))
+    );
     assert_eq!(s.stats().fresh_queries, 0);
-    assert!(start.elapsed() < Duration::from_secs(10), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
     // The session goes on: the next query is answered.
     let easy = vec![app(Op::Gt, vec![int(0), int_const("3")])];
     assert_eq!(s.check_path(&easy).ok(), Some(QueryOutcome::Sat));
@@ -169,7 +200,10 @@ fn a_new_solver_answers_a_nonlinear_query_within_its_resource_limit() {
         ),
     ];
     let a = s.ask(&path).ok();
-    assert_eq!(a.map(|a| (a.outcome, a.layer)), Some((QueryOutcome::Sat, Layer::Z3)));
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Sat, Layer::Z3))
+    );
     assert_eq!(s.stats().fresh_queries, 0);
     let (x, y, z) = (read(&s, 0), read(&s, 1), read(&s, 2));
     assert!(
@@ -216,9 +250,15 @@ fn without_incrementality_each_query_is_asserted_anew_and_final() {
     let mut s = CatalaSession::new(None, false);
     let gt = app(Op::Gt, vec![int(0), int_const("3")]);
     let lt = app(Op::Lt, vec![int(0), int_const("3")]);
-    assert_eq!(s.check_path(std::slice::from_ref(&gt)).ok(), Some(QueryOutcome::Sat));
+    assert_eq!(
+        s.check_path(std::slice::from_ref(&gt)).ok(),
+        Some(QueryOutcome::Sat)
+    );
     assert!(read(&s, 0) > 3);
-    assert_eq!(s.check_path(std::slice::from_ref(&lt)).ok(), Some(QueryOutcome::Sat));
+    assert_eq!(
+        s.check_path(std::slice::from_ref(&lt)).ok(),
+        Some(QueryOutcome::Sat)
+    );
     assert!(read(&s, 0) < 3);
     assert_eq!(s.check_path(&[gt, lt]).ok(), Some(QueryOutcome::Unsat));
     assert!(s.z3_layers().then.is_none());
@@ -278,7 +318,10 @@ fn z3_is_asked_for_round_amounts_at_the_hundreds_only() {
     let path = vec![
         app(Op::Ge, vec![int(1), int_const("0")]),
         app(Op::Le, vec![int(1), int_const("1000")]),
-        app(Op::Eq, vec![int(0), app(Op::Add, vec![int_const("12340"), int(1)])]),
+        app(
+            Op::Eq,
+            vec![int(0), app(Op::Add, vec![int_const("12340"), int(1)])],
+        ),
     ];
     assert_eq!(s.check_path(&path).ok(), Some(QueryOutcome::Sat));
     let level = s.round_money(&[VarId(0)]).ok();
