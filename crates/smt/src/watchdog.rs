@@ -41,7 +41,7 @@ impl Stop {
     }
 
     /// Whether this can ever stop anything.
-    pub fn is_set(&self) -> bool {
+    pub(crate) fn is_set(&self) -> bool {
         self.deadline.is_some() || self.flag.is_some()
     }
 }

@@ -12,7 +12,7 @@ use crate::layer::{SolverLayer, Verdict};
 use std::path::PathBuf;
 
 /// Writes the queries `inner` gives up on to `dir` (nothing when `dir` is `None`).
-pub struct DumpUnknown<L> {
+pub(crate) struct DumpUnknown<L> {
     pub(crate) inner: L,
     dir: Option<PathBuf>,
     /// Files written.

@@ -165,7 +165,11 @@ pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
 
 /// [`decide`], trying first for the date variables of `dates` (day numbers) round dates near
 /// the constants they are compared with: January 1st, then the first day of a month.
-pub fn decide_preferring(terms: &[&Term], exclude: &[VarId], dates: &[VarId]) -> Option<Decision> {
+pub(crate) fn decide_preferring(
+    terms: &[&Term],
+    exclude: &[VarId],
+    dates: &[VarId],
+) -> Option<Decision> {
     let mut vars = Vars::default();
     let mut compiled = Vec::with_capacity(terms.len());
     for t in terms {
@@ -274,15 +278,15 @@ fn search(
 }
 
 /// The solver layer answering the queries of this fragment exactly, without Z3.
-pub struct FiniteAnswers {
+pub(crate) struct FiniteAnswers {
     /// Variables left to Z3 (money amounts, which Z3 rounds).
     kept: Vec<VarId>,
     /// Date variables, given round dates when they can be.
-    pub dates: Vec<VarId>,
+    pub(crate) dates: Vec<VarId>,
 }
 
 impl FiniteAnswers {
-    pub fn new(kept: Vec<VarId>) -> FiniteAnswers {
+    pub(crate) fn new(kept: Vec<VarId>) -> FiniteAnswers {
         FiniteAnswers {
             kept,
             dates: Vec::new(),

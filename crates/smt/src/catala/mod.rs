@@ -4,30 +4,31 @@
 //! dates have calendar operators ([`calendar`]) so that the parts of a date, month arithmetic
 //! and month ends stay exact.
 //!
-//! Queries go through a chain of layers (in the manner of KLEE's solver chain), each a type
-//! implementing [`crate::layer::SolverLayer`] over a [`PathQuery`] ([`query`]: the query, its
-//! [`Budget`] and the [`Answer`], which names the [`Layer`] that gave it): exact answers
+//! Queries go through a chain of layers, in the manner of KLEE's solver chain, each a type
+//! implementing the crate's `SolverLayer` trait over a path query (`query`: the query, its
+//! [`Budget`], and the [`Answer`], which names the [`Layer`] that gave it): exact answers
 //! without Z3 ([`finite`]), models guessed near the last inputs ([`guess`]), the Z3 solver
-//! holding the path condition on a push/pop stack (`z3_incremental`), a fresh Z3 solver with
-//! a case split on a count with few values left (`z3_fresh`, [`case_split`]), inside a
-//! wrapper writing the queries Z3 gives up on as SMT-LIB files (`dump`). The Z3 layers share
-//! one encoder (`encoder`: the term cache and the calendar definitions of `z3_calendar`). After
-//! a satisfiable answer from Z3, the model refiner (`refine`) pulls money and dates towards
-//! round values. [`chain`] assembles the chain from a [`ChainConfig`]; [`CatalaSession`]
-//! ([`session`]) is its facade.
+//! holding the path condition on a push/pop stack (`z3_incremental`), a fresh Z3 solver with a
+//! case split on a count with few values left (`z3_fresh`, `case_split`), inside a wrapper
+//! writing the queries Z3 gives up on as SMT-LIB files (`dump`). The Z3 layers share one
+//! encoder (`encoder`: the term cache and the calendar definitions of `z3_calendar`) through
+//! `z3_base`. After a satisfiable answer from Z3, the model refiner (`refine`) pulls money and
+//! dates towards round values. `chain` assembles the layers from a [`ChainConfig`];
+//! [`CatalaSession`] (`session`) is the facade the explorations use, and [`SessionStats`] its
+//! figures, per layer ([`LayerStats`]).
 
 pub mod calendar;
-pub mod case_split;
-pub mod chain;
+mod case_split;
+mod chain;
 mod dump;
 mod encoder;
 pub mod finite;
 pub mod guess;
 mod model;
-pub mod query;
+mod query;
 mod refine;
-pub mod session;
-pub mod stats;
+mod session;
+mod stats;
 pub mod term;
 mod z3_base;
 mod z3_calendar;
@@ -35,11 +36,7 @@ mod z3_fresh;
 mod z3_incremental;
 
 pub use chain::ChainConfig;
-pub use model::Z3Model;
-pub use query::{
-    Answer, Budget, EncodeError, Layer, ModelSource, ModelValue, PathQuery, QueryOutcome,
-    RoundnessLevel,
-};
+pub use query::{Answer, Budget, EncodeError, Layer, ModelValue, QueryOutcome, RoundnessLevel};
 pub use session::CatalaSession;
 pub use stats::{LayerStats, SessionStats};
 pub use term::{Kind, Op, Term, TermNode, VarId};

@@ -21,7 +21,7 @@ pub(crate) enum Origin {
 }
 
 /// A satisfiable answer's model from Z3.
-pub struct Z3Model {
+pub(crate) struct Z3Model {
     pub(crate) model: Model<'static>,
     pub(crate) origin: Origin,
     /// Values that replace the model's.
@@ -40,7 +40,7 @@ impl Z3Model {
     }
 
     /// The value of a variable (completed with defaults when unconstrained).
-    pub fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
+    pub(crate) fn value(&self, v: VarId, kind: Kind) -> Option<ModelValue> {
         if let Some((_, x)) = self.overrides.iter().find(|(u, _)| *u == v) {
             return Some(ModelValue::Int(x.to_string()));
         }

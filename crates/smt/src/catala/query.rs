@@ -36,9 +36,9 @@ pub enum Layer {
     Guess,
     /// The Z3 solver holding the path condition (push/pop, or asserted anew per query).
     Z3,
-    /// A fresh Z3 solver, when the first one gave up ([`super::z3_fresh`]).
+    /// A fresh Z3 solver, when the first one gave up.
     Z3Fresh,
-    /// The fresh solver's case split on a count with few values ([`super::case_split`]).
+    /// The fresh solver's case split on a count with few values (`case_split`).
     Z3Split,
 }
 
@@ -100,18 +100,18 @@ impl Budget {
     }
 
     /// The time left (`None`: no limit).
-    pub fn remaining(&self) -> Option<Duration> {
+    pub(crate) fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
     }
 
     /// Whether nothing is left.
-    pub fn exhausted(&self) -> bool {
+    pub(crate) fn exhausted(&self) -> bool {
         self.remaining().is_some_and(|r| r.is_zero())
     }
 
     /// The limit of one check whose own limit is `own`: the smaller of the two.
-    pub fn limit(&self, own: Option<Duration>) -> Option<Duration> {
+    pub(crate) fn limit(&self, own: Option<Duration>) -> Option<Duration> {
         match (own, self.remaining()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -120,21 +120,21 @@ impl Budget {
 }
 
 /// One path query as the layers see it.
-pub struct PathQuery<'a> {
+pub(crate) struct PathQuery<'a> {
     /// The globals (input domains, assertions), then the path condition.
-    pub terms: &'a [&'a Term],
+    pub(crate) terms: &'a [&'a Term],
     /// The path condition alone (the Z3 solver keeps the globals asserted below it).
-    pub path: &'a [Term],
+    pub(crate) path: &'a [Term],
     /// Path queries of the exploration before this one.
-    pub asked: u64,
+    pub(crate) asked: u64,
     /// What the whole query may spend.
-    pub budget: Budget,
+    pub(crate) budget: Budget,
     /// The layer that answered (set by it) or gave up last.
     answered_by: Cell<Option<Layer>>,
 }
 
 impl<'a> PathQuery<'a> {
-    pub fn new(terms: &'a [&'a Term], path: &'a [Term], asked: u64, budget: Budget) -> Self {
+    pub(crate) fn new(terms: &'a [&'a Term], path: &'a [Term], asked: u64, budget: Budget) -> Self {
         PathQuery {
             terms,
             path,
@@ -145,18 +145,18 @@ impl<'a> PathQuery<'a> {
     }
 
     /// The globals alone.
-    pub fn globals(&self) -> &'a [&'a Term] {
+    pub(crate) fn globals(&self) -> &'a [&'a Term] {
         &self.terms[..self.terms.len().saturating_sub(self.path.len())]
     }
 
     /// Records that `layer` answers (or gives up on) this query; a layer calls it when it
     /// returns a verdict.
-    pub fn answer_from(&self, layer: Layer) {
+    pub(crate) fn answer_from(&self, layer: Layer) {
         self.answered_by.set(Some(layer));
     }
 
     /// The layer recorded by [`PathQuery::answer_from`].
-    pub fn answered_by(&self) -> Option<Layer> {
+    pub(crate) fn answered_by(&self) -> Option<Layer> {
         self.answered_by.get()
     }
 }
@@ -174,7 +174,7 @@ pub enum RoundnessLevel {
 
 impl RoundnessLevel {
     /// The roundness of some amounts in cents.
-    pub fn of_cents(amounts: &[i128]) -> RoundnessLevel {
+    pub(crate) fn of_cents(amounts: &[i128]) -> RoundnessLevel {
         for (level, step) in [
             (RoundnessLevel::Hundreds, 10_000),
             (RoundnessLevel::Tens, 1_000),
@@ -199,7 +199,7 @@ pub enum ModelValue {
 }
 
 /// The model of a satisfiable answer.
-pub enum ModelSource {
+pub(crate) enum ModelSource {
     /// Z3's.
     Z3(Z3Model),
     /// Found without Z3: a value for every variable that occurs (the others are free).

@@ -24,7 +24,7 @@ use z3::{Model, SatResult};
 const SOFT_RLIMIT: u32 = 100_000;
 
 /// Refines the models of one chain.
-pub struct ModelRefiner {
+pub(crate) struct ModelRefiner {
     /// Rounding queries asked of Z3.
     pub(crate) soft_queries: u64,
     /// Time spent in them.

@@ -33,7 +33,6 @@ pub struct CatalaSession {
     bounds: BTreeMap<VarId, (Option<i128>, Option<i128>)>,
     constrained: Vec<VarId>,
     model: Option<ModelSource>,
-    last: Option<Answer>,
     stats: SessionStats,
     /// Declared last: the layers and the model above hold Z3 objects of its context.
     z3: SharedZ3,
@@ -63,15 +62,9 @@ impl CatalaSession {
             bounds: BTreeMap::new(),
             constrained: Vec::new(),
             model: None,
-            last: None,
             stats: SessionStats::default(),
             z3,
         }
-    }
-
-    /// The configuration of the chain.
-    pub fn config(&self) -> &ChainConfig {
-        &self.config
     }
 
     /// Assembles the chain again after a change of configuration (before the first query:
@@ -121,7 +114,7 @@ impl CatalaSession {
         self.config.stop.reached()
     }
 
-    /// Writes the path queries Z3 gives up on to `dir` (see [`super::dump`]).
+    /// Writes the path queries Z3 gives up on to `dir` (see the `dump` wrapper of the chain).
     pub fn dump_unknown_to(&mut self, dir: std::path::PathBuf) {
         self.config.dump_unknown = Some(dir);
         self.reassemble();
@@ -183,19 +176,12 @@ impl CatalaSession {
             Some(Verdict::Unknown) | None => QueryOutcome::Unknown,
         };
         self.stats.count(layer, outcome);
-        let answer = Answer { outcome, layer };
-        self.last = Some(answer);
-        Ok(answer)
-    }
-
-    /// The answer to the last query.
-    pub fn last_answer(&self) -> Option<Answer> {
-        self.last
+        Ok(Answer { outcome, layer })
     }
 
     /// After a satisfiable [`CatalaSession::check_path`]: the roundness of the money inputs
     /// `money_vars`, pulled towards multiples of $100, $10, $1 when Z3 gave the model (see
-    /// [`super::refine`]), and the dates of the path towards round dates; a model found
+    /// the model refiner, `refine`), and the dates of the path towards round dates; a model found
     /// without Z3 is kept as it is.
     pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
         if let Some(ModelSource::Z3(m)) = &mut self.model {

@@ -28,7 +28,7 @@ const SPLIT_AFTER: Duration = Duration::from_secs(10);
 type Solved = (Solver<'static>, Vec<Bool<'static>>);
 
 /// The fresh-solver layer.
-pub struct Z3Fresh {
+pub(crate) struct Z3Fresh {
     /// Queries this layer was asked.
     pub(crate) asked: u64,
     /// Queries split into cases.

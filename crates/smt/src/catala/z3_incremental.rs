@@ -27,7 +27,7 @@ pub(crate) const INCREMENTAL_RLIMIT: u32 = 100_000;
 const SOLVER_RENEWAL: u64 = 50_000;
 
 /// The solver holding the path condition.
-pub struct Z3Incremental {
+pub(crate) struct Z3Incremental {
     /// Created on the first query this layer has to answer, with the globals asserted.
     solver: Option<Rc<Solver<'static>>>,
     /// Constraints currently asserted above the globals, one push level each.
