@@ -439,4 +439,24 @@ mod tests {
         assert!(msg.contains(&optimization_names()), "{msg}");
         assert!(optim_long_help().contains("guess"));
     }
+
+    #[test]
+    fn the_solver_chain_has_the_layers_of_the_optimizations_on() {
+        use smt::catala::VarId;
+        let (money, dates) = ([VarId(1)], [VarId(2)]);
+        let all = Optimizations::ALL.solver_chain(&money, &dates);
+        assert!(all.incremental);
+        assert_eq!(all.finite.as_deref(), Some(&money[..]));
+        assert_eq!(all.guesses.as_deref(), Some(&money[..]));
+        assert_eq!(all.round_dates, dates);
+        let none = Optimizations::NONE.solver_chain(&money, &dates);
+        assert!(!none.incremental && none.finite.is_none() && none.guesses.is_none());
+        assert!(none.round_dates.is_empty());
+        let some = Optimizations::parse("all,-guess,-soft,-incremental").ok();
+        let some = some.map(|o| o.solver_chain(&money, &dates));
+        assert!(some.is_some_and(|c| !c.incremental
+            && c.finite.is_some()
+            && c.guesses.is_none()
+            && c.round_dates.is_empty()));
+    }
 }
