@@ -193,29 +193,19 @@ impl<'p> Worker<'p> {
             .filter(|i| space.vars[*i].is_money)
             .map(|i| smt::catala::VarId(i as u32))
             .collect();
-        let timeout_ms = options
+        let mut chain = opt.solver_chain(&money_vars, &space.dates);
+        chain.query_timeout = options
             .query_timeout
-            .map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
-        let mut session = CatalaSession::new(timeout_ms, opt.incremental);
-        if let Some(dir) = &options.dump_unknown {
-            session.dump_unknown_to(dir.clone());
-        }
-        if opt.fast_queries {
-            session.enable_fast_path(money_vars.clone());
-        }
-        if opt.guesses {
-            session.enable_guesses(money_vars.clone());
-        }
-        if opt.soft_constraints {
-            session.prefer_round_dates(space.dates.clone());
-        }
+            .map(|t| t.max(Duration::from_millis(1)));
+        chain.dump_unknown = options.dump_unknown.clone();
+        chain.stop = smt::Stop {
+            deadline: options.timeout.map(|t| start + t),
+            flag: options.cancel.clone(),
+        };
+        let mut session = CatalaSession::from_config(chain);
         for d in &space.domains {
             session.add_global(d)?;
         }
-        session.stop_at(smt::Stop {
-            deadline: options.timeout.map(|t| start + t),
-            flag: options.cancel.clone(),
-        });
         Ok(Worker {
             plain: PlainRuns::new(original, scope),
             program,

@@ -51,7 +51,7 @@ pub enum ConcolicError {
     #[error("the program's top-level definitions fail: {}", .0.message)]
     Runtime(Box<catala_eval::RuntimeError>),
     #[error(transparent)]
-    Encode(#[from] smt::catala::session::EncodeError),
+    Encode(#[from] smt::catala::EncodeError),
     #[error("unknown optimization `{0}` (expected none, all, or a comma list of {names}; `-NAME` turns one off)", names = options::optimization_names())]
     UnknownOptimization(String),
     #[error("invalid hints: {0}")]

@@ -90,6 +90,32 @@ impl Optimizations {
             .collect()
     }
 
+    /// The solver chain these optimizations ask for: one setting per entry of
+    /// [`OPTIMIZATIONS`] of kind [`OptimizationKind::SolverLayer`] that is on. `money` are the
+    /// money variables (left to Z3 by the finite layer, guessed at round amounts), `dates`
+    /// the date variables (given round values by every layer when `soft` is on); the limits
+    /// and outputs of the run are the caller's to add.
+    pub fn solver_chain(
+        &self,
+        money: &[smt::catala::VarId],
+        dates: &[smt::catala::VarId],
+    ) -> smt::catala::ChainConfig {
+        let mut chain = smt::catala::ChainConfig::default();
+        let layers = OPTIMIZATIONS
+            .iter()
+            .filter(|o| o.kind == OptimizationKind::SolverLayer && self.is_on(o.switch));
+        for o in layers {
+            match o.switch {
+                Switch::Incremental => chain.incremental = true,
+                Switch::Fast => chain.finite = Some(money.to_vec()),
+                Switch::Guess => chain.guesses = Some(money.to_vec()),
+                Switch::Soft => chain.round_dates = dates.to_vec(),
+                _ => {}
+            }
+        }
+        chain
+    }
+
     /// Parses `none`, `all` or a comma list of the names of [`OPTIMIZATIONS`]; `all,-NAME`
     /// turns one off.
     pub fn parse(text: &str) -> Result<Optimizations, ConcolicError> {
@@ -412,5 +438,25 @@ mod tests {
         assert!(msg.contains("`magic`"), "{msg}");
         assert!(msg.contains(&optimization_names()), "{msg}");
         assert!(optim_long_help().contains("guess"));
+    }
+
+    #[test]
+    fn the_solver_chain_has_the_layers_of_the_optimizations_on() {
+        use smt::catala::VarId;
+        let (money, dates) = ([VarId(1)], [VarId(2)]);
+        let all = Optimizations::ALL.solver_chain(&money, &dates);
+        assert!(all.incremental);
+        assert_eq!(all.finite.as_deref(), Some(&money[..]));
+        assert_eq!(all.guesses.as_deref(), Some(&money[..]));
+        assert_eq!(all.round_dates, dates);
+        let none = Optimizations::NONE.solver_chain(&money, &dates);
+        assert!(!none.incremental && none.finite.is_none() && none.guesses.is_none());
+        assert!(none.round_dates.is_empty());
+        let some = Optimizations::parse("all,-guess,-soft,-incremental").ok();
+        let some = some.map(|o| o.solver_chain(&money, &dates));
+        assert!(some.is_some_and(|c| !c.incremental
+            && c.finite.is_some()
+            && c.guesses.is_none()
+            && c.round_dates.is_empty()));
     }
 }

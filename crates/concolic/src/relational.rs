@@ -547,12 +547,9 @@ pub fn explore_relation(
                         let outcome = if truth == Some(false) {
                             QueryOutcome::Unsat
                         } else {
-                            let z3_before =
-                                session.stats().path_queries - session.stats().fast_queries;
-                            let outcome = session.check_path(&query)?;
-                            let by_z3 = session.stats().path_queries - session.stats().fast_queries
-                                > z3_before;
-                            if outcome == QueryOutcome::Sat && !by_z3 {
+                            let answer = session.ask(&query)?;
+                            let outcome = answer.outcome;
+                            if outcome == QueryOutcome::Sat && !answer.layer.is_z3() {
                                 let candidate = q.violation_model(&mut session, &query)?;
                                 if goal.confirm(&candidate) {
                                     outcome

@@ -13,7 +13,7 @@ use std::hash::Hash;
 
 /// A layer's answer to a query.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict<M> {
+pub(crate) enum Verdict<M> {
     /// Satisfiable, with the model the layer found (or `()` when the layer gives none).
     Sat(M),
     Unsat,
@@ -21,19 +21,8 @@ pub enum Verdict<M> {
     Unknown,
 }
 
-impl<M> Verdict<M> {
-    /// The verdict without its model.
-    pub fn outcome(&self) -> Verdict<()> {
-        match self {
-            Verdict::Sat(_) => Verdict::Sat(()),
-            Verdict::Unsat => Verdict::Unsat,
-            Verdict::Unknown => Verdict::Unknown,
-        }
-    }
-}
-
 /// One layer of a solver chain over queries of type `Q`.
-pub trait SolverLayer<Q: ?Sized> {
+pub(crate) trait SolverLayer<Q: ?Sized> {
     /// What a satisfiable answer carries.
     type Model;
     /// Why a layer could not treat a query (e.g. a term Z3 cannot encode).
@@ -64,9 +53,9 @@ impl<Q: ?Sized, L: SolverLayer<Q>> SolverLayer<Q> for Option<L> {
 }
 
 /// Two layers in order: `first` is asked first, `then` gets the queries `first` passes on.
-pub struct Chain<A, B> {
-    pub first: A,
-    pub then: B,
+pub(crate) struct Chain<A, B> {
+    pub(crate) first: A,
+    pub(crate) then: B,
 }
 
 impl<Q: ?Sized, M, E, A, B> SolverLayer<Q> for Chain<A, B>
@@ -100,6 +89,8 @@ pub struct GenerationalMap<K, V> {
     young: HashMap<K, V>,
     old: HashMap<K, V>,
     generation: usize,
+    /// How many times the young generation replaced the old one.
+    turnovers: u64,
 }
 
 impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
@@ -109,6 +100,7 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
             young: HashMap::new(),
             old: HashMap::new(),
             generation: generation.max(1),
+            turnovers: 0,
         }
     }
 
@@ -128,6 +120,7 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
     pub fn insert(&mut self, key: K, value: V) {
         if self.young.len() >= self.generation {
             self.old = std::mem::take(&mut self.young);
+            self.turnovers += 1;
         }
         self.young.insert(key, value);
     }
@@ -144,6 +137,12 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
     pub fn is_empty(&self) -> bool {
         self.young.is_empty() && self.old.is_empty()
     }
+
+    /// How many times the young generation has replaced the old one (so that a holder can
+    /// release what depends on the entries dropped).
+    pub(crate) fn turnovers(&self) -> u64 {
+        self.turnovers
+    }
 }
 
 /// A cache of answers: decides a query it has seen answered, and learns every answer given
@@ -151,10 +150,10 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
 /// SipHash digests), not the query, so an entry costs a few dozen bytes whatever the size of
 /// the query; two different queries share a fingerprint with a probability of about 2^-128
 /// per pair. Bounded (two generations of `generation` queries).
-pub struct QueryCache<E> {
+pub(crate) struct QueryCache<E> {
     answers: GenerationalMap<u128, Verdict<()>>,
     /// Queries answered from the cache.
-    pub hits: u64,
+    pub(crate) hits: u64,
     error: std::marker::PhantomData<fn() -> E>,
 }
 
@@ -170,7 +169,7 @@ fn fingerprint<Q: Hash + ?Sized>(query: &Q) -> u128 {
 }
 
 impl<E> QueryCache<E> {
-    pub fn new(generation: usize) -> Self {
+    pub(crate) fn new(generation: usize) -> Self {
         QueryCache {
             answers: GenerationalMap::new(generation),
             hits: 0,
@@ -178,16 +177,8 @@ impl<E> QueryCache<E> {
         }
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.answers.clear();
-    }
-
-    pub fn len(&self) -> usize {
-        self.answers.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.answers.is_empty()
     }
 }
 

@@ -45,7 +45,7 @@ const CACHE_GENERATION: usize = 500_000;
 const SOLVER_RENEWAL: u64 = 20_000;
 
 /// The derivative-guided engine's solver chain: constant queries are decided on the spot, then
-/// a [`QueryCache`] of answers, then a [`Z3Layer`] on the thread's Z3 context. Background
+/// a `QueryCache` of answers, then a `Z3Layer` on the thread's Z3 context. Background
 /// axioms and incremental scopes are kept here, as terms, and joined to each query.
 pub struct Solver {
     scopes: Vec<Vec<Term>>,
@@ -54,7 +54,7 @@ pub struct Solver {
 
 /// The last layer: one Z3 solver with a per-query timeout, each query asserted inside a
 /// push/pop scope.
-pub struct Z3Layer {
+pub(crate) struct Z3Layer {
     solver: z3::Solver<'static>,
     timeout_ms: u32,
     sorts: HashMap<String, z3::Sort<'static>>,
@@ -131,11 +131,6 @@ impl Solver {
         Ok(self.check(formulas)? != SatOutcome::Unsat)
     }
 
-    /// Validity of `formula` under the open scopes: its negation is unsatisfiable.
-    pub fn is_valid(&mut self, formula: &Term) -> Result<bool, SmtError> {
-        Ok(self.check(&[Term::negation(formula.clone())])? == SatOutcome::Unsat)
-    }
-
     /// Opens an incremental scope.
     pub fn push(&mut self) {
         self.scopes.push(Vec::new());
@@ -153,12 +148,6 @@ impl Solver {
         if self.scopes.len() > 1 {
             self.scopes.pop();
         }
-    }
-
-    /// Simplifies a formula with Z3 and prints the result.
-    pub fn simplify_to_string(&mut self, formula: &Term) -> Result<String, SmtError> {
-        let b = self.chain.then.encode(formula, &HashMap::new())?;
-        Ok(b.simplify().to_string())
     }
 }
 

@@ -41,7 +41,7 @@ impl Stop {
     }
 
     /// Whether this can ever stop anything.
-    pub fn is_set(&self) -> bool {
+    pub(crate) fn is_set(&self) -> bool {
         self.deadline.is_some() || self.flag.is_some()
     }
 }
@@ -49,8 +49,6 @@ impl Stop {
 /// Interrupts the checks of one context that run longer than a limit, or past a [`Stop`].
 pub(crate) struct Watchdog {
     shared: Arc<Shared>,
-    /// The limit of [`Watchdog::watch`].
-    limit: Option<Duration>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -109,22 +107,14 @@ impl Watchdog {
                 }
             })
             .ok();
-        Watchdog {
-            shared,
-            limit,
-            thread,
-        }
+        Watchdog { shared, thread }
     }
 
-    /// Puts the check about to start under watch until the returned guard is dropped. When
-    /// the thread could not be started, nothing watches (the check keeps its resource limit).
-    pub(crate) fn watch(&self) -> Watch<'_> {
-        self.watch_for(self.limit)
-    }
-
-    /// [`Watchdog::watch`] with another limit for this check (`None`: only the stop ends
-    /// it). A check timed this way must not also have Z3's own `timeout`: Z3 4.8 can
-    /// deadlock when its timer and an interrupt end a check at the same moment.
+    /// Puts the check about to start under watch until the returned guard is dropped, ending
+    /// it after `limit` (`None`: only the stop ends it). When the thread could not be
+    /// started, nothing watches (the check keeps its resource limit). A check timed this way
+    /// must not also have Z3's own `timeout`: Z3 4.8 can deadlock when its timer and an
+    /// interrupt end a check at the same moment.
     pub(crate) fn watch_for(&self, limit: Option<Duration>) -> Watch<'_> {
         *self.shared.started() = Some((Instant::now(), limit));
         Watch(&self.shared)
@@ -178,7 +168,7 @@ mod tests {
         hard_query(ctx, &s);
         let start = Instant::now();
         let r = {
-            let _watch = dog.watch();
+            let _watch = dog.watch_for(Some(Duration::from_millis(300)));
             s.check()
         };
         // Unwatched, this check runs for minutes; watched, it ends soon after 0.3 s.
@@ -191,7 +181,7 @@ mod tests {
         s.pop(1);
         // The interrupt did not outlive its check.
         s.assert(&Int::new_const(ctx, "w").gt(&Int::from_i64(ctx, 3)));
-        let _watch = dog.watch();
+        let _watch = dog.watch_for(Some(Duration::from_millis(300)));
         assert_eq!(s.check(), SatResult::Sat);
     }
 
@@ -208,7 +198,7 @@ mod tests {
         let s = Solver::new(ctx);
         hard_query(ctx, &s);
         let r = {
-            let _watch = dog.watch();
+            let _watch = dog.watch_for(Some(Duration::from_secs(3600)));
             s.check()
         };
         assert_eq!(r, SatResult::Unknown);
@@ -234,7 +224,7 @@ mod tests {
         };
         let start = Instant::now();
         let r = {
-            let _watch = dog.watch();
+            let _watch = dog.watch_for(None);
             s.check()
         };
         let _ = raiser.join();

@@ -4,7 +4,7 @@
 //! 1970-01-01) of the proleptic Gregorian calendar; the conversions are the usual era-based
 //! ones (400-year eras of 146,097 days, years starting on March 1st), written only with
 //! additions, multiplications by constants and floor divisions by positive constants, so that
-//! Z3 handles them as linear integer arithmetic ([`super::z3_session`] expands them the same
+//! Z3 handles them as linear integer arithmetic (the encoder of `z3_calendar` expands them the same
 //! way). Every operator is total: `DayNumber(y, m, d)` counts on past the end of the month
 //! when `d` exceeds it, and `m` outside 1–12 is read through the same formula, so the exact
 //! evaluation here and the Z3 expansion agree on every integer.
@@ -15,16 +15,16 @@ use super::term::{app, int_const, Op, Term, TermNode};
 const LIMIT: i128 = 1_000_000_000_000_000;
 
 /// Days between 0000-03-01 and 1970-01-01.
-pub const EPOCH_SHIFT: i128 = 719_468;
+pub(crate) const EPOCH_SHIFT: i128 = 719_468;
 /// Days in a 400-year era.
-pub const ERA_DAYS: i128 = 146_097;
+pub(crate) const ERA_DAYS: i128 = 146_097;
 
 fn within(x: i128) -> Option<i128> {
     (x.abs() <= LIMIT).then_some(x)
 }
 
 /// Year, month (1–12) and day (1–31) of a day number.
-pub fn civil(z: i128) -> Option<(i128, i128, i128)> {
+pub(crate) fn civil(z: i128) -> Option<(i128, i128, i128)> {
     let z = within(z)? + EPOCH_SHIFT;
     let era = z.div_euclid(ERA_DAYS);
     let doe = z - era * ERA_DAYS;
@@ -39,7 +39,7 @@ pub fn civil(z: i128) -> Option<(i128, i128, i128)> {
 }
 
 /// The day number of `(y, m, d)` (see the module documentation for days past the month's end).
-pub fn day_number(y: i128, m: i128, d: i128) -> Option<i128> {
+pub(crate) fn day_number(y: i128, m: i128, d: i128) -> Option<i128> {
     let (y, m, d) = (within(y)?, within(m)?, within(d)?);
     let y = y - i128::from(m <= 2);
     let era = y.div_euclid(400);
@@ -50,12 +50,12 @@ pub fn day_number(y: i128, m: i128, d: i128) -> Option<i128> {
     Some(era * ERA_DAYS + doe - EPOCH_SHIFT)
 }
 
-pub fn is_leap(y: i128) -> bool {
+pub(crate) fn is_leap(y: i128) -> bool {
     y.rem_euclid(400) == 0 || (y.rem_euclid(4) == 0 && y.rem_euclid(100) != 0)
 }
 
 /// Days in month `m` of year `y`: 29 or 28 for `m = 2`, 30 for 4, 6, 9, 11, else 31.
-pub fn days_in_month(y: i128, m: i128) -> i128 {
+pub(crate) fn days_in_month(y: i128, m: i128) -> i128 {
     match m {
         2 if is_leap(y) => 29,
         2 => 28,
@@ -67,7 +67,7 @@ pub fn days_in_month(y: i128, m: i128) -> i128 {
 /// The exact value of a calendar operator (or of `IntDiv`/`Mod`) on integer arguments; `None`
 /// for another operator, a wrong arity, a divisor that is not positive or an argument beyond
 /// the overflow guard.
-pub fn apply(op: Op, args: &[i128]) -> Option<i128> {
+pub(crate) fn apply(op: Op, args: &[i128]) -> Option<i128> {
     match (op, args) {
         (Op::IntDiv, [a, b]) if *b > 0 => Some(a.div_euclid(*b)),
         (Op::Mod, [a, b]) if *b > 0 => Some(a.rem_euclid(*b)),
@@ -175,7 +175,7 @@ fn plain(op: Op, a: &Term, b: &Term) -> Term {
 /// How round a date is, for the human-friendly dates the solver layers prefer (as they
 /// prefer whole hundreds of money).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum DateRoundness {
+pub(crate) enum DateRoundness {
     /// January 1st.
     YearStart,
     /// The first day of another month.
@@ -184,7 +184,7 @@ pub enum DateRoundness {
 }
 
 /// The roundness of the date of day number `z`.
-pub fn roundness(z: i128) -> DateRoundness {
+pub(crate) fn roundness(z: i128) -> DateRoundness {
     match civil(z) {
         Some((_, 1, 1)) => DateRoundness::YearStart,
         Some((_, _, 1)) => DateRoundness::MonthStart,
@@ -194,7 +194,7 @@ pub fn roundness(z: i128) -> DateRoundness {
 
 /// Round dates near day number `z`, most preferred first: January 1st of its year and of the
 /// next, then the first day of its month and of the next.
-pub fn round_dates_near(z: i128) -> Vec<i128> {
+pub(crate) fn round_dates_near(z: i128) -> Vec<i128> {
     let Some((y, m, _)) = civil(z) else {
         return Vec::new();
     };

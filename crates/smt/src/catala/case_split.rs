@@ -14,7 +14,7 @@ use super::term::{Kind, Op, Term, TermNode, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The most values a variable may have left to be split on.
-pub const MAX_CASES: usize = 32;
+pub(crate) const MAX_CASES: usize = 32;
 
 /// What the conjuncts say about one integer variable.
 #[derive(Clone, Debug)]
@@ -39,7 +39,7 @@ impl Bounds {
 
 /// The variable to split `terms` (a conjunction) on and its remaining values, in increasing
 /// order: `None` when no variable of the query has between 2 and [`MAX_CASES`] values left.
-pub fn split_variable(terms: &[&Term]) -> Option<(VarId, Vec<i128>)> {
+pub(crate) fn split_variable(terms: &[&Term]) -> Option<(VarId, Vec<i128>)> {
     let mut bounds: BTreeMap<VarId, Bounds> = BTreeMap::new();
     let mut occurring = BTreeSet::new();
     let mut nonlinear = BTreeSet::new();

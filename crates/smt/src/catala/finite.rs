@@ -7,9 +7,8 @@
 //! there is none. Anything else (arithmetic, two variables in one comparison, decimals,
 //! variables the caller keeps for Z3) is left to Z3, as is a search that grows too long.
 
-use super::session::{EncodeError, ModelSource, PathQuery};
-use super::term::{Op, Term, TermNode, VarId};
-use super::ModelValue;
+use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
+use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -64,7 +63,7 @@ fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
     };
     match &**t {
         TermNode::Bool(b) => Some(C::Const(*b)),
-        TermNode::Var(v, super::Kind::Bool) if !exclude.contains(v) => {
+        TermNode::Var(v, Kind::Bool) if !exclude.contains(v) => {
             vars.slot(*v, false).map(C::BoolVar)
         }
         TermNode::App(Op::Not, args) if args.len() == 1 => {
@@ -73,7 +72,7 @@ fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
         TermNode::App(Op::And, args) => Some(C::And(all(args, vars)?)),
         TermNode::App(Op::Or, args) => Some(C::Or(all(args, vars)?)),
         TermNode::App(op @ (Op::Xor | Op::Eq), args)
-            if args.len() == 2 && args.iter().all(|a| a.kind() == super::Kind::Bool) =>
+            if args.len() == 2 && args.iter().all(|a| a.kind() == Kind::Bool) =>
         {
             let a = Box::new(compile(&args[0], vars, exclude)?);
             let b = Box::new(compile(&args[1], vars, exclude)?);
@@ -88,8 +87,8 @@ fn compile(t: &Term, vars: &mut Vars, exclude: &[VarId]) -> Option<C> {
         {
             // `x op c`, or `c op x` read as `x op' c`.
             let (v, c, op) = match (&*args[0], &*args[1]) {
-                (TermNode::Var(v, super::Kind::Int), TermNode::Int(c)) => (v, c, *op),
-                (TermNode::Int(c), TermNode::Var(v, super::Kind::Int)) => (
+                (TermNode::Var(v, Kind::Int), TermNode::Int(c)) => (v, c, *op),
+                (TermNode::Int(c), TermNode::Var(v, Kind::Int)) => (
                     v,
                     c,
                     match op {
@@ -166,7 +165,11 @@ pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
 
 /// [`decide`], trying first for the date variables of `dates` (day numbers) round dates near
 /// the constants they are compared with: January 1st, then the first day of a month.
-pub fn decide_preferring(terms: &[&Term], exclude: &[VarId], dates: &[VarId]) -> Option<Decision> {
+pub(crate) fn decide_preferring(
+    terms: &[&Term],
+    exclude: &[VarId],
+    dates: &[VarId],
+) -> Option<Decision> {
     let mut vars = Vars::default();
     let mut compiled = Vec::with_capacity(terms.len());
     for t in terms {
@@ -275,15 +278,15 @@ fn search(
 }
 
 /// The solver layer answering the queries of this fragment exactly, without Z3.
-pub struct FiniteAnswers {
+pub(crate) struct FiniteAnswers {
     /// Variables left to Z3 (money amounts, which Z3 rounds).
     kept: Vec<VarId>,
     /// Date variables, given round dates when they can be.
-    pub dates: Vec<VarId>,
+    pub(crate) dates: Vec<VarId>,
 }
 
 impl FiniteAnswers {
-    pub fn new(kept: Vec<VarId>) -> FiniteAnswers {
+    pub(crate) fn new(kept: Vec<VarId>) -> FiniteAnswers {
         FiniteAnswers {
             kept,
             dates: Vec::new(),
@@ -296,12 +299,14 @@ impl<'a> SolverLayer<PathQuery<'a>> for FiniteAnswers {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        Ok(
-            decide_preferring(q.terms, &self.kept, &self.dates).map(|d| match d {
-                Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
-                Decision::Unsat => Verdict::Unsat,
-            }),
-        )
+        let decision = decide_preferring(q.terms, &self.kept, &self.dates);
+        if decision.is_some() {
+            q.answer_from(Layer::Finite);
+        }
+        Ok(decision.map(|d| match d {
+            Decision::Sat(m) => Verdict::Sat(ModelSource::Own(m)),
+            Decision::Unsat => Verdict::Unsat,
+        }))
     }
 }
 

@@ -9,9 +9,8 @@
 //! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
 //! the soft constraints of Section 4.2 look for first.
 
-use super::session::{EncodeError, ModelSource, PathQuery};
+use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
-use super::ModelValue;
 use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -259,7 +258,7 @@ fn scan(t: &Term, vars: &mut BTreeMap<VarId, Kind>, consts: &mut BTreeSet<(i128,
 }
 
 /// The variables of `terms` with their sorts.
-pub fn variables(terms: &[Term]) -> BTreeMap<VarId, Kind> {
+pub(crate) fn variables(terms: &[Term]) -> BTreeMap<VarId, Kind> {
     let mut vars = BTreeMap::new();
     let mut consts = BTreeSet::new();
     for t in terms {
@@ -271,7 +270,7 @@ pub fn variables(terms: &[Term]) -> BTreeMap<VarId, Kind> {
 /// True when every term of `terms` is true under `values` (a value for each variable),
 /// evaluated exactly within the evaluation budget; false when one is false or cannot be
 /// evaluated (a division by zero, an overflow, the budget exhausted).
-pub fn all_hold(terms: &[Term], values: &BTreeMap<VarId, ModelValue>) -> bool {
+pub(crate) fn all_hold(terms: &[Term], values: &BTreeMap<VarId, ModelValue>) -> bool {
     let Some(values) = values
         .iter()
         .map(|(v, x)| Some((*v, model_to_v(x)?)))
@@ -299,7 +298,7 @@ pub fn guess(
 
 /// [`guess`], then each date variable of `dates` (day numbers) moved to the roundest date
 /// near its value that keeps every term true: January 1st, then the first day of a month.
-pub fn guess_preferring(
+pub(crate) fn guess_preferring(
     terms: &[&Term],
     hints: &BTreeMap<VarId, ModelValue>,
     money: &[VarId],
@@ -550,19 +549,19 @@ fn search(
 }
 
 /// The solver layer guessing models near the last inputs; it never answers "unsatisfiable".
-pub struct Guesses {
+pub(crate) struct Guesses {
     /// Money variables, guessed at multiples of $100 only.
     money: Vec<VarId>,
     /// Date variables, moved to round dates when they can be.
-    pub dates: Vec<VarId>,
+    pub(crate) dates: Vec<VarId>,
     /// The inputs of the last run.
     hints: BTreeMap<VarId, ModelValue>,
     /// Queries answered by a guess.
-    pub found: u64,
+    pub(crate) found: u64,
 }
 
 impl Guesses {
-    pub fn new(money: Vec<VarId>) -> Guesses {
+    pub(crate) fn new(money: Vec<VarId>) -> Guesses {
         Guesses {
             money,
             dates: Vec::new(),
@@ -572,7 +571,7 @@ impl Guesses {
     }
 
     /// Records the inputs of the run the next queries start from.
-    pub fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
+    pub(crate) fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
         self.hints.clear();
         self.hints.extend(inputs);
     }
@@ -584,7 +583,10 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
         let model = guess_preferring(q.terms, &self.hints, &self.money, &self.dates);
-        self.found += u64::from(model.is_some());
+        if model.is_some() {
+            self.found += 1;
+            q.answer_from(Layer::Guess);
+        }
         Ok(model.map(|m| Verdict::Sat(ModelSource::Own(m))))
     }
 }

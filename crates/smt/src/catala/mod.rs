@@ -1,24 +1,42 @@
 //! Catala values in Z3, for the concolic engine. [`term`] is a small, solver-independent term
 //! language over the sorts Catala's scalar values map to (booleans; integers, money in cents and
-//! dates as day numbers on Z3 integers; decimals on Z3 reals) with Catala's rounding operators.
-//! [`session`] is the solver chain of an exploration (layers of [`crate::layer`]): exact
-//! answers without Z3 ([`finite`]), models guessed near the last inputs ([`guess`]), then
-//! [`z3_session`], which encodes the terms into the thread's Z3 context, keeps the path
-//! condition as an incremental push/pop stack, answers satisfiability queries, extracts models,
-//! and refines models of money variables towards round amounts with soft constraints tried one
-//! by one; a query Z3 gives up on is split on a count with few values left ([`case_split`]). Dates have calendar operators ([`calendar`]) so that the parts of a date, month
-//! arithmetic and month ends stay exact.
+//! dates as day numbers on Z3 integers; decimals on Z3 reals) with Catala's rounding operators;
+//! dates have calendar operators ([`calendar`]) so that the parts of a date, month arithmetic
+//! and month ends stay exact.
+//!
+//! Queries go through a chain of layers, in the manner of KLEE's solver chain, each a type
+//! implementing the crate's `SolverLayer` trait over a path query (`query`: the query, its
+//! [`Budget`], and the [`Answer`], which names the [`Layer`] that gave it): exact answers
+//! without Z3 ([`finite`]), models guessed near the last inputs ([`guess`]), the Z3 solver
+//! holding the path condition on a push/pop stack (`z3_incremental`), a fresh Z3 solver with a
+//! case split on a count with few values left (`z3_fresh`, `case_split`), inside a wrapper
+//! writing the queries Z3 gives up on as SMT-LIB files (`dump`). The Z3 layers share one
+//! encoder (`encoder`: the term cache and the calendar definitions of `z3_calendar`) through
+//! `z3_base`. After a satisfiable answer from Z3, the model refiner (`refine`) pulls money and
+//! dates towards round values. `chain` assembles the layers from a [`ChainConfig`];
+//! [`CatalaSession`] (`session`) is the facade the explorations use, and [`SessionStats`] its
+//! figures, per layer ([`LayerStats`]).
 
 pub mod calendar;
-pub mod case_split;
+mod case_split;
+mod chain;
+mod dump;
+mod encoder;
 pub mod finite;
 pub mod guess;
-pub mod session;
+mod model;
+mod query;
+mod refine;
+mod session;
+mod stats;
 pub mod term;
+mod z3_base;
 mod z3_calendar;
-pub mod z3_session;
+mod z3_fresh;
+mod z3_incremental;
 
-pub use session::{
-    CatalaSession, ModelSource, ModelValue, PathQuery, QueryOutcome, RoundnessLevel, SessionStats,
-};
+pub use chain::ChainConfig;
+pub use query::{Answer, Budget, EncodeError, Layer, ModelValue, QueryOutcome, RoundnessLevel};
+pub use session::CatalaSession;
+pub use stats::{LayerStats, SessionStats};
 pub use term::{Kind, Op, Term, TermNode, VarId};

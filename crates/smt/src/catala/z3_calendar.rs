@@ -16,12 +16,12 @@ use z3::Context;
 
 /// How far January 1st may stray from the mean Gregorian year, in ten-thousandths of a day
 /// (checked over a whole 400-year cycle by the tests of [`super::calendar`]).
-pub const YEAR_SLACK: i128 = 30_000;
+pub(crate) const YEAR_SLACK: i128 = 30_000;
 
 /// Fresh constants and the constraint that defines them.
-pub struct Defined {
-    pub values: Vec<Int<'static>>,
-    pub definition: Bool<'static>,
+pub(crate) struct Defined {
+    pub(crate) values: Vec<Int<'static>>,
+    pub(crate) definition: Bool<'static>,
 }
 
 fn k(ctx: &'static Context, n: i128) -> Int<'static> {
@@ -212,7 +212,7 @@ fn all(ctx: &'static Context, parts: &[Bool<'static>]) -> Bool<'static> {
 }
 
 /// `[y, m, d]`: the year, month and day of the day number `z`.
-pub fn civil(ctx: &'static Context, z: &Int<'static>) -> Defined {
+pub(crate) fn civil(ctx: &'static Context, z: &Int<'static>) -> Defined {
     let y = Int::fresh_const(ctx, "year");
     let m = Int::fresh_const(ctx, "month");
     let d = Int::fresh_const(ctx, "day");
@@ -263,7 +263,7 @@ pub fn civil(ctx: &'static Context, z: &Int<'static>) -> Defined {
 }
 
 /// `[n]`: the number of days of month `m` of year `y`.
-pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) -> Defined {
+pub(crate) fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) -> Defined {
     let n = Int::fresh_const(ctx, "month_length");
     let (in_table, _, table_leap) = year_table(ctx, y);
     let (dg, mut general) = digits(ctx, y);
@@ -290,7 +290,11 @@ pub fn days_in_month(ctx: &'static Context, y: &Int<'static>, m: &Int<'static>) 
 }
 
 /// `[q, r]`: `a = k·q + r` with `0 ≤ r < k` (`k` a positive constant).
-pub fn floor_div(ctx: &'static Context, a: &Int<'static>, divisor: &Int<'static>) -> Defined {
+pub(crate) fn floor_div(
+    ctx: &'static Context,
+    a: &Int<'static>,
+    divisor: &Int<'static>,
+) -> Defined {
     let q = Int::fresh_const(ctx, "quotient");
     let r = Int::fresh_const(ctx, "remainder");
     let definition = Bool::and(
@@ -309,7 +313,7 @@ pub fn floor_div(ctx: &'static Context, a: &Int<'static>, divisor: &Int<'static>
 
 /// `[n]`: the day number of `(y, m, d)` (any `m`: the month offset is read through
 /// `(m + 9) mod 12` as in [`super::calendar::day_number`]).
-pub fn day_number(
+pub(crate) fn day_number(
     ctx: &'static Context,
     y: &Int<'static>,
     m: &Int<'static>,

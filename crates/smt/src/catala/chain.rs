@@ -1,0 +1,80 @@
+//! The concolic solver chain, assembled in one place ([`assemble`]) from a [`ChainConfig`]
+//! (which the concolic engine builds from its table of optimizations): exact answers without
+//! Z3 ([`FiniteAnswers`]), models guessed near the last inputs ([`Guesses`]), then the Z3
+//! layers inside the SMT-LIB dump wrapper: the solver holding the path condition
+//! ([`Z3Incremental`]) and, when it is incremental, the fresh solver with its case split
+//! ([`Z3Fresh`]). A layer that is off is `None` and passes every query on.
+//!
+//! A new layer is a type implementing [`SolverLayer`] over [`super::PathQuery`] (model
+//! [`super::ModelSource`], error [`super::EncodeError`]) that records itself with
+//! [`super::PathQuery::answer_from`] when it answers, a variant of [`super::Layer`], a field of
+//! [`ChainConfig`] when it can be switched, and its place in [`Layers`] and [`assemble`].
+//!
+//! [`SolverLayer`]: crate::layer::SolverLayer
+
+use super::dump::DumpUnknown;
+use super::finite::FiniteAnswers;
+use super::guess::Guesses;
+use super::term::VarId;
+use super::z3_base::SharedZ3;
+use super::z3_fresh::Z3Fresh;
+use super::z3_incremental::Z3Incremental;
+use crate::layer::Chain;
+use crate::Stop;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What a chain is made of.
+#[derive(Debug, Clone, Default)]
+pub struct ChainConfig {
+    /// How long one whole query may take, every layer and check together (`None`: no
+    /// limit); also the limit of each rounding query.
+    pub query_timeout: Option<Duration>,
+    /// Keep the path condition on a push/pop stack, and give the queries this solver gives
+    /// up on to a fresh solver; otherwise assert each query anew, once.
+    pub incremental: bool,
+    /// The finite layer, with the variables it leaves to Z3 (money amounts, which Z3
+    /// rounds); `None`: off.
+    pub finite: Option<Vec<VarId>>,
+    /// The guessing layer, with the money variables (guessed at multiples of $100 only);
+    /// `None`: off.
+    pub guesses: Option<Vec<VarId>>,
+    /// Date variables (day numbers) to give round values in every layer's models.
+    pub round_dates: Vec<VarId>,
+    /// Where to write the queries Z3 gives up on (`None`: nowhere).
+    pub dump_unknown: Option<PathBuf>,
+    /// When every check must end (the exploration's deadline, Ctrl-C).
+    pub stop: Stop,
+}
+
+/// The Z3 layers: the first solver, then the fresh one.
+pub(crate) type Z3Layers = Chain<Z3Incremental, Option<Z3Fresh>>;
+
+/// The layers in the order they are asked.
+pub(crate) type Layers =
+    Chain<Option<FiniteAnswers>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>;
+
+/// The chain of `config`, its Z3 layers sharing `z3`.
+pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {
+    let finite = config.finite.clone().map(|kept| {
+        let mut f = FiniteAnswers::new(kept);
+        f.dates = config.round_dates.clone();
+        f
+    });
+    let guesses = config.guesses.clone().map(|money| {
+        let mut g = Guesses::new(money);
+        g.dates = config.round_dates.clone();
+        g
+    });
+    let z3_layers = Chain {
+        first: Z3Incremental::new(z3.clone(), config.incremental),
+        then: config.incremental.then(|| Z3Fresh::new(z3.clone())),
+    };
+    Chain {
+        first: finite,
+        then: Chain {
+            first: guesses,
+            then: DumpUnknown::new(z3_layers, config.dump_unknown.clone(), z3.clone()),
+        },
+    }
+}
