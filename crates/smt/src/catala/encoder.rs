@@ -350,3 +350,39 @@ impl Encoder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catala::term::{app, int_const, var};
+
+    #[test]
+    fn the_parts_of_a_date_share_one_definition_and_terms_are_encoded_once() {
+        let mut e = Encoder::new();
+        let z = var(VarId(0), Kind::Int);
+        let year = app(
+            Op::Eq,
+            vec![app(Op::YearOf, vec![z.clone()]), int_const("2024")],
+        );
+        let month = app(
+            Op::Eq,
+            vec![app(Op::MonthOf, vec![z.clone()]), int_const("3")],
+        );
+        // The definition of the civil date of z, then the equation.
+        let a = e.assertion(&year).unwrap_or_default();
+        let b = e.assertion(&month).unwrap_or_default();
+        assert_eq!((a.len(), b.len()), (2, 2));
+        assert_eq!(a[0], b[0], "one definition for the year and the month of z");
+        assert_eq!(e.calendar.len(), 1);
+        // The same node again: from the cache, with its definition.
+        let before = e.cache.len();
+        assert_eq!(e.assertion(&year).unwrap_or_default(), a);
+        assert_eq!(e.cache.len(), before);
+        // A division by a variable is not encoded (only by positive constants).
+        let bad = app(
+            Op::Eq,
+            vec![app(Op::IntDiv, vec![z.clone(), z]), int_const("1")],
+        );
+        assert!(matches!(e.assertion(&bad), Err(EncodeError::IllSorted(_))));
+    }
+}
