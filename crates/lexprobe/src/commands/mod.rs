@@ -2,6 +2,7 @@
 
 pub mod audit;
 pub mod concolic;
+pub mod coverage_args;
 pub mod falsify;
 pub mod merge;
 pub mod metamorphic;
