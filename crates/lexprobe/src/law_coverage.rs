@@ -30,7 +30,7 @@ struct ProblemAcc {
 }
 
 /// Collects the coverage of runs of one program.
-pub struct CoverageBuilder<'p> {
+pub(crate) struct CoverageBuilder<'p> {
     loaded: &'p Loaded,
     interp: Interpreter<'p, Coverage>,
     /// Items, sorted by (file, start).
@@ -85,7 +85,7 @@ fn items_of(items: &[Item], out: &mut Vec<(Span, ItemKind, String)>) {
 impl<'p> CoverageBuilder<'p> {
     /// Reads `path` again for its items; the spans must match those of `loaded` (same files in
     /// the same order).
-    pub fn new(
+    pub(crate) fn new(
         loaded: &'p Loaded,
         path: &Path,
         include_dirs: &[PathBuf],
@@ -159,14 +159,14 @@ impl<'p> CoverageBuilder<'p> {
     }
 
     /// Counts a test left out (outside the input space) without running it.
-    pub fn exclude(&mut self) {
+    pub(crate) fn exclude(&mut self) {
         self.total += 1;
         self.excluded += 1;
     }
 
     /// Runs `scope` on `inputs` as test number `number` (1-based), named `name`, with
     /// `inputs_json` kept for the page when the test is linked.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         number: usize,
         name: &str,
@@ -283,7 +283,7 @@ impl<'p> CoverageBuilder<'p> {
     }
 
     /// The report. Files are those holding items (and the main file), in reading order.
-    pub fn finish(self, title: &str) -> CoverageReport {
+    pub(crate) fn finish(self, title: &str) -> CoverageReport {
         let sources = &self.loaded.sources;
         let mut shown: Vec<usize> = vec![0];
         for (s, _, _) in &self.items {
@@ -365,7 +365,7 @@ fn place(sources: &SourceMap, span: Span) -> Place {
 
 /// Several files' reports as one page: sources, items and problems one after the other (test
 /// numbers are already distinct).
-pub fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
+pub(crate) fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
     let mut out = CoverageReport {
         title: title.to_string(),
         ..CoverageReport::default()
@@ -392,7 +392,7 @@ pub fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
 
 /// The coverage of the `#[test]` scopes of `files` (each run with no inputs), numbered in
 /// order across the files. Files that do not compile are left out, named in the error list.
-pub fn of_test_scopes(
+pub(crate) fn of_test_scopes(
     files: &[PathBuf],
     include_dirs: &[PathBuf],
 ) -> (CoverageReport, Vec<String>) {

@@ -131,11 +131,11 @@ impl Default for SearchConfig {
 }
 
 /// Default bound on the tests of each label kept for explanations.
-pub const DEFAULT_KEPT_PER_LABEL: usize = 5_000;
+pub(crate) const DEFAULT_KEPT_PER_LABEL: usize = 5_000;
 
 /// Tests attempted in a row without any completing (every one had a run error) after which
 /// a relation is given up as inconclusive.
-pub const GIVE_UP_AFTER_RUN_ERRORS: usize = 200;
+pub(crate) const GIVE_UP_AFTER_RUN_ERRORS: usize = 200;
 
 /// One completed test: the cases (bases then follow-ups), their `F` values, the label.
 #[derive(Debug, Clone)]
@@ -215,7 +215,7 @@ impl SearchOutcome {
 }
 
 /// Most deviating failures kept for the reports.
-pub const WORST_KEPT: usize = 10;
+pub(crate) const WORST_KEPT: usize = 10;
 /// Draws of an already-tried follow-up after which a base counts as exhausted.
 const DUPLICATE_DRAWS: usize = 3;
 const ERROR_EXAMPLES: usize = 5;

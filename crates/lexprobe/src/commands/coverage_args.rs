@@ -18,7 +18,7 @@ pub struct CoverageArgs {
 
 impl CoverageArgs {
     /// The files asked for, as the report writers take them.
-    pub fn files(&self) -> CoverageFiles {
+    pub(crate) fn files(&self) -> CoverageFiles {
         CoverageFiles {
             html: self.coverage.clone(),
             json: self.coverage_json.clone(),

@@ -8,6 +8,6 @@ pub mod merge;
 pub mod metamorphic;
 pub mod mutate;
 pub mod run;
-pub mod shard;
+pub(crate) mod shard;
 pub mod test;
 pub mod typecheck;

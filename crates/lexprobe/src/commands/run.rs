@@ -107,7 +107,7 @@ pub fn run(args: RunArgs) -> i32 {
 }
 
 /// One evaluation of a loaded program, as `lexprobe run` (and the test runner) performs it.
-pub struct RunRequest<'a> {
+pub(crate) struct RunRequest<'a> {
     /// The scope to evaluate.
     pub scope: &'a str,
     /// The inputs object; `None` leaves every input empty.
@@ -124,7 +124,7 @@ pub struct RunRequest<'a> {
 
 /// Evaluates `request.scope` of `loaded`, writing results to `out` and errors to `err` (or to
 /// `out` in JSON); returns the exit code.
-pub fn evaluate(
+pub(crate) fn evaluate(
     loaded: &Loaded,
     request: &RunRequest,
     out: &mut dyn Write,
@@ -255,7 +255,7 @@ fn write_debug_log(
 }
 
 /// The `┌─[RESULT]─ S ─` box of `catala interpret`.
-pub fn result_box(loaded: &Loaded, result: &ScopeResult) -> String {
+pub(crate) fn result_box(loaded: &Loaded, result: &ScopeResult) -> String {
     let s = loaded.program.scope(result.scope);
     let printer = ValuePrinter {
         language: s.language,

@@ -16,7 +16,7 @@ use std::sync::Mutex;
 
 /// The result files of an exploration, besides its printed output.
 #[derive(Clone, Debug, Default)]
-pub struct ConcolicFiles {
+pub(crate) struct ConcolicFiles {
     /// The distinct problems found, as SARIF 2.1.0.
     pub sarif: Option<PathBuf>,
     /// The law coverage of the tests.
@@ -25,7 +25,7 @@ pub struct ConcolicFiles {
 
 /// What a concolic exploration records besides its printed output, per streamed test: the
 /// live status line, the problems for `--sarif`.
-pub struct ConcolicRecorders {
+pub(crate) struct ConcolicRecorders {
     pub status: crate::progress::Status,
     files: ConcolicFiles,
     /// The scope's name, as the SARIF log gives it.
@@ -38,7 +38,7 @@ pub struct ConcolicRecorders {
 
 impl ConcolicRecorders {
     /// Recorders for the files asked for; the status line is drawn unless `quiet`.
-    pub fn new(files: ConcolicFiles, quiet: bool, scope: &str) -> ConcolicRecorders {
+    pub(crate) fn new(files: ConcolicFiles, quiet: bool, scope: &str) -> ConcolicRecorders {
         ConcolicRecorders {
             status: crate::progress::Status::new(
                 crate::progress::wanted(quiet),
@@ -55,7 +55,7 @@ impl ConcolicRecorders {
     }
 
     /// Records test number `index` (0-based); called from any worker thread.
-    pub fn record(
+    pub(crate) fn record(
         &self,
         loaded: &Loaded,
         scope: catala_ir::dcalc::ScopeId,
@@ -79,7 +79,7 @@ impl ConcolicRecorders {
 
     /// Writes the files asked for; `file` is the program's source file and `include_dirs` the
     /// directories its modules were looked up in (the coverage reads the sources again).
-    pub fn write(
+    pub(crate) fn write(
         &self,
         loaded: &Loaded,
         scope: catala_ir::dcalc::ScopeId,
@@ -145,7 +145,7 @@ struct ConcolicSarif {
 }
 
 /// The inputs of a test as a JSON object (inputs left free by the path are left out).
-pub fn test_inputs_json(
+pub(crate) fn test_inputs_json(
     loaded: &Loaded,
     scope: catala_ir::dcalc::ScopeId,
     test: &TestCase,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 /// JUnit XML of `lexprobe falsify`: one test case for the method, failed when the property
 /// was falsified (with the violating trace), passed otherwise (with how far the search got).
-pub fn falsify_junit(method: &Path, naive: bool, report: &hatch::Report) -> String {
+pub(crate) fn falsify_junit(method: &Path, naive: bool, report: &hatch::Report) -> String {
     let name = method
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

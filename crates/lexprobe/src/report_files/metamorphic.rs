@@ -32,7 +32,11 @@ fn failing_pair(r: &RelationReport) -> Option<Json> {
 
 /// The SARIF log of a metamorphic check: a failed relation is an error at the relation's
 /// position in the relations file, with its failing pair; an inconclusive one a note there.
-pub fn metamorphic_sarif(reports: &[RelationReport], relations_file: &str, system: &str) -> Json {
+pub(crate) fn metamorphic_sarif(
+    reports: &[RelationReport],
+    relations_file: &str,
+    system: &str,
+) -> Json {
     let rules = vec![
         Rule {
             id: "relation-failed".into(),
@@ -95,7 +99,11 @@ pub fn metamorphic_sarif(reports: &[RelationReport], relations_file: &str, syste
 
 /// JUnit XML of a metamorphic check: one test case per relation (failed: the failing pair;
 /// inconclusive: an error with the reason).
-pub fn metamorphic_junit(reports: &[RelationReport], relations_file: &str, system: &str) -> String {
+pub(crate) fn metamorphic_junit(
+    reports: &[RelationReport],
+    relations_file: &str,
+    system: &str,
+) -> String {
     let cases = reports
         .iter()
         .map(|r| {
@@ -137,7 +145,7 @@ pub fn metamorphic_junit(reports: &[RelationReport], relations_file: &str, syste
 /// The status message while relation number `n` (1-based) of `total` is searched: its
 /// tests so far and the state of the Bayes-factor stopping test (bases that accepted H0, and
 /// the longest run of consecutive passes of a base still under test against the K needed).
-pub fn relation_running(
+pub(crate) fn relation_running(
     n: usize,
     total: usize,
     name: &str,
@@ -158,7 +166,7 @@ pub fn relation_running(
 }
 
 /// The line printed when a relation is done: verdict, tests, and the Bayes-factor state.
-pub fn relation_done_line(done: usize, total: usize, report: &RelationReport) -> String {
+pub(crate) fn relation_done_line(done: usize, total: usize, report: &RelationReport) -> String {
     let o = &report.outcome;
     format!(
         "[{done}/{total}] {}: {} ({} tests, {} failed, {:.1} tests/s; {} bases accepted after {} passes in a row, {} exhausted)",

@@ -10,9 +10,11 @@ mod concolic;
 mod falsify;
 mod metamorphic;
 
-pub use concolic::{test_inputs_json, ConcolicFiles, ConcolicRecorders};
-pub use falsify::falsify_junit;
-pub use metamorphic::{metamorphic_junit, metamorphic_sarif, relation_done_line, relation_running};
+pub(crate) use concolic::{test_inputs_json, ConcolicFiles, ConcolicRecorders};
+pub(crate) use falsify::falsify_junit;
+pub(crate) use metamorphic::{
+    metamorphic_junit, metamorphic_sarif, relation_done_line, relation_running,
+};
 
 use reports::coverage::CoverageReport;
 use reports::sarif::Tool;
@@ -28,25 +30,25 @@ fn tool() -> Tool {
 }
 
 /// Writes `text` to `path`, saying which file could not be written.
-pub fn write_file(path: &Path, text: &str) -> Result<(), String> {
+pub(crate) fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Where the law coverage goes: a self-contained HTML page, and the same data as JSON.
 #[derive(Clone, Debug, Default)]
-pub struct CoverageFiles {
+pub(crate) struct CoverageFiles {
     pub html: Option<PathBuf>,
     pub json: Option<PathBuf>,
 }
 
 impl CoverageFiles {
     /// Whether any coverage file is asked for.
-    pub fn wanted(&self) -> bool {
+    pub(crate) fn wanted(&self) -> bool {
         self.html.is_some() || self.json.is_some()
     }
 
     /// Writes the files asked for.
-    pub fn write(&self, report: &CoverageReport) -> Result<(), String> {
+    pub(crate) fn write(&self, report: &CoverageReport) -> Result<(), String> {
         if let Some(path) = &self.html {
             // A page over 10 MB is split: the index at PATH, one page per source beside it.
             let index = path

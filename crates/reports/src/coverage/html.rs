@@ -103,10 +103,10 @@ impl Links {
 }
 
 /// Pages larger than this are split: an index page and one page per source file.
-pub const MAX_PAGE_BYTES: usize = 10 * 1024 * 1024;
+pub(crate) const MAX_PAGE_BYTES: usize = 10 * 1024 * 1024;
 
 /// The page.
-pub fn to_html(report: &CoverageReport) -> String {
+pub(crate) fn to_html(report: &CoverageReport) -> String {
     page(report, &Links::single(), None)
 }
 
