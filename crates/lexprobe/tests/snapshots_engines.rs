@@ -2,9 +2,10 @@
 //! with fixed seeds and counts: `lexprobe concolic` (the five paths of Fig. 5, the two of the
 //! income tax), `lexprobe mutate` (every mutant of Fig. 5), `lexprobe falsify` (a falsified
 //! method and one whose bounded search ends without a violation) and `lexprobe metamorphic`
-//! (the relations of a small benefit, one of which fails). Each snapshot was read against the
-//! programs; times are masked. `UPDATE_EXPECT=1 cargo test -p lexprobe --test
-//! snapshots_engines` rewrites them; read the difference before keeping it.
+//! (the relations of a small benefit, one of which fails, and a relations file with a syntax
+//! error). Each snapshot was read against the programs; times are masked. `UPDATE_EXPECT=1
+//! cargo test -p lexprobe --test snapshots_engines` rewrites them; read the difference before
+//! keeping it.
 
 mod snapshot_support;
 
@@ -644,4 +645,33 @@ fn metamorphic_json_of_two_relations() {
         }
         --- stderr
     "#]].assert_eq(&run.json());
+}
+
+#[test]
+fn metamorphic_syntax_error_in_a_relations_file_is_a_box_at_its_position() {
+    // Line 4 of the fixture, `=>` where the right operand of `<=` should be: columns 25-26.
+    let run = lexprobe(&[
+        "metamorphic",
+        "--system",
+        BENEFIT,
+        "--domain",
+        BENEFIT_DOMAIN,
+        "--relations",
+        "tests/fixtures/metamorphic/premise_syntax_error.mr",
+    ]);
+    expect![[r#"
+        exit code 2
+        --- stdout
+        --- stderr
+        ┌─[ERROR]─
+        │
+        │  expected an expression, found `=>`
+        │
+        ├─➤ tests/fixtures/metamorphic/premise_syntax_error.mr:4.25-27:
+        │   │
+        │ 4 │   forall x. x.income <= => F(x) >= 0
+        │   │                         ‾‾
+        └─
+    "#]]
+    .assert_eq(&run.text());
 }
