@@ -1,13 +1,13 @@
 //! Exit codes shared by the subcommands.
 
-pub const SUCCESS: i32 = 0;
+pub(crate) const SUCCESS: i32 = 0;
 /// A Catala error (parse, typing, runtime), as the Catala compiler exits.
 pub const CATALA_ERROR: i32 = 123;
 /// Bad command-line usage or an unreadable auxiliary file.
 pub const USAGE: i32 = 2;
 /// `lexprobe metamorphic`: at least one relation failed.
-pub const RELATION_FAILED: i32 = 1;
+pub(crate) const RELATION_FAILED: i32 = 1;
 /// `lexprobe metamorphic`: no relation failed, but at least one is inconclusive.
-pub const INCONCLUSIVE: i32 = 3;
+pub(crate) const INCONCLUSIVE: i32 = 3;
 /// `lexprobe falsify`: the property was falsified (a violating trace was found).
-pub const FALSIFIED: i32 = 1;
+pub(crate) const FALSIFIED: i32 = 1;

@@ -20,7 +20,7 @@ extern "C" fn on_sigint(_: libc::c_int) {
 }
 
 /// The flag raised by the first Ctrl-C from now on.
-pub fn on_ctrl_c() -> Arc<AtomicBool> {
+pub(crate) fn on_ctrl_c() -> Arc<AtomicBool> {
     let flag = Arc::clone(FLAG.get_or_init(|| Arc::new(AtomicBool::new(false))));
     #[cfg(unix)]
     // SAFETY: the handler only stores to an atomic and resets the disposition.

@@ -6,7 +6,7 @@
 
 use crate::catala::Loaded;
 use catala_eval::eval::coverage::{run_covered, Coverage, CoverageLog, CoveredOutcome};
-use catala_eval::eval::{ErrorSignature, Interpreter};
+use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeError};
 use catala_eval::runtime::Value;
 use catala_ir::dcalc::ScopeId;
 use catala_syntax::ast::{ExceptionTo, Item, ItemKind as AstKind, ScopeUseItem};
@@ -17,48 +17,6 @@ use reports::coverage::{
 use serde_json::Value as Json;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-
-/// Where the coverage files go.
-#[derive(clap::Args, Clone, Debug, Default)]
-pub struct CoverageArgs {
-    /// Write the law coverage as a self-contained HTML page to FILE: the law text with every
-    /// rule marked applied, considered or never reached, linked to a test that applied it.
-    #[arg(long, value_name = "FILE")]
-    pub coverage: Option<PathBuf>,
-    /// Write the same coverage data as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub coverage_json: Option<PathBuf>,
-}
-
-impl CoverageArgs {
-    pub fn wanted(&self) -> bool {
-        self.coverage.is_some() || self.coverage_json.is_some()
-    }
-
-    /// Writes the files asked for.
-    pub fn write(&self, report: &CoverageReport) -> Result<(), String> {
-        if let Some(path) = &self.coverage {
-            // A page over 10 MB is split: the index at PATH, one page per source beside it.
-            let index = path
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "coverage.html".into());
-            let dir = path.parent().unwrap_or_else(|| Path::new(""));
-            for (k, (name, html)) in reports::coverage::html::to_pages(report, &index)
-                .into_iter()
-                .enumerate()
-            {
-                let target = if k == 0 { path.clone() } else { dir.join(name) };
-                crate::report_files::write_file(&target, &html)?;
-            }
-        }
-        if let Some(path) = &self.coverage_json {
-            let json = reports::coverage::to_json(report);
-            crate::report_files::write_file(path, &format!("{json:#}\n"))?;
-        }
-        Ok(())
-    }
-}
 
 struct Acc {
     runs_applied: u64,
@@ -72,7 +30,7 @@ struct ProblemAcc {
 }
 
 /// Collects the coverage of runs of one program.
-pub struct CoverageBuilder<'p> {
+pub(crate) struct CoverageBuilder<'p> {
     loaded: &'p Loaded,
     interp: Interpreter<'p, Coverage>,
     /// Items, sorted by (file, start).
@@ -127,7 +85,7 @@ fn items_of(items: &[Item], out: &mut Vec<(Span, ItemKind, String)>) {
 impl<'p> CoverageBuilder<'p> {
     /// Reads `path` again for its items; the spans must match those of `loaded` (same files in
     /// the same order).
-    pub fn new(
+    pub(crate) fn new(
         loaded: &'p Loaded,
         path: &Path,
         include_dirs: &[PathBuf],
@@ -201,14 +159,14 @@ impl<'p> CoverageBuilder<'p> {
     }
 
     /// Counts a test left out (outside the input space) without running it.
-    pub fn exclude(&mut self) {
+    pub(crate) fn exclude(&mut self) {
         self.total += 1;
         self.excluded += 1;
     }
 
     /// Runs `scope` on `inputs` as test number `number` (1-based), named `name`, with
     /// `inputs_json` kept for the page when the test is linked.
-    pub fn run(
+    pub(crate) fn run(
         &mut self,
         number: usize,
         name: &str,
@@ -230,6 +188,31 @@ impl<'p> CoverageBuilder<'p> {
             self.excluded += 1;
             return;
         }
+        let outcome_name = match &outcome {
+            CoveredOutcome::Ran(f) if f.is_empty() => "ok".to_string(),
+            CoveredOutcome::Ran(_) | CoveredOutcome::OutsideInputs(_) => "assertion".to_string(),
+            CoveredOutcome::Error(e) => e.kind.as_str().to_string(),
+        };
+        let mut linked = self.count_items(&log, number);
+        if let CoveredOutcome::Error(e) = &outcome {
+            linked |= self.count_problem(e, number);
+        }
+        if linked {
+            self.tests.insert(
+                number,
+                TestRef {
+                    number,
+                    name: name.to_string(),
+                    outcome: outcome_name,
+                    inputs: inputs_json.clone(),
+                },
+            );
+        }
+    }
+
+    /// Counts the items a run applied, reached and failed (from its coverage log), for test
+    /// number `number`; whether the test became the example of an item.
+    fn count_items(&mut self, log: &CoverageLog, number: usize) -> bool {
         let mut applied: HashSet<usize> = HashSet::new();
         let mut reached: HashSet<usize> = HashSet::new();
         let mut failed: HashSet<usize> = HashSet::new();
@@ -266,54 +249,41 @@ impl<'p> CoverageBuilder<'p> {
         for &i in &failed {
             self.acc[i].runs_failed += 1;
         }
-        let outcome_name = match &outcome {
-            CoveredOutcome::Ran(f) if f.is_empty() => "ok".to_string(),
-            CoveredOutcome::Ran(_) | CoveredOutcome::OutsideInputs(_) => "assertion".to_string(),
-            CoveredOutcome::Error(e) => e.kind.as_str().to_string(),
-        };
-        if let CoveredOutcome::Error(e) = &outcome {
-            let signature = e.signature();
-            match self.problems.get_mut(&signature) {
-                Some(p) => p.problem.tests += 1,
-                None => {
-                    let places = e
-                        .labels
-                        .iter()
-                        .filter(|l| (l.span.file.0 as usize) < self.loaded.sources.files.len())
-                        .map(|l| place(&self.loaded.sources, l.span))
-                        .collect();
-                    self.problems.insert(
-                        signature.clone(),
-                        ProblemAcc {
-                            problem: Problem {
-                                kind: e.kind.as_str().to_string(),
-                                message: e.message.clone(),
-                                places,
-                                tests: 1,
-                                example_test: number,
-                            },
-                        },
-                    );
-                    self.problem_order.push(signature);
-                    linked = true;
-                }
-            }
+        linked
+    }
+
+    /// Counts the runtime error of test number `number` among the distinct problems; whether
+    /// the test became the example of a new problem.
+    fn count_problem(&mut self, e: &RuntimeError, number: usize) -> bool {
+        let signature = e.signature();
+        if let Some(p) = self.problems.get_mut(&signature) {
+            p.problem.tests += 1;
+            return false;
         }
-        if linked {
-            self.tests.insert(
-                number,
-                TestRef {
-                    number,
-                    name: name.to_string(),
-                    outcome: outcome_name,
-                    inputs: inputs_json.clone(),
+        let places = e
+            .labels
+            .iter()
+            .filter(|l| (l.span.file.0 as usize) < self.loaded.sources.files.len())
+            .map(|l| place(&self.loaded.sources, l.span))
+            .collect();
+        self.problems.insert(
+            signature.clone(),
+            ProblemAcc {
+                problem: Problem {
+                    kind: e.kind.as_str().to_string(),
+                    message: e.message.clone(),
+                    places,
+                    tests: 1,
+                    example_test: number,
                 },
-            );
-        }
+            },
+        );
+        self.problem_order.push(signature);
+        true
     }
 
     /// The report. Files are those holding items (and the main file), in reading order.
-    pub fn finish(self, title: &str) -> CoverageReport {
+    pub(crate) fn finish(self, title: &str) -> CoverageReport {
         let sources = &self.loaded.sources;
         let mut shown: Vec<usize> = vec![0];
         for (s, _, _) in &self.items {
@@ -395,7 +365,7 @@ fn place(sources: &SourceMap, span: Span) -> Place {
 
 /// Several files' reports as one page: sources, items and problems one after the other (test
 /// numbers are already distinct).
-pub fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
+pub(crate) fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
     let mut out = CoverageReport {
         title: title.to_string(),
         ..CoverageReport::default()
@@ -422,7 +392,7 @@ pub fn merge(title: &str, parts: Vec<CoverageReport>) -> CoverageReport {
 
 /// The coverage of the `#[test]` scopes of `files` (each run with no inputs), numbered in
 /// order across the files. Files that do not compile are left out, named in the error list.
-pub fn of_test_scopes(
+pub(crate) fn of_test_scopes(
     files: &[PathBuf],
     include_dirs: &[PathBuf],
 ) -> (CoverageReport, Vec<String>) {

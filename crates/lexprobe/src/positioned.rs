@@ -7,7 +7,7 @@ use catala_syntax::{Label, SourceFile, SourceMap, Span};
 
 /// The box for an error of the form `FILE:LINE:COL: message` whose file can be read; `None`
 /// for any other text (the caller prints it as it is).
-pub fn render(text: &str) -> Option<String> {
+pub(crate) fn render(text: &str) -> Option<String> {
     let (file, line, col, message) = split(text)?;
     let content = std::fs::read_to_string(file).ok()?;
     let offset = offset_of(&content, line, col)?;

@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Whether a status line is drawn: on a terminal, unless `--quiet`.
-pub fn wanted(quiet: bool) -> bool {
+pub(crate) fn wanted(quiet: bool) -> bool {
     !quiet && std::io::stderr().is_terminal()
 }
 
 /// A status line (or nothing, when not [`wanted`]). Shared by worker threads.
-pub struct Status {
+pub(crate) struct Status {
     bar: Option<ProgressBar>,
     started: Instant,
     tests: AtomicU64,
@@ -25,7 +25,7 @@ pub struct Status {
 
 impl Status {
     /// A status line headed by `what` (e.g. `concolic Test`) when `enabled`.
-    pub fn new(enabled: bool, what: &str) -> Status {
+    pub(crate) fn new(enabled: bool, what: &str) -> Status {
         let bar = enabled.then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(8));
             let style =
@@ -47,19 +47,19 @@ impl Status {
     }
 
     /// Whether anything is drawn.
-    pub fn is_drawn(&self) -> bool {
+    pub(crate) fn is_drawn(&self) -> bool {
         self.bar.is_some()
     }
 
     /// Replaces the message after the elapsed time.
-    pub fn set_message(&self, message: String) {
+    pub(crate) fn set_message(&self, message: String) {
         if let Some(bar) = &self.bar {
             bar.set_message(message);
         }
     }
 
     /// Prints a line above the status line (or on the error stream when none is drawn).
-    pub fn println(&self, line: &str) {
+    pub(crate) fn println(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.println(line),
             None => eprintln!("{line}"),
@@ -68,7 +68,7 @@ impl Status {
 
     /// A concolic test was found, ending in `outcome` (`ok`, `assertion`, or an error kind),
     /// after `queries` more path queries.
-    pub fn test(&self, outcome: &str, queries: u64) {
+    pub(crate) fn test(&self, outcome: &str, queries: u64) {
         let Some(bar) = &self.bar else {
             return;
         };
@@ -93,7 +93,7 @@ impl Status {
     }
 
     /// Erases the status line.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }

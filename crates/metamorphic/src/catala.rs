@@ -166,7 +166,10 @@ impl CatalaScope {
     }
 
     /// Builds the system for `FILE#Scope` (the part after `catala:`).
-    pub fn from_target(target: &str, workers: usize) -> Result<CatalaScope, CatalaSystemError> {
+    pub(crate) fn from_target(
+        target: &str,
+        workers: usize,
+    ) -> Result<CatalaScope, CatalaSystemError> {
         let Some((file, scope)) = target.split_once('#') else {
             return Err(CatalaSystemError::BadTarget(target.to_string()));
         };

@@ -86,7 +86,7 @@ pub struct RelationReport {
 const MIN_FRESH_LABELS: usize = 20;
 
 /// Explains a search outcome.
-pub fn explain(
+pub(crate) fn explain(
     relation: &Relation,
     domain: &Domain,
     outcome: &SearchOutcome,

@@ -88,7 +88,7 @@ fn names_used(expr: &Expr) -> Vec<String> {
 /// Reads the `[features]` table of a domain and orders the features so that each comes
 /// after the features it uses. `fields` and `choices` are the domain's input field names
 /// and enumeration constructors.
-pub fn parse_feature_table(
+pub(crate) fn parse_feature_table(
     table: &toml::Table,
     fields: &[String],
     choices: &[String],
@@ -166,7 +166,7 @@ pub fn with_declared_features(features: &[DeclaredFeature], case: &Record) -> Re
 /// A feature computed from the cases of a test by an expression of the relation language:
 /// the difference (or ratio) of the two sides of a comparison in the premise.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ComparedDifference {
+pub(crate) struct ComparedDifference {
     /// How the feature is shown, e.g. `x.mde - (x.agi * 0.075)`.
     pub name: String,
     pub expr: Expr,
@@ -185,7 +185,7 @@ fn is_constant(e: &Expr) -> bool {
 /// The differences `a - b` of the comparisons in a relation's premise that are not a plain
 /// field against a constant (those add nothing to the field itself), and the ratios `a / b`
 /// of those between two non-constant sides, in order of appearance.
-pub fn compared_differences(relation: &Relation) -> Vec<ComparedDifference> {
+pub(crate) fn compared_differences(relation: &Relation) -> Vec<ComparedDifference> {
     let mut found: Vec<ComparedDifference> = Vec::new();
     let mut visit = |e: &Expr| {
         let Expr::Compare { operands, .. } = e else {
@@ -229,7 +229,7 @@ pub fn compared_differences(relation: &Relation) -> Vec<ComparedDifference> {
 }
 
 /// Values of the compared differences for one test's cases (NaN when not a number).
-pub fn difference_values(
+pub(crate) fn difference_values(
     differences: &[ComparedDifference],
     vars: &[String],
     cases: &[Record],
@@ -251,7 +251,11 @@ pub fn difference_values(
 
 /// The data set explaining a relation's tests: the raw input fields of every case, then the
 /// domain's declared features of every case, then the premise's compared differences.
-pub fn explanation_dataset(relation: &Relation, domain: &Domain, tests: &[TestRecord]) -> Dataset {
+pub(crate) fn explanation_dataset(
+    relation: &Relation,
+    domain: &Domain,
+    tests: &[TestRecord],
+) -> Dataset {
     let vars = relation.all_vars();
     let base_count = relation.base_vars.len();
     let mut data = Dataset::from_tests(&vars, base_count, tests);

@@ -228,7 +228,7 @@ struct BuiltCases {
 }
 
 /// Generates premise-respecting cases for one relation on one domain.
-pub struct CaseGenerator<'a> {
+pub(crate) struct CaseGenerator<'a> {
     relation: &'a Relation,
     domain: &'a Domain,
     clauses: Vec<Clause>,
@@ -237,7 +237,7 @@ pub struct CaseGenerator<'a> {
 }
 
 impl<'a> CaseGenerator<'a> {
-    pub fn new(relation: &'a Relation, domain: &'a Domain) -> CaseGenerator<'a> {
+    pub(crate) fn new(relation: &'a Relation, domain: &'a Domain) -> CaseGenerator<'a> {
         let premise = relation.premise();
         let mut literal_sets = dnf(&premise, false);
         if literal_sets.is_empty() {
@@ -254,8 +254,9 @@ impl<'a> CaseGenerator<'a> {
         }
     }
 
-    /// How many clauses the premise has in normal form.
-    pub fn clause_count(&self) -> usize {
+    /// How many clauses the premise has in normal form (read by the tests).
+    #[cfg(test)]
+    pub(crate) fn clause_count(&self) -> usize {
         self.clauses.len()
     }
 
@@ -363,7 +364,7 @@ impl<'a> CaseGenerator<'a> {
     }
 
     /// Redraws 1 to 3 random fields of a case (the uniform perturbation of Algorithm 1).
-    pub fn perturb(&self, case: &Record, rng: &mut SeededRng) -> Record {
+    pub(crate) fn perturb(&self, case: &Record, rng: &mut SeededRng) -> Record {
         let mut out = case.clone();
         let n = 1 + rng.below(3);
         for _ in 0..n {
@@ -375,7 +376,11 @@ impl<'a> CaseGenerator<'a> {
 
     /// Base cases (one per base variable) meeting the base premise and the base-only
     /// literals of some clause: perturbations of `seed` when given, fresh draws otherwise.
-    pub fn base_cases(&self, seed: Option<&[Record]>, rng: &mut SeededRng) -> Option<Vec<Record>> {
+    pub(crate) fn base_cases(
+        &self,
+        seed: Option<&[Record]>,
+        rng: &mut SeededRng,
+    ) -> Option<Vec<Record>> {
         let base_vars = &self.relation.base_vars;
         for _ in 0..ATTEMPTS {
             let clause = &self.clauses[rng.below(self.clauses.len())];
@@ -414,7 +419,7 @@ impl<'a> CaseGenerator<'a> {
 
     /// Follow-up cases (one per follow-up variable) such that bases and follow-ups together
     /// satisfy the whole premise. `None` when no attempt succeeded.
-    pub fn follow_ups(&self, bases: &[Record], rng: &mut SeededRng) -> Option<Vec<Record>> {
+    pub(crate) fn follow_ups(&self, bases: &[Record], rng: &mut SeededRng) -> Option<Vec<Record>> {
         let base_vars = &self.relation.base_vars;
         let usable: Vec<&Clause> = self
             .clauses

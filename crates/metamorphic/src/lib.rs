@@ -18,7 +18,7 @@ pub mod check;
 pub mod domain;
 pub mod external;
 pub mod features;
-pub mod generate;
+pub(crate) mod generate;
 pub mod names;
 pub mod prove;
 pub mod relation;

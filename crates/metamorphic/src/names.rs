@@ -13,7 +13,7 @@ use crate::system::{RunFailure, SystemUnderTest};
 use thiserror::Error;
 
 /// Probe inputs tried before giving up on learning a system's outputs.
-pub const PROBE_INPUTS: usize = 5;
+pub(crate) const PROBE_INPUTS: usize = 5;
 /// Draws of the domain looking for an input that meets its constraints, per probe.
 const PROBE_DRAWS: usize = 1000;
 /// Output names listed in an error message.

@@ -211,7 +211,7 @@ fn layout(
 }
 
 /// Draws a tree as an SVG element.
-pub fn tree_svg(tree: &DecisionTree) -> String {
+pub(crate) fn tree_svg(tree: &DecisionTree) -> String {
     let mut nodes = Vec::new();
     let mut edges = Vec::new();
     let mut next_leaf = 10.0;

@@ -31,7 +31,7 @@ impl SeededRng {
     }
 
     /// A generator for a named sub-stream (e.g. one per relation), stable under reordering.
-    pub fn for_stream(seed: u64, name: &str) -> SeededRng {
+    pub(crate) fn for_stream(seed: u64, name: &str) -> SeededRng {
         let mut h: u64 = 0xCBF2_9CE4_8422_2325;
         for b in name.bytes() {
             h ^= u64::from(b);
@@ -40,7 +40,7 @@ impl SeededRng {
         SeededRng::new(seed ^ h)
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         let result = self.state[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.state[1] << 17;
         self.state[2] ^= self.state[0];
@@ -53,12 +53,12 @@ impl SeededRng {
     }
 
     /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
+    pub(crate) fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Uniform integer in [lo, hi] (inclusive); `lo` when the range is empty.
-    pub fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
+    pub(crate) fn int_in(&mut self, lo: i64, hi: i64) -> i64 {
         if hi <= lo {
             return lo;
         }
@@ -68,7 +68,7 @@ impl SeededRng {
     }
 
     /// Uniform index below `n` (0 when n = 0).
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -77,7 +77,7 @@ impl SeededRng {
     }
 
     /// True with probability p.
-    pub fn chance(&mut self, p: f64) -> bool {
+    pub(crate) fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
     }
 }

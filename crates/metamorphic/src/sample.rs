@@ -8,7 +8,7 @@ use crate::rng::SeededRng;
 use crate::search::{TestRecord, MAIN_OUTPUT_KEY};
 
 /// A reservoir of tests per label, in the order they entered it.
-pub struct TestSample {
+pub(crate) struct TestSample {
     limit: usize,
     tests: Vec<TestRecord>,
     /// Positions in `tests` of the sampled failed and passed tests.
@@ -21,7 +21,7 @@ pub struct TestSample {
 
 impl TestSample {
     /// An empty sample keeping at most `limit` tests of each label.
-    pub fn new(limit: usize, rng: SeededRng) -> TestSample {
+    pub(crate) fn new(limit: usize, rng: SeededRng) -> TestSample {
         TestSample {
             limit,
             tests: Vec::new(),
@@ -35,7 +35,7 @@ impl TestSample {
 
     /// Offers one completed test: it enters the sample with probability limit / (tests of
     /// its label seen so far), replacing a uniformly chosen one when the sample is full.
-    pub fn offer(&mut self, mut record: TestRecord) {
+    pub(crate) fn offer(&mut self, mut record: TestRecord) {
         let (slots, seen) = if record.failed {
             (&mut self.failed_slots, &mut self.failed_seen)
         } else {
@@ -62,7 +62,7 @@ impl TestSample {
     }
 
     /// The sampled tests.
-    pub fn into_tests(self) -> Vec<TestRecord> {
+    pub(crate) fn into_tests(self) -> Vec<TestRecord> {
         self.tests
     }
 }

@@ -131,11 +131,11 @@ impl Default for SearchConfig {
 }
 
 /// Default bound on the tests of each label kept for explanations.
-pub const DEFAULT_KEPT_PER_LABEL: usize = 5_000;
+pub(crate) const DEFAULT_KEPT_PER_LABEL: usize = 5_000;
 
 /// Tests attempted in a row without any completing (every one had a run error) after which
 /// a relation is given up as inconclusive.
-pub const GIVE_UP_AFTER_RUN_ERRORS: usize = 200;
+pub(crate) const GIVE_UP_AFTER_RUN_ERRORS: usize = 200;
 
 /// One completed test: the cases (bases then follow-ups), their `F` values, the label.
 #[derive(Debug, Clone)]
@@ -215,7 +215,7 @@ impl SearchOutcome {
 }
 
 /// Most deviating failures kept for the reports.
-pub const WORST_KEPT: usize = 10;
+pub(crate) const WORST_KEPT: usize = 10;
 /// Draws of an already-tried follow-up after which a base counts as exhausted.
 const DUPLICATE_DRAWS: usize = 3;
 const ERROR_EXAMPLES: usize = 5;
@@ -376,32 +376,195 @@ impl SearchState<'_> {
     }
 }
 
-/// Runs Algorithm 1 on one relation. Several bases are under test at once (each with its
-/// own run of consecutive passes) so that every batch handed to the system is large
-/// enough to keep `jobs` workers busy.
-pub fn search_relation(
-    relation: &Relation,
-    domain: &Domain,
-    system: &dyn SystemUnderTest,
-    config: &SearchConfig,
-) -> SearchOutcome {
-    let start = Instant::now();
-    let generator = CaseGenerator::new(relation, domain);
-    let mut rng = SeededRng::for_stream(config.seed, &relation.name);
-    let needed = consecutive_passes_needed(config.bayes_factor, config.theta);
-    let base_count = relation.base_vars.len();
-    let per_test = relation.follow_vars.len();
-    let pool_size = config.concurrent_bases.max(1);
-    let per_base = (config.batch_size / pool_size).max(1);
-    let mut state = SearchState {
-        relation,
-        domain,
-        vars: relation.all_vars(),
-        tolerance: relation.tolerance.unwrap_or(config.tolerance),
-        needed,
-        start,
-        outcome: SearchOutcome {
-            relation: relation.name.clone(),
+impl SearchState<'_> {
+    /// Draws one base (line 4 of Algorithm 1): perturbed from the most deviating base so far,
+    /// or fresh; the first base drawn seeds the perturbations.
+    fn draw_base(
+        &mut self,
+        generator: &CaseGenerator,
+        rng: &mut SeededRng,
+        config: &SearchConfig,
+        active: &mut Vec<ActiveBase>,
+    ) {
+        let from_seed = self.seed.is_some() && !rng.chance(config.fresh_base_probability);
+        let seed = self.seed.as_deref().filter(|_| from_seed);
+        let fresh = seed.is_none();
+        match generator.base_cases(seed, rng) {
+            Some(cases) => {
+                if self.seed.is_none() {
+                    self.seed = Some(cases.clone());
+                }
+                active.push(ActiveBase::new(cases, fresh));
+            }
+            None => self.outcome.generation_failures += 1,
+        }
+    }
+
+    /// Draws up to `wanted` follow-ups of `base` not tried before (line 5 of Algorithm 1).
+    /// A base whose distinct follow-ups run out is marked exhausted; one with no follow-up
+    /// satisfying the premise is given up.
+    fn draw_follow_ups(
+        &mut self,
+        base: &mut ActiveBase,
+        wanted: usize,
+        generator: &CaseGenerator,
+        rng: &mut SeededRng,
+    ) -> Vec<Vec<Record>> {
+        let mut drawn = Vec::new();
+        'slots: for _ in 0..wanted {
+            for _ in 0..DUPLICATE_DRAWS {
+                match generator.follow_ups(&base.cases, rng) {
+                    Some(follow) => {
+                        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+                        for case in &follow {
+                            record_fingerprint(case, &mut hasher);
+                        }
+                        if base.tried.insert(std::hash::Hasher::finish(&hasher)) {
+                            drawn.push(follow);
+                            continue 'slots;
+                        }
+                    }
+                    None => {
+                        // Even rejection found no follow-up: try another base.
+                        self.outcome.generation_failures += 1;
+                        break 'slots;
+                    }
+                }
+            }
+            base.exhausted = true;
+            break;
+        }
+        if drawn.is_empty() && !base.exhausted {
+            // No premise-satisfying follow-up from this base: give it up.
+            base.done = true;
+        }
+        drawn
+    }
+
+    /// Keeps the outputs of a new base's runs (line 6 of Algorithm 1); a base whose runs
+    /// failed or were not run is done.
+    fn record_base_runs(&mut self, base: &mut ActiveBase, results: &[RunResult]) {
+        let outputs: Result<Vec<Record>, String> = results
+            .iter()
+            .map(|r| {
+                r.clone()
+                    .map_err(|e| e.to_string())
+                    .and_then(|o| with_main_output(self.domain, o))
+            })
+            .collect();
+        if results.iter().any(|r| matches!(r, Err(RunFailure::NotRun))) {
+            base.done = true;
+            return;
+        }
+        match outputs {
+            Ok(o) => base.outputs = Some(o),
+            Err(message) => {
+                self.note_error(message);
+                base.done = true;
+            }
+        }
+    }
+}
+
+impl SearchState<'_> {
+    /// Why the search stops before its budget, if it must: no test completed, and either no
+    /// draw satisfied the premise for 50 rounds or every run failed.
+    fn give_up_reason(&self, idle_rounds: usize) -> Option<String> {
+        if idle_rounds >= 50 && self.outcome.tests == 0 {
+            return Some(format!(
+                "no inputs satisfying the premise were found in the domain ({} draws failed)",
+                self.outcome.generation_failures
+            ));
+        }
+        if self.errors_in_a_row >= GIVE_UP_AFTER_RUN_ERRORS && self.outcome.tests == 0 {
+            return Some(format!(
+                "every run failed ({} in a row, no test completed)",
+                self.errors_in_a_row
+            ));
+        }
+        None
+    }
+
+    /// Drops the bases that are done; an exhausted base (every distinct follow-up tried, all
+    /// passed unless one failed to run) is counted as such first.
+    fn retire_done_bases(&mut self, active: &mut Vec<ActiveBase>) {
+        for base in active.iter_mut() {
+            if base.exhausted && !base.done && base.outputs.is_some() {
+                if !base.errored {
+                    self.outcome.exhausted_bases += 1;
+                }
+                base.done = true;
+            }
+        }
+        active.retain(|b| !b.done);
+    }
+}
+
+impl<'a> SearchState<'a> {
+    /// The state of a search of `relation` starting at `start`, before any test.
+    fn new(
+        relation: &'a Relation,
+        domain: &'a Domain,
+        config: &SearchConfig,
+        needed: usize,
+        start: Instant,
+    ) -> SearchState<'a> {
+        SearchState {
+            relation,
+            domain,
+            vars: relation.all_vars(),
+            tolerance: relation.tolerance.unwrap_or(config.tolerance),
+            needed,
+            start,
+            outcome: SearchOutcome::empty(&relation.name, needed),
+            seed: None,
+            seed_deviation: 0.0,
+            sample: TestSample::new(
+                config.keep_tests,
+                SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
+            ),
+            errors_in_a_row: 0,
+        }
+    }
+}
+
+/// The longest run of consecutive passes of a base still under test.
+fn longest_run(active: &[ActiveBase]) -> usize {
+    active
+        .iter()
+        .filter(|b| !b.done)
+        .map(|b| b.consecutive)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The inputs of one batch (line 6 of Algorithm 1): the cases of the bases not run yet, then
+/// every planned follow-up; with where each such base's cases start, and where the
+/// follow-ups start.
+fn batch_inputs(
+    active: &[ActiveBase],
+    planned: &[(usize, Vec<Record>)],
+) -> (Vec<Record>, Vec<(usize, usize)>, usize) {
+    let mut inputs: Vec<Record> = Vec::new();
+    let mut base_slots: Vec<(usize, usize)> = Vec::new();
+    for (index, base) in active.iter().enumerate() {
+        if base.outputs.is_none() && !base.done {
+            base_slots.push((index, inputs.len()));
+            inputs.extend(base.cases.iter().cloned());
+        }
+    }
+    let follow_start = inputs.len();
+    for (_, follow) in planned {
+        inputs.extend(follow.iter().cloned());
+    }
+    (inputs, base_slots, follow_start)
+}
+
+impl SearchOutcome {
+    /// The outcome of a search of relation `name` before any test.
+    fn empty(name: &str, needed: usize) -> SearchOutcome {
+        SearchOutcome {
+            relation: name.to_string(),
             verdict: Verdict::Inconclusive,
             tests: 0,
             passed: 0,
@@ -419,15 +582,28 @@ pub fn search_relation(
             kept: Vec::new(),
             stop_reason: None,
             worst_failures: Vec::new(),
-        },
-        seed: None,
-        seed_deviation: 0.0,
-        sample: TestSample::new(
-            config.keep_tests,
-            SeededRng::for_stream(config.seed, &format!("{}#kept", relation.name)),
-        ),
-        errors_in_a_row: 0,
-    };
+        }
+    }
+}
+
+/// Runs Algorithm 1 on one relation. Several bases are under test at once (each with its
+/// own run of consecutive passes) so that every batch handed to the system is large
+/// enough to keep `jobs` workers busy.
+pub fn search_relation(
+    relation: &Relation,
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    config: &SearchConfig,
+) -> SearchOutcome {
+    let start = Instant::now();
+    let generator = CaseGenerator::new(relation, domain);
+    let mut rng = SeededRng::for_stream(config.seed, &relation.name);
+    let needed = consecutive_passes_needed(config.bayes_factor, config.theta);
+    let base_count = relation.base_vars.len();
+    let per_test = relation.follow_vars.len();
+    let pool_size = config.concurrent_bases.max(1);
+    let per_base = (config.batch_size / pool_size).max(1);
+    let mut state = SearchState::new(relation, domain, config, needed, start);
     let deadline = start + config.budget;
     let out_of_budget = |outcome: &SearchOutcome| {
         Instant::now() >= deadline
@@ -443,26 +619,10 @@ pub fn search_relation(
     let mut idle_rounds = 0usize;
     while !out_of_budget(&state.outcome) {
         if let Some(live) = &config.live {
-            let longest = active
-                .iter()
-                .filter(|b| !b.done)
-                .map(|b| b.consecutive)
-                .max()
-                .unwrap_or(0);
-            live.publish(&state.outcome, longest);
+            live.publish(&state.outcome, longest_run(&active));
         }
-        if idle_rounds >= 50 && state.outcome.tests == 0 {
-            state.outcome.stop_reason = Some(format!(
-                "no inputs satisfying the premise were found in the domain ({} draws failed)",
-                state.outcome.generation_failures
-            ));
-            break;
-        }
-        if state.errors_in_a_row >= GIVE_UP_AFTER_RUN_ERRORS && state.outcome.tests == 0 {
-            state.outcome.stop_reason = Some(format!(
-                "every run failed ({} in a row, no test completed)",
-                state.errors_in_a_row
-            ));
+        if let Some(reason) = state.give_up_reason(idle_rounds) {
+            state.outcome.stop_reason = Some(reason);
             break;
         }
         // Tests still to complete under the test cap: never plan more.
@@ -475,18 +635,7 @@ pub fn search_relation(
             if active.len() >= pool_limit {
                 break;
             }
-            let from_seed = state.seed.is_some() && !rng.chance(config.fresh_base_probability);
-            let seed = state.seed.as_deref().filter(|_| from_seed);
-            let fresh = seed.is_none();
-            match generator.base_cases(seed, &mut rng) {
-                Some(cases) => {
-                    if state.seed.is_none() {
-                        state.seed = Some(cases.clone());
-                    }
-                    active.push(ActiveBase::new(cases, fresh));
-                }
-                None => state.outcome.generation_failures += 1,
-            }
+            state.draw_base(&generator, &mut rng, config, &mut active);
         }
         if active.is_empty() {
             idle_rounds += 1;
@@ -503,74 +652,16 @@ pub fn search_relation(
                 .saturating_sub(base.consecutive)
                 .clamp(1, per_base)
                 .min(left);
-            let mut drawn = 0;
-            'slots: for _ in 0..wanted {
-                for _ in 0..DUPLICATE_DRAWS {
-                    match generator.follow_ups(&base.cases, &mut rng) {
-                        Some(follow) => {
-                            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-                            for case in &follow {
-                                record_fingerprint(case, &mut hasher);
-                            }
-                            if base.tried.insert(std::hash::Hasher::finish(&hasher)) {
-                                planned.push((index, follow));
-                                drawn += 1;
-                                continue 'slots;
-                            }
-                        }
-                        None => {
-                            // Even rejection found no follow-up: try another base.
-                            state.outcome.generation_failures += 1;
-                            break 'slots;
-                        }
-                    }
-                }
-                base.exhausted = true;
-                break;
-            }
-            if drawn == 0 && !base.exhausted {
-                // No premise-satisfying follow-up from this base: give it up.
-                base.done = true;
+            for follow in state.draw_follow_ups(base, wanted, &generator, &mut rng) {
+                planned.push((index, follow));
             }
         }
         // Line 6: one parallel batch with the new bases and every follow-up.
-        let mut inputs: Vec<Record> = Vec::new();
-        let mut base_slots: Vec<(usize, usize)> = Vec::new();
-        for (index, base) in active.iter().enumerate() {
-            if base.outputs.is_none() && !base.done {
-                base_slots.push((index, inputs.len()));
-                inputs.extend(base.cases.iter().cloned());
-            }
-        }
-        let follow_start = inputs.len();
-        for (_, follow) in &planned {
-            inputs.extend(follow.iter().cloned());
-        }
+        let (inputs, base_slots, follow_start) = batch_inputs(&active, &planned);
         let results = run_batch(system, &inputs, config.jobs, Some(deadline));
         state.outcome.runs += inputs.len();
         for (index, at) in base_slots {
-            let outputs: Result<Vec<Record>, String> = results[at..at + base_count]
-                .iter()
-                .map(|r| {
-                    r.clone()
-                        .map_err(|e| e.to_string())
-                        .and_then(|o| with_main_output(domain, o))
-                })
-                .collect();
-            if results[at..at + base_count]
-                .iter()
-                .any(|r| matches!(r, Err(RunFailure::NotRun)))
-            {
-                active[index].done = true;
-                continue;
-            }
-            match outputs {
-                Ok(o) => active[index].outputs = Some(o),
-                Err(message) => {
-                    state.note_error(message);
-                    active[index].done = true;
-                }
-            }
+            state.record_base_runs(&mut active[index], &results[at..at + base_count]);
         }
         // Lines 7-17: label each test, track the most deviating base, count passes.
         let had_tests = !planned.is_empty();
@@ -582,17 +673,7 @@ pub fn search_relation(
             let at = follow_start + t * per_test;
             state.record_test(&mut active[index], follow, &results[at..at + per_test]);
         }
-        for base in &mut active {
-            if base.exhausted && !base.done && base.outputs.is_some() {
-                // Every distinct follow-up of this base was tried; they all passed unless
-                // one failed to run.
-                if !base.errored {
-                    state.outcome.exhausted_bases += 1;
-                }
-                base.done = true;
-            }
-        }
-        active.retain(|b| !b.done);
+        state.retire_done_bases(&mut active);
         if had_tests {
             idle_rounds = 0;
         } else {

@@ -38,7 +38,7 @@ pub struct Dataset {
 
 impl Dataset {
     /// Builds the data set of a search: one feature per (case variable, input field).
-    pub fn from_tests(vars: &[String], base_count: usize, tests: &[TestRecord]) -> Dataset {
+    pub(crate) fn from_tests(vars: &[String], base_count: usize, tests: &[TestRecord]) -> Dataset {
         let Some(first) = tests.first() else {
             return Dataset::default();
         };
@@ -131,7 +131,7 @@ pub enum Node {
 }
 
 impl Node {
-    pub fn counts(&self) -> (usize, usize) {
+    pub(crate) fn counts(&self) -> (usize, usize) {
         match self {
             Node::Leaf { failed, passed } | Node::Split { failed, passed, .. } => {
                 (*failed, *passed)
@@ -345,7 +345,7 @@ fn grow(
 
 impl DecisionTree {
     /// Trains a tree on a data set.
-    pub fn train(data: &Dataset, options: &TreeOptions) -> DecisionTree {
+    pub(crate) fn train(data: &Dataset, options: &TreeOptions) -> DecisionTree {
         let rows: Vec<usize> = (0..data.rows.len()).collect();
         let failed = data.labels.iter().filter(|l| **l).count();
         let passed = data.labels.len() - failed;
@@ -363,7 +363,7 @@ impl DecisionTree {
     }
 
     /// The predicted label (true = failed) of a row.
-    pub fn predict(&self, row: &[f64]) -> bool {
+    pub(crate) fn predict(&self, row: &[f64]) -> bool {
         let mut node = &self.root;
         loop {
             match node {

@@ -146,7 +146,7 @@ fn numeric_text(s: &str) -> Option<f64> {
 
 /// A 64-bit fingerprint of a record's fields and values (to recognise records already
 /// tried without keeping or printing them).
-pub fn record_fingerprint(record: &Record, hasher: &mut impl std::hash::Hasher) {
+pub(crate) fn record_fingerprint(record: &Record, hasher: &mut impl std::hash::Hasher) {
     use std::hash::Hash;
     for (name, value) in record {
         name.hash(hasher);

@@ -6,4 +6,4 @@
 pub mod coverage;
 pub mod junit;
 pub mod sarif;
-pub mod uri;
+pub(crate) mod uri;

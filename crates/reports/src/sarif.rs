@@ -8,7 +8,7 @@ use crate::uri::path_to_uri;
 use serde_json::{json, Map, Value as Json};
 
 /// The schema a log names in `$schema`.
-pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(crate) const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /// How serious a result is (SARIF's `level`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

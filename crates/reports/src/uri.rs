@@ -2,7 +2,7 @@
 //! the HTML reports: every byte outside the unreserved set and `/` is percent-encoded.
 
 /// `path` (with `/` separators kept) as a relative URI reference.
-pub fn path_to_uri(path: &str) -> String {
+pub(crate) fn path_to_uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         match b {

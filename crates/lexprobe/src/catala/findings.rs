@@ -21,14 +21,14 @@ struct Finding {
 }
 
 #[derive(Default)]
-pub struct Findings {
+pub(crate) struct Findings {
     by_signature: HashMap<ErrorSignature, usize>,
     found: Vec<Finding>,
 }
 
 impl Findings {
     /// Records test number `index` (0-based) if it ends in a runtime error.
-    pub fn record(&mut self, loaded: &Loaded, index: usize, test: &TestCase) {
+    pub(crate) fn record(&mut self, loaded: &Loaded, index: usize, test: &TestCase) {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
@@ -57,7 +57,7 @@ impl Findings {
     }
 
     /// `[{"kind", "tests", "first_test" (1-based), "error"}]`, in order of first appearance.
-    pub fn to_json(&self) -> Json {
+    pub(crate) fn to_json(&self) -> Json {
         Json::Array(
             self.sorted()
                 .into_iter()
@@ -74,7 +74,7 @@ impl Findings {
     }
 
     /// The human summary: one block per distinct problem.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         if self.found.is_empty() {
             out.push_str("Findings: no conflict, missing case or runtime error on any path.\n");

@@ -2,7 +2,7 @@
 //! to the default calculus, and turning every kind of failure into an [`ErrorReport`] that can be
 //! printed in Catala's box layout or as JSON.
 
-pub mod findings;
+pub(crate) mod findings;
 pub mod report;
 
 use crate::exit::CATALA_ERROR;
@@ -58,7 +58,7 @@ pub fn load(path: &Path, include_dirs: &[PathBuf]) -> LoadResult {
 
 /// Loads `path` and finds `scope` in it. On failure the errors are printed (boxes, or JSON when
 /// `json` is set) and the exit code to return is given back.
-pub fn load_scope(
+pub(crate) fn load_scope(
     path: &Path,
     include_dirs: &[PathBuf],
     scope: &str,
@@ -81,7 +81,7 @@ pub fn load_scope(
 }
 
 /// The scope named `scope`, or Catala's error naming the scopes there are.
-pub fn find_scope(loaded: &Loaded, scope: &str) -> Result<ScopeId, ErrorReport> {
+pub(crate) fn find_scope(loaded: &Loaded, scope: &str) -> Result<ScopeId, ErrorReport> {
     loaded.program.scope_by_name(scope).ok_or_else(|| {
         let known: Vec<&str> = loaded
             .program
@@ -101,7 +101,7 @@ pub fn find_scope(loaded: &Loaded, scope: &str) -> Result<ScopeId, ErrorReport> 
 
 /// Writes the compilation's warnings (deprecated constructions) in Catala's `┌─[WARNING]─`
 /// boxes.
-pub fn write_warnings(loaded: &Loaded, err: &mut dyn std::io::Write) {
+pub(crate) fn write_warnings(loaded: &Loaded, err: &mut dyn std::io::Write) {
     for w in &loaded.program.warnings {
         let text = catala_syntax::render_warning(&loaded.sources, None, &w.message, &w.labels);
         let _ = writeln!(err, "{}", text.trim_end());

@@ -15,7 +15,7 @@ pub struct ErrorReport {
 }
 
 impl ErrorReport {
-    pub fn plain(kind: &str, message: impl Into<String>) -> ErrorReport {
+    pub(crate) fn plain(kind: &str, message: impl Into<String>) -> ErrorReport {
         ErrorReport {
             kind: kind.to_string(),
             message: message.into(),
@@ -23,7 +23,7 @@ impl ErrorReport {
         }
     }
 
-    pub fn from_diagnostic(d: &Diagnostic) -> ErrorReport {
+    pub(crate) fn from_diagnostic(d: &Diagnostic) -> ErrorReport {
         ErrorReport {
             kind: d.kind.as_str().to_string(),
             message: d.message.clone(),
@@ -31,7 +31,7 @@ impl ErrorReport {
         }
     }
 
-    pub fn from_runtime(e: &RuntimeError) -> ErrorReport {
+    pub(crate) fn from_runtime(e: &RuntimeError) -> ErrorReport {
         ErrorReport {
             kind: e.kind.as_str().to_string(),
             message: format!("During evaluation: {}", e.message),
@@ -39,7 +39,7 @@ impl ErrorReport {
         }
     }
 
-    pub fn from_assertion(a: &AssertionFailure) -> ErrorReport {
+    pub(crate) fn from_assertion(a: &AssertionFailure) -> ErrorReport {
         let mut label = Label::new(a.span);
         label.headings = a.headings.clone();
         ErrorReport {
@@ -50,12 +50,12 @@ impl ErrorReport {
     }
 
     /// Catala's box; `numbering` is `Some((i, n))` for the `i/n` title of collected errors.
-    pub fn render(&self, sources: &SourceMap, numbering: Option<(usize, usize)>) -> String {
+    pub(crate) fn render(&self, sources: &SourceMap, numbering: Option<(usize, usize)>) -> String {
         let suffix = numbering.map(|(i, n)| format!("{i}/{n}"));
         catala_syntax::render_error(sources, suffix.as_deref(), &self.message, &self.labels)
     }
 
-    pub fn to_json(&self, sources: &SourceMap) -> Json {
+    pub(crate) fn to_json(&self, sources: &SourceMap) -> Json {
         let positions: Vec<Json> = self
             .labels
             .iter()
@@ -92,7 +92,7 @@ pub enum ErrorStyle {
 
 impl ErrorStyle {
     /// Boxes, or JSON when `json` is set.
-    pub fn boxes_or_json(json: bool) -> ErrorStyle {
+    pub(crate) fn boxes_or_json(json: bool) -> ErrorStyle {
         if json {
             ErrorStyle::Json
         } else {
@@ -102,7 +102,7 @@ impl ErrorStyle {
 }
 
 /// Prints errors in the chosen format (boxes on stderr, or one JSON object on stdout).
-pub fn print_errors(sources: &SourceMap, errors: &[ErrorReport], json: bool) {
+pub(crate) fn print_errors(sources: &SourceMap, errors: &[ErrorReport], json: bool) {
     let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
     write_errors(
         sources,
@@ -115,7 +115,7 @@ pub fn print_errors(sources: &SourceMap, errors: &[ErrorReport], json: bool) {
 
 /// Writes errors in `style`: JSON to `out`, boxes and GNU lines to `err`. Write failures (a
 /// closed pipe) are ignored, as `print!` would not ignore them but the process ends anyway.
-pub fn write_errors(
+pub(crate) fn write_errors(
     sources: &SourceMap,
     errors: &[ErrorReport],
     style: ErrorStyle,

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Exit code of an audit that found a path missing from an exploration said to be complete.
-pub const FALSE_COMPLETENESS: i32 = 1;
+pub(crate) const FALSE_COMPLETENESS: i32 = 1;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:

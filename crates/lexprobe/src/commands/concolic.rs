@@ -156,7 +156,7 @@ pub struct ConcolicOutputArgs {
     #[arg(long)]
     pub quiet: bool,
     #[command(flatten)]
-    pub coverage: crate::law_coverage::CoverageArgs,
+    pub coverage: super::coverage_args::CoverageArgs,
 }
 
 /// The order of the definitions, on the command line.
@@ -336,7 +336,12 @@ pub fn run(args: ConcolicArgs) -> i32 {
     let mut shard_done: Option<super::shard::ShardDone> = None;
     let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
     let findings: Mutex<Findings> = Mutex::new(Findings::default());
-    let recorders = crate::report_files::ConcolicRecorders::new(&args.outputs, &args.scope);
+    let files = crate::report_files::ConcolicFiles {
+        sarif: args.outputs.sarif.clone(),
+        coverage: args.outputs.coverage.files(),
+    };
+    let recorders =
+        crate::report_files::ConcolicRecorders::new(files, args.outputs.quiet, &args.scope);
     let result = if args.jobs > 1 {
         let out = Mutex::new(std::io::stdout());
         let file = args.file.clone();
@@ -433,7 +438,7 @@ pub fn run(args: ConcolicArgs) -> i32 {
         print!("{}", findings.render());
         print_summary(&exploration, &args, &bounds);
     }
-    if let Err(msg) = recorders.write(&args.outputs, &args.scope, &loaded, scope, &args) {
+    if let Err(msg) = recorders.write(&loaded, scope, &args.file, &args.includes.include) {
         eprintln!("lexprobe concolic: {msg}");
         return USAGE;
     }

@@ -4,11 +4,12 @@
 //! one is inconclusive, 2 on usage errors (including names that do not exist and a program
 //! that never answers).
 
+use metamorphic::check::RelationReport;
 use metamorphic::domain::{Domain, DomainError};
 use metamorphic::external::{CallMode, ExternalProgram};
 use metamorphic::features::FeatureError;
 use metamorphic::names::{check_names, known_outputs, locate_string, NameError, ProbeError};
-use metamorphic::relation::parse_relations;
+use metamorphic::relation::{parse_relations, Relation};
 use metamorphic::search::{LiveSearch, SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
@@ -258,38 +259,8 @@ fn positioned_name_error(
 fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     let budget = parse_duration(&args.budget)?;
     let timeout = parse_duration(&args.timeout)?;
-    let domain_text = std::fs::read_to_string(&args.domain)
-        .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
-    let mut domain = Domain::from_toml(&domain_text).map_err(|e| {
-        // A feature naming something unknown: the position of that name in the file.
-        if let DomainError::Feature(FeatureError::UnknownName { text, pos, .. }) = &e {
-            if let Some(at) = locate_string(&domain_text, text, *pos) {
-                return format!("{}:{at}: {e}", args.domain);
-            }
-        }
-        format!("{}: {e}", args.domain)
-    })?;
-    if let Some(output) = &args.output {
-        let expr = metamorphic::relation::parse_expression(output, &[])
-            .map_err(|e| format!("--output `{output}`: {e}"))?;
-        domain.main_output = (output.clone(), expr);
-    }
-    let relations_text = std::fs::read_to_string(&args.relations)
-        .map_err(|e| format!("cannot read {}: {e}", args.relations))?;
-    let mut relations =
-        parse_relations(&relations_text).map_err(|e| format!("{}:{e}", args.relations))?;
-    if !args.only.is_empty() {
-        for name in &args.only {
-            if !relations.iter().any(|r| &r.name == name) {
-                return Err(format!("no relation named `{name}` in {}", args.relations));
-            }
-        }
-        relations.retain(|r| args.only.contains(&r.name));
-    }
-    for relation in &relations {
-        metamorphic::validate_relation(relation, &domain)
-            .map_err(|e| format!("{}:{e}", args.relations))?;
-    }
+    let (domain, domain_text) = read_domain(args)?;
+    let relations = read_relations(args, &domain)?;
     let system = make_system(args, timeout)?;
     metamorphic::check_domain_inputs(&domain, system.as_ref()).map_err(|e| match &e {
         InputMismatch::UnknownInput(field) => match field_table_line(&domain_text, field) {
@@ -312,6 +283,73 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     if args.prove {
         return run_prove(args, &domain, &relations, budget);
     }
+    let reports = search_relations(args, &relations, &domain, system.as_ref(), budget);
+    let description = system.describe();
+    if args.format == OutputFormat::Json {
+        let document = metamorphic::report::to_json(&reports, &description);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", metamorphic::report::to_text(&reports));
+    }
+    write_result_files(args, &reports, &description)?;
+    Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
+}
+
+/// The input domain (`--domain`, with `--output` in place of its main output), and the text
+/// of its file (for the positions of later errors).
+fn read_domain(args: &MetamorphicArgs) -> Result<(Domain, String), String> {
+    let domain_text = std::fs::read_to_string(&args.domain)
+        .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
+    let mut domain = Domain::from_toml(&domain_text).map_err(|e| {
+        // A feature naming something unknown: the position of that name in the file.
+        if let DomainError::Feature(FeatureError::UnknownName { text, pos, .. }) = &e {
+            if let Some(at) = locate_string(&domain_text, text, *pos) {
+                return format!("{}:{at}: {e}", args.domain);
+            }
+        }
+        format!("{}: {e}", args.domain)
+    })?;
+    if let Some(output) = &args.output {
+        let expr = metamorphic::relation::parse_expression(output, &[])
+            .map_err(|e| format!("--output `{output}`: {e}"))?;
+        domain.main_output = (output.clone(), expr);
+    }
+    Ok((domain, domain_text))
+}
+
+/// The relations of `--relations` (those of `--only` when given), each checked against the
+/// domain.
+fn read_relations(args: &MetamorphicArgs, domain: &Domain) -> Result<Vec<Relation>, String> {
+    let relations_text = std::fs::read_to_string(&args.relations)
+        .map_err(|e| format!("cannot read {}: {e}", args.relations))?;
+    let mut relations =
+        parse_relations(&relations_text).map_err(|e| format!("{}:{e}", args.relations))?;
+    if !args.only.is_empty() {
+        for name in &args.only {
+            if !relations.iter().any(|r| &r.name == name) {
+                return Err(format!("no relation named `{name}` in {}", args.relations));
+            }
+        }
+        relations.retain(|r| args.only.contains(&r.name));
+    }
+    for relation in &relations {
+        metamorphic::validate_relation(relation, domain)
+            .map_err(|e| format!("{}:{e}", args.relations))?;
+    }
+    Ok(relations)
+}
+
+/// The random search of each relation in turn, with the live status line on a terminal.
+fn search_relations(
+    args: &MetamorphicArgs,
+    relations: &[Relation],
+    domain: &Domain,
+    system: &dyn SystemUnderTest,
+    budget: Duration,
+) -> Vec<RelationReport> {
     let status =
         crate::progress::Status::new(crate::progress::wanted(args.outputs.quiet), "metamorphic");
     let show_progress = status.is_drawn();
@@ -361,9 +399,9 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         // Each relation's sample of tests is dropped once it is explained: memory stays that
         // of one relation's search.
         metamorphic::check::check_each_relation(
-            &relations,
-            &domain,
-            system.as_ref(),
+            relations,
+            domain,
+            system,
             &config,
             &tree_options,
             &mut |mut report| {
@@ -382,29 +420,28 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         over.store(true, Ordering::Relaxed);
     });
     status.finish();
-    let description = system.describe();
-    if args.format == OutputFormat::Json {
-        let document = metamorphic::report::to_json(&reports, &description);
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?
-        );
-    } else {
-        print!("{}", metamorphic::report::to_text(&reports));
-    }
+    reports
+}
+
+/// The files asked for besides the printed report: `--report` (HTML), `--sarif`, `--junit`.
+fn write_result_files(
+    args: &MetamorphicArgs,
+    reports: &[RelationReport],
+    description: &str,
+) -> Result<(), String> {
     if let Some(path) = &args.report {
-        std::fs::write(path, metamorphic::report::to_html(&reports, &description))
+        std::fs::write(path, metamorphic::report::to_html(reports, description))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
     }
     if let Some(path) = &args.outputs.sarif {
-        let log = crate::report_files::metamorphic_sarif(&reports, &args.relations, &description);
+        let log = crate::report_files::metamorphic_sarif(reports, &args.relations, description);
         crate::report_files::write_file(path, &format!("{log:#}\n"))?;
     }
     if let Some(path) = &args.outputs.junit {
-        let xml = crate::report_files::metamorphic_junit(&reports, &args.relations, &description);
+        let xml = crate::report_files::metamorphic_junit(reports, &args.relations, description);
         crate::report_files::write_file(path, &xml)?;
     }
-    Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
+    Ok(())
 }
 
 /// `--prove`: the symbolic check of each relation, printed as it finishes.

@@ -2,11 +2,12 @@
 
 pub mod audit;
 pub mod concolic;
+pub mod coverage_args;
 pub mod falsify;
 pub mod merge;
 pub mod metamorphic;
 pub mod mutate;
 pub mod run;
-pub mod shard;
+pub(crate) mod shard;
 pub mod test;
 pub mod typecheck;

@@ -8,9 +8,9 @@ use crate::catala::report::{print_errors, ErrorReport};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::OutputFormat;
 use catala_eval::Value;
-use concolic::mutation::{run_mutants, run_mutants_both_orders, MutationOptions};
+use concolic::mutation::{run_mutants, run_mutants_both_orders, MutationOptions, MutationRun};
 use concolic::{ExploreOptions, Optimizations, Strategy};
-use serde_json::json;
+use serde_json::{json, Value as Json};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -105,21 +105,7 @@ pub fn run(args: MutateArgs) -> i32 {
     let options = MutationOptions {
         seed: args.seed,
         count: args.count,
-        explore: ExploreOptions {
-            optimizations,
-            strategy: match args.strategy {
-                MutateStrategy::NewBranches => Strategy::NewBranchesFirst,
-                MutateStrategy::Coverage => Strategy::CoverageGuided,
-                MutateStrategy::DepthFirst | MutateStrategy::Both => Strategy::DepthFirst,
-            },
-            timeout: args
-                .timeout
-                .filter(|t| *t > 0.0)
-                .map(Duration::from_secs_f64),
-            check: false,
-            keep_tests: false,
-            ..ExploreOptions::default()
-        },
+        explore: explore_options(&args, optimizations),
         witnesses,
     };
     let file = args.file.clone();
@@ -146,8 +132,9 @@ pub fn run(args: MutateArgs) -> i32 {
         _ => run_mutants(&loaded.program, scope, &options),
     };
     status.finish();
-    let campaign = match campaign {
-        Ok(r) => r,
+    match campaign {
+        Ok(campaign) if json_out => println!("{}", campaign_json(&campaign)),
+        Ok(campaign) => print!("{}", campaign_text(&campaign, args.witnesses.is_some())),
         Err(e) => {
             print_errors(
                 &loaded.sources,
@@ -156,70 +143,107 @@ pub fn run(args: MutateArgs) -> i32 {
             );
             return CATALA_ERROR;
         }
-    };
-    let reports = &campaign.reports;
-    let detected: Vec<f64> = reports
-        .iter()
-        .filter_map(|r| r.time_to_detection.map(|t| t.as_secs_f64()))
-        .collect();
-    let mean = (!detected.is_empty()).then(|| detected.iter().sum::<f64>() / detected.len() as f64);
-    if json_out {
-        let mutants: Vec<_> = reports
-            .iter()
-            .map(|r| {
-                json!({
-                    "mutation": format!("{:?}", r.mutation.kind),
-                    "site": r.mutation.site,
-                    "exception": r.mutation.exception,
-                    "detected": r.detected,
-                    "time_to_detection_s": r.time_to_detection.map(|t| t.as_secs_f64()),
-                    "tests": r.tests,
-                    "time_s": r.exploration_time.as_secs_f64(),
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            json!({
-                "mutants": mutants,
-                "detected": detected.len(),
-                "mean_time_to_detection_s": mean,
-                "drawn": campaign.drawn,
-                "unconfirmed": campaign.unconfirmed,
-            })
-        );
-    } else {
-        for (i, r) in reports.iter().enumerate() {
-            println!(
-                "mutant {}: {:?} at default #{} (exception {}): {} ({} tests, {:.3} s)",
-                i + 1,
-                r.mutation.kind,
-                r.mutation.site,
-                r.mutation.exception,
-                match r.time_to_detection {
-                    Some(t) => format!("detected after {:.3} s", t.as_secs_f64()),
-                    None => "not detected".to_string(),
-                },
-                r.tests,
-                r.exploration_time.as_secs_f64()
-            );
-        }
-        println!(
-            "{}/{} mutants detected{}",
-            detected.len(),
-            reports.len(),
-            mean.map_or(String::new(), |m| format!(
-                ", mean time to detection {m:.3} s"
-            ))
-        );
-        if args.witnesses.is_some() {
-            println!(
-                "{} mutants drawn, {} set aside: no witness input shows an injected issue",
-                campaign.drawn, campaign.unconfirmed
-            );
-        }
     }
     SUCCESS
+}
+
+/// The options of each mutant's exploration: the order asked for (depth-first for the first
+/// of `both`), the time limit, no replay check, no tests kept.
+fn explore_options(args: &MutateArgs, optimizations: Optimizations) -> ExploreOptions {
+    ExploreOptions {
+        optimizations,
+        strategy: match args.strategy {
+            MutateStrategy::NewBranches => Strategy::NewBranchesFirst,
+            MutateStrategy::Coverage => Strategy::CoverageGuided,
+            MutateStrategy::DepthFirst | MutateStrategy::Both => Strategy::DepthFirst,
+        },
+        timeout: args
+            .timeout
+            .filter(|t| *t > 0.0)
+            .map(Duration::from_secs_f64),
+        check: false,
+        keep_tests: false,
+        ..ExploreOptions::default()
+    }
+}
+
+/// The times to detection of the detected mutants, in seconds.
+fn detection_times(campaign: &MutationRun) -> Vec<f64> {
+    campaign
+        .reports
+        .iter()
+        .filter_map(|r| r.time_to_detection.map(|t| t.as_secs_f64()))
+        .collect()
+}
+
+/// The mean of `times`, if there is one.
+fn mean(times: &[f64]) -> Option<f64> {
+    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
+}
+
+/// The campaign as one JSON object (`--format json`).
+fn campaign_json(campaign: &MutationRun) -> Json {
+    let detected = detection_times(campaign);
+    let mutants: Vec<_> = campaign
+        .reports
+        .iter()
+        .map(|r| {
+            json!({
+                "mutation": format!("{:?}", r.mutation.kind),
+                "site": r.mutation.site,
+                "exception": r.mutation.exception,
+                "detected": r.detected,
+                "time_to_detection_s": r.time_to_detection.map(|t| t.as_secs_f64()),
+                "tests": r.tests,
+                "time_s": r.exploration_time.as_secs_f64(),
+            })
+        })
+        .collect();
+    json!({
+        "mutants": mutants,
+        "detected": detected.len(),
+        "mean_time_to_detection_s": mean(&detected),
+        "drawn": campaign.drawn,
+        "unconfirmed": campaign.unconfirmed,
+    })
+}
+
+/// The campaign as text: one line per mutant, the detection count, and with witnesses how
+/// many mutants were set aside.
+fn campaign_text(campaign: &MutationRun, with_witnesses: bool) -> String {
+    let reports = &campaign.reports;
+    let detected = detection_times(campaign);
+    let mut out = String::new();
+    for (i, r) in reports.iter().enumerate() {
+        out.push_str(&format!(
+            "mutant {}: {:?} at default #{} (exception {}): {} ({} tests, {:.3} s)\n",
+            i + 1,
+            r.mutation.kind,
+            r.mutation.site,
+            r.mutation.exception,
+            match r.time_to_detection {
+                Some(t) => format!("detected after {:.3} s", t.as_secs_f64()),
+                None => "not detected".to_string(),
+            },
+            r.tests,
+            r.exploration_time.as_secs_f64()
+        ));
+    }
+    out.push_str(&format!(
+        "{}/{} mutants detected{}\n",
+        detected.len(),
+        reports.len(),
+        mean(&detected).map_or(String::new(), |m| format!(
+            ", mean time to detection {m:.3} s"
+        ))
+    ));
+    if with_witnesses {
+        out.push_str(&format!(
+            "{} mutants drawn, {} set aside: no witness input shows an injected issue\n",
+            campaign.drawn, campaign.unconfirmed
+        ));
+    }
+    out
 }
 
 /// The inputs of every test line of a `lexprobe concolic --jsonl` file (the closing stats

@@ -5,9 +5,11 @@ use crate::catala::report::{print_errors, write_errors, ErrorReport, ErrorStyle}
 use crate::catala::{self, Loaded};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::{MessageFormat, OutputFormat};
+use catala_eval::eval::interpreter::DebugRecord;
 use catala_eval::runtime::json::{InputError, FUNCTIONAL_INPUT};
 use catala_eval::{inputs_from_json, outputs_to_json, Interpreter, ScopeResult, ValuePrinter};
-use catala_ir::dcalc::{InputKind, ScopeId};
+use catala_ir::dcalc::{InputKind, Scope as ScopeDecl, ScopeId};
+use catala_syntax::ast::Language;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -105,7 +107,7 @@ pub fn run(args: RunArgs) -> i32 {
 }
 
 /// One evaluation of a loaded program, as `lexprobe run` (and the test runner) performs it.
-pub struct RunRequest<'a> {
+pub(crate) struct RunRequest<'a> {
     /// The scope to evaluate.
     pub scope: &'a str,
     /// The inputs object; `None` leaves every input empty.
@@ -122,7 +124,7 @@ pub struct RunRequest<'a> {
 
 /// Evaluates `request.scope` of `loaded`, writing results to `out` and errors to `err` (or to
 /// `out` in JSON); returns the exit code.
-pub fn evaluate(
+pub(crate) fn evaluate(
     loaded: &Loaded,
     request: &RunRequest,
     out: &mut dyn Write,
@@ -137,23 +139,11 @@ pub fn evaluate(
         }
     };
     let s = loaded.program.scope(scope);
-    if request.input.is_none() && s.inputs.iter().any(|i| i.kind == InputKind::Input) {
-        let names: Vec<&str> = s
-            .inputs
-            .iter()
-            .filter(|i| i.kind == InputKind::Input)
-            .map(|i| i.name.as_str())
-            .collect();
-        let e = ErrorReport::plain(
-            "input",
-            format!(
-                "Invalid scope for execution or testing: scope {} has input variables ({}); give them with --input",
-                s.name,
-                names.join(", ")
-            ),
-        );
-        write_errors(&loaded.sources, &[e], style, out, err);
-        return CATALA_ERROR;
+    if request.input.is_none() {
+        if let Some(e) = inputs_missing(s) {
+            write_errors(&loaded.sources, &[e], style, out, err);
+            return CATALA_ERROR;
+        }
     }
     // Without --input every input is left empty (context variables take the scope's own
     // definitions); JSON is read only when given, as `catala interpret` does.
@@ -180,19 +170,7 @@ pub fn evaluate(
     }
     let result = catala_eval::run_with(&mut interp, scope, inputs);
     if let Some(log) = interp.debug_log.take() {
-        let printer = ValuePrinter {
-            language: s.language,
-            names: &loaded.program,
-        };
-        for record in log {
-            let label = record.label.map(|l| format!("{l} = ")).unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "[DEBUG] {label}{} (at {})",
-                printer.flat(&record.value),
-                loaded.sources.position(record.span)
-            );
-        }
+        write_debug_log(loaded, s.language, log, out);
     }
     let result = match result {
         Err(e) => {
@@ -232,8 +210,52 @@ pub fn evaluate(
     SUCCESS
 }
 
+/// The error of a scope run without `--input` although it has input variables (context
+/// variables may be left empty: they take the scope's own definitions).
+fn inputs_missing(s: &ScopeDecl) -> Option<ErrorReport> {
+    let names: Vec<&str> = s
+        .inputs
+        .iter()
+        .filter(|i| i.kind == InputKind::Input)
+        .map(|i| i.name.as_str())
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    Some(ErrorReport::plain(
+        "input",
+        format!(
+            "Invalid scope for execution or testing: scope {} has input variables ({}); give them with --input",
+            s.name,
+            names.join(", ")
+        ),
+    ))
+}
+
+/// The `[DEBUG] label = value (at position)` lines of the `#[debug.print]` values of a run.
+fn write_debug_log(
+    loaded: &Loaded,
+    language: Language,
+    log: Vec<DebugRecord>,
+    out: &mut dyn Write,
+) {
+    let printer = ValuePrinter {
+        language,
+        names: &loaded.program,
+    };
+    for record in log {
+        let label = record.label.map(|l| format!("{l} = ")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "[DEBUG] {label}{} (at {})",
+            printer.flat(&record.value),
+            loaded.sources.position(record.span)
+        );
+    }
+}
+
 /// The `┌─[RESULT]─ S ─` box of `catala interpret`.
-pub fn result_box(loaded: &Loaded, result: &ScopeResult) -> String {
+pub(crate) fn result_box(loaded: &Loaded, result: &ScopeResult) -> String {
     let s = loaded.program.scope(result.scope);
     let printer = ValuePrinter {
         language: s.language,

@@ -48,7 +48,7 @@ pub struct TestArgs {
     pub target: Vec<String>,
     /// Law coverage of the `#[test]` scopes (`--coverage FILE.html`, `--coverage-json FILE`).
     #[command(flatten)]
-    pub coverage: crate::law_coverage::CoverageArgs,
+    pub coverage: super::coverage_args::CoverageArgs,
 }
 
 pub fn run(args: TestArgs) -> i32 {
@@ -104,7 +104,8 @@ pub fn run(args: TestArgs) -> i32 {
             return USAGE;
         }
     }
-    if args.coverage.wanted() {
+    let coverage_files = args.coverage.files();
+    if coverage_files.wanted() {
         let files: Vec<PathBuf> = run_report
             .files
             .iter()
@@ -118,7 +119,7 @@ pub fn run(args: TestArgs) -> i32 {
         }
         let names: Vec<String> = args.paths.iter().map(|p| p.display().to_string()).collect();
         report.title = format!("{} (test scopes)", names.join(", "));
-        if let Err(msg) = args.coverage.write(&report) {
+        if let Err(msg) = coverage_files.write(&report) {
             eprintln!("lexprobe test: {msg}");
             return USAGE;
         }

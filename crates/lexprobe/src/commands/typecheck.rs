@@ -40,7 +40,7 @@ pub fn run(args: TypecheckArgs) -> i32 {
 
 /// Writes the outcome of type-checking `file` (already loaded): Catala's success box, or the
 /// errors; returns the exit code.
-pub fn report(
+pub(crate) fn report(
     file: &Path,
     loaded: &LoadResult,
     style: ErrorStyle,

@@ -47,7 +47,7 @@ pub fn cli_blocks(text: &str) -> Vec<CliBlock> {
 }
 
 /// Whether `text` declares `#[test]` scopes (the attribute Catala's test runner looks for).
-pub fn has_test_scopes(text: &str) -> bool {
+pub(crate) fn has_test_scopes(text: &str) -> bool {
     text.contains("#[test]")
 }
 

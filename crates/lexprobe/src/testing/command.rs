@@ -4,7 +4,7 @@
 //! reported as unsupported, never silently dropped.
 
 /// Commands that generate code or other artefacts instead of interpreting: out of scope.
-pub const BACKENDS: &[&str] = &[
+pub(crate) const BACKENDS: &[&str] = &[
     "ocaml",
     "python",
     "c",
@@ -25,7 +25,7 @@ pub const TRACING_FLAGS: &[&str] = &["--trace", "-t", "--trace-format", "--debug
 
 /// Flags that change how Catala compiles or what it checks on the way, never the results or the
 /// errors a block compares: accepted and ignored.
-pub const NEUTRAL_FLAGS: &[&str] = &[
+pub(crate) const NEUTRAL_FLAGS: &[&str] = &[
     "--disable-warnings",
     "--check-invariants",
     "-O",

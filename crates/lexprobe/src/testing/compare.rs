@@ -8,7 +8,7 @@ use super::output::{same_position, ErrorOutput, ParsedOutput};
 
 /// What a block's output is compared on, besides the exit code and the errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Compared {
+pub(crate) enum Compared {
     /// The RESULT boxes, line for line (`interpret`).
     Results,
     /// The RESULT boxes and the JSON lines (`interpret -F json`).
@@ -19,7 +19,7 @@ pub enum Compared {
 }
 
 /// Compares an expected output with lexprobe's; `Err` says briefly how they differ.
-pub fn compare(
+pub(crate) fn compare(
     expected: &ParsedOutput,
     actual: &ParsedOutput,
     compared: Compared,

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 /// The extensions of literate Catala files.
-pub const CATALA_EXTENSIONS: &[&str] = &["catala_en", "catala_fr", "catala_pl"];
+pub(crate) const CATALA_EXTENSIONS: &[&str] = &["catala_en", "catala_fr", "catala_pl"];
 
 /// A file to test.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FoundFile {
+pub(crate) struct FoundFile {
     pub path: PathBuf,
     /// Named on the command line (tested even if it holds no test), rather than found by a walk
     /// (tested only if it holds `#[test]` scopes or test blocks).
@@ -18,7 +18,7 @@ pub struct FoundFile {
 }
 
 /// The files under `paths`, each once, in order.
-pub fn find_files(paths: &[PathBuf], targets: &[String]) -> Result<Vec<FoundFile>, String> {
+pub(crate) fn find_files(paths: &[PathBuf], targets: &[String]) -> Result<Vec<FoundFile>, String> {
     let mut found: Vec<FoundFile> = Vec::new();
     for path in paths {
         if !path.is_dir() {
@@ -50,7 +50,7 @@ pub fn find_files(paths: &[PathBuf], targets: &[String]) -> Result<Vec<FoundFile
 }
 
 /// Whether `path` names a literate Catala file.
-pub fn is_catala_file(path: &Path) -> bool {
+pub(crate) fn is_catala_file(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| CATALA_EXTENSIONS.contains(&e))

@@ -21,7 +21,7 @@ pub struct Captured {
 
 impl Captured {
     /// Standard output then standard error, line by line.
-    pub fn lines(&self) -> Vec<&str> {
+    pub(crate) fn lines(&self) -> Vec<&str> {
         self.stdout.lines().chain(self.stderr.lines()).collect()
     }
 }
@@ -113,14 +113,14 @@ fn interpret(
 }
 
 /// The outcome of one `#[test]` scope: its name and, when it failed, the error boxes.
-pub struct TestScopeOutcome {
+pub(crate) struct TestScopeOutcome {
     pub name: String,
     pub failure: Option<String>,
 }
 
 /// Runs every `#[test]` scope of a compiled program; a scope passes when it raises no error
 /// and no assertion fails.
-pub fn run_test_scopes(loaded: &crate::catala::Loaded) -> Vec<TestScopeOutcome> {
+pub(crate) fn run_test_scopes(loaded: &crate::catala::Loaded) -> Vec<TestScopeOutcome> {
     let ran = catch_unwind(AssertUnwindSafe(|| {
         catala_eval::run_test_scopes(&loaded.program)
             .into_iter()

@@ -7,7 +7,7 @@ use super::{RunReport, Status};
 use reports::junit::{CaseOutcome, TestCase, TestSuite};
 
 /// The XML document of a run.
-pub fn to_junit(report: &RunReport) -> String {
+pub(crate) fn to_junit(report: &RunReport) -> String {
     let suites: Vec<TestSuite> = report
         .files
         .iter()
@@ -54,14 +54,9 @@ pub fn to_junit(report: &RunReport) -> String {
     reports::junit::to_junit("lexprobe test", &suites)
 }
 
-/// Text made safe inside XML attributes and elements (see [`reports::junit::escape`]).
-pub fn escape(text: &str) -> String {
-    reports::junit::escape(text)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use reports::junit::escape;
 
     #[test]
     fn escapes_markup_and_drops_control_characters() {

@@ -9,12 +9,12 @@
 
 pub mod blocks;
 pub mod command;
-pub mod compare;
-pub mod discover;
+pub(crate) mod compare;
+pub(crate) mod discover;
 pub mod execute;
-pub mod junit;
+pub(crate) mod junit;
 pub mod output;
-pub mod report;
+pub(crate) mod report;
 
 use crate::catala::{self, LoadResult};
 use std::path::{Path, PathBuf};
@@ -148,7 +148,7 @@ pub fn run(
 }
 
 /// Runs the tests of one file; `None` for a file found by a walk that holds no test.
-pub fn run_file(path: &Path, explicit: bool, options: &RunOptions) -> Option<FileReport> {
+pub(crate) fn run_file(path: &Path, explicit: bool, options: &RunOptions) -> Option<FileReport> {
     let started = Instant::now();
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let cli = blocks::cli_blocks(&text);

@@ -69,12 +69,12 @@ pub fn parse<S: AsRef<str>>(lines: &[S], code: i32) -> ParsedOutput {
 }
 
 /// Whitespace runs become single spaces.
-pub fn normalise(text: &str) -> String {
+pub(crate) fn normalise(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The kind of an error, told by its message.
-pub fn kind_of(message: &str) -> &'static str {
+pub(crate) fn kind_of(message: &str) -> &'static str {
     let table = [
         ("conflict between multiple valid consequences", "conflict"),
         ("no applicable rule", "no_value"),
@@ -151,7 +151,7 @@ fn gnu_error(line: &str) -> Option<Vec<ErrorOutput>> {
 /// Whether two positions `file:line.col-col` name the same place: the same line and columns,
 /// and file paths of which one ends with the other (outputs name files relative to the
 /// directory the command ran in, and Catala's expected outputs relative to its project root).
-pub fn same_position(expected: &str, actual: &str) -> bool {
+pub(crate) fn same_position(expected: &str, actual: &str) -> bool {
     let split = |p: &str| -> (String, String) {
         match p.rsplit_once(':') {
             Some((file, pos)) => (file.to_string(), pos.to_string()),

@@ -8,7 +8,7 @@ use std::io::Write;
 
 /// Writes the lines of one file's tests: `Scope: passed`, `Scope: failed`,
 /// `FILE:LINE: catala COMMAND: passed` / `failed (why)` / `skipped (why)`.
-pub fn write_file_lines(file: &FileReport, out: &mut dyn Write, err: &mut dyn Write) {
+pub(crate) fn write_file_lines(file: &FileReport, out: &mut dyn Write, err: &mut dyn Write) {
     let _ = write_file_lines_inner(file, out, err);
 }
 
@@ -59,7 +59,7 @@ fn write_file_lines_inner(
 }
 
 /// The closing line: `N passed, N failed`, and `, N skipped` when some were.
-pub fn summary_line(counts: Counts) -> String {
+pub(crate) fn summary_line(counts: Counts) -> String {
     let mut line = format!("{} passed, {} failed", counts.passed, counts.failed);
     if counts.skipped > 0 {
         line.push_str(&format!(", {} skipped", counts.skipped));
@@ -68,7 +68,7 @@ pub fn summary_line(counts: Counts) -> String {
 }
 
 /// The whole run as one JSON object: the counts and, per file, every test.
-pub fn to_json(report: &RunReport) -> Json {
+pub(crate) fn to_json(report: &RunReport) -> Json {
     let counts = report.counts();
     let files: Vec<Json> = report
         .files

@@ -14,8 +14,8 @@
 //! fresh one; the run itself is a [`RunFailure`] of its test. Writes never raise SIGPIPE
 //! ([`pipe`]); reply lines are bounded ([`reply`]).
 
-pub mod pipe;
-pub mod reply;
+pub(crate) mod pipe;
+pub(crate) mod reply;
 
 use crate::system::{RunFailure, RunResult, SystemUnderTest};
 use crate::value::Record;

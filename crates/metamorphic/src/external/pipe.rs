@@ -61,13 +61,13 @@ impl Drop for SigpipeBlocked {
 
 /// Writes all of `bytes` and flushes. A reader that has gone away gives an
 /// `io::ErrorKind::BrokenPipe` error, never a SIGPIPE.
-pub fn write_all_without_sigpipe(writer: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_all_without_sigpipe(writer: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
     let _blocked = SigpipeBlocked::new();
     writer.write_all(bytes).and_then(|_| writer.flush())
 }
 
 /// Kills a process group (the shell `sh -c` started and everything it started).
-pub fn kill_process_group(leader: u32) {
+pub(crate) fn kill_process_group(leader: u32) {
     let Ok(group) = libc::pid_t::try_from(leader) else {
         return;
     };

@@ -9,17 +9,17 @@ use std::io::{BufRead, BufReader, Read};
 use std::sync::mpsc::{sync_channel, Receiver};
 
 /// The key of the request id in requests and (when the program echoes it) replies.
-pub const REQUEST_ID_KEY: &str = "request_id";
+pub(crate) const REQUEST_ID_KEY: &str = "request_id";
 
 /// Longest reply line accepted (1 MiB); longer lines are reported without being kept.
-pub const MAX_REPLY_BYTES: usize = 1 << 20;
+pub(crate) const MAX_REPLY_BYTES: usize = 1 << 20;
 
 /// Reply lines read ahead of the adapter before the reading thread waits.
 const LINES_AHEAD: usize = 16;
 
 /// One line of the program's standard output.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ReplyLine {
+pub(crate) enum ReplyLine {
     Text(String),
     /// A line of at least `bytes` bytes, over [`MAX_REPLY_BYTES`].
     TooLong {
@@ -33,14 +33,14 @@ pub enum ReplyLine {
 
 impl ReplyLine {
     /// Whether the line is blank (blank lines are not replies and are skipped).
-    pub fn is_blank(&self) -> bool {
+    pub(crate) fn is_blank(&self) -> bool {
         matches!(self, ReplyLine::Text(t) if t.trim().is_empty())
     }
 }
 
 /// The request line for one input: its fields as a JSON object, plus `request_id` when an
 /// id is given (unless the input has a field of that name).
-pub fn request_line(input: &Record, id: Option<u64>) -> String {
+pub(crate) fn request_line(input: &Record, id: Option<u64>) -> String {
     let mut json = record_to_json(input);
     if let (Some(id), serde_json::Value::Object(object)) = (id, &mut json) {
         object
@@ -101,7 +101,7 @@ fn finish_line(mut line: Vec<u8>, total: usize, limit: usize) -> ReplyLine {
 
 /// Forwards the lines of a stream to a channel, at most 16 lines ahead of the
 /// reader (the channel closes at the end of the stream, or when the receiver is dropped).
-pub fn reply_lines(stream: impl Read + Send + 'static) -> Receiver<ReplyLine> {
+pub(crate) fn reply_lines(stream: impl Read + Send + 'static) -> Receiver<ReplyLine> {
     let (sender, receiver) = sync_channel(LINES_AHEAD);
     std::thread::spawn(move || {
         let mut reader = BufReader::new(stream);
@@ -117,14 +117,14 @@ pub fn reply_lines(stream: impl Read + Send + 'static) -> Receiver<ReplyLine> {
 /// One interpreted reply: the outputs or the program's own error, and the request id the
 /// program echoed, if any.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Reply {
+pub(crate) struct Reply {
     pub outputs: Result<Record, RunFailure>,
     pub request_id: Option<serde_json::Value>,
 }
 
 /// Interprets one reply line: `{"request_id": .., "outputs": {...}}`, `{...outputs...}` or
 /// `{"error": "..."}` (each with an optional `request_id`); anything else is malformed.
-pub fn parse_reply(line: &str) -> Result<Reply, RunFailure> {
+pub(crate) fn parse_reply(line: &str) -> Result<Reply, RunFailure> {
     let malformed = || RunFailure::Malformed {
         reply: line.to_string(),
     };
@@ -160,7 +160,7 @@ pub fn parse_reply(line: &str) -> Result<Reply, RunFailure> {
 /// Checks the id a reply carries against the request's: with request ids on, every reply
 /// must echo the id of its own request; a reply with another id or none belongs to another
 /// request (or is a stray JSON object the program printed).
-pub fn check_request_id(
+pub(crate) fn check_request_id(
     reply: Option<&serde_json::Value>,
     expected: u64,
 ) -> Result<(), RunFailure> {

@@ -6,7 +6,7 @@ use super::{CoverageReport, Tally};
 
 /// A markdown heading of a source file.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Heading {
+pub(crate) struct Heading {
     pub file: usize,
     /// 1-based line.
     pub line: usize,
@@ -23,20 +23,20 @@ pub struct Heading {
 
 /// Headings of every file and the heading of each item.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Outline {
+pub(crate) struct Outline {
     pub headings: Vec<Heading>,
     /// Per item of the report, the index of its heading.
     pub item_heading: Vec<Option<usize>>,
 }
 
 /// Whether `line` opens or closes a fenced block (three backquotes or tildes).
-pub fn is_fence(line: &str) -> bool {
+pub(crate) fn is_fence(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with("```") || t.starts_with("~~~")
 }
 
 /// `Some((level, title))` for a markdown ATX heading line.
-pub fn heading_of(line: &str) -> Option<(usize, String)> {
+pub(crate) fn heading_of(line: &str) -> Option<(usize, String)> {
     let t = line.trim_start();
     let level = t.chars().take_while(|&c| c == '#').count();
     if level == 0 || level > 6 {
@@ -50,7 +50,7 @@ pub fn heading_of(line: &str) -> Option<(usize, String)> {
 }
 
 /// The headings of one text, outside fenced blocks: (line, level, title).
-pub fn headings_of(text: &str) -> Vec<(usize, usize, String)> {
+pub(crate) fn headings_of(text: &str) -> Vec<(usize, usize, String)> {
     let mut out = Vec::new();
     let mut in_code = false;
     for (i, line) in text.lines().enumerate() {
@@ -69,7 +69,7 @@ pub fn headings_of(text: &str) -> Vec<(usize, usize, String)> {
 
 /// The outline of `report`: headings of each source in order, items attributed to the last
 /// heading before them in their file, counts rolled up to enclosing headings.
-pub fn outline(report: &CoverageReport) -> Outline {
+pub(crate) fn outline(report: &CoverageReport) -> Outline {
     let mut headings: Vec<Heading> = Vec::new();
     let mut first_of_file: Vec<usize> = Vec::new();
     for (f, source) in report.sources.iter().enumerate() {

@@ -103,10 +103,10 @@ impl Links {
 }
 
 /// Pages larger than this are split: an index page and one page per source file.
-pub const MAX_PAGE_BYTES: usize = 10 * 1024 * 1024;
+pub(crate) const MAX_PAGE_BYTES: usize = 10 * 1024 * 1024;
 
 /// The page.
-pub fn to_html(report: &CoverageReport) -> String {
+pub(crate) fn to_html(report: &CoverageReport) -> String {
     page(report, &Links::single(), None)
 }
 
@@ -310,20 +310,8 @@ fn write_problems(h: &mut String, report: &CoverageReport, links: &Links) {
     h.push_str("</section>\n");
 }
 
-fn write_source(
-    h: &mut String,
-    report: &CoverageReport,
-    outline: &Outline,
-    f: usize,
-    links: &Links,
-) {
-    let source = &report.sources[f];
-    let _ = writeln!(
-        h,
-        "<section class=\"src\"><h2>{}</h2><div class=\"law\">",
-        esc(&source.name)
-    );
-    // Line → item covering it (the innermost: the one starting last), and its first line.
+/// Line of source `f` → the item covering it (the innermost: the one starting last).
+fn line_items(report: &CoverageReport, f: usize) -> HashMap<usize, usize> {
     let mut line_item: HashMap<usize, usize> = HashMap::new();
     for (i, it) in report.items.iter().enumerate() {
         if it.file != f {
@@ -339,6 +327,11 @@ fn write_source(
             }
         }
     }
+    line_item
+}
+
+/// Line of source `f` → the problems (by index) with a place starting on it.
+fn problem_marks(report: &CoverageReport, f: usize) -> HashMap<usize, Vec<usize>> {
     let mut marks: HashMap<usize, Vec<usize>> = HashMap::new();
     for (k, p) in report.problems.iter().enumerate() {
         for pl in &p.places {
@@ -350,6 +343,41 @@ fn write_source(
             }
         }
     }
+    marks
+}
+
+/// What the runs did with an item, as its badge says it.
+fn item_status_text(it: &super::Item) -> String {
+    match (it.status, it.kind) {
+        (Status::Applied, super::ItemKind::Assertion) if it.runs_failed > 0 => {
+            format!("checked, failed in {}", runs(it.runs_failed))
+        }
+        (Status::Applied, super::ItemKind::Assertion) => {
+            format!("checked in {}", runs(it.runs_applied))
+        }
+        (Status::Applied, _) => format!("applied in {}", runs(it.runs_applied)),
+        (Status::Considered, _) => {
+            format!("considered in {}, never applied", runs(it.runs_reached))
+        }
+        (Status::NotReached, _) => "never reached".to_string(),
+    }
+}
+
+fn write_source(
+    h: &mut String,
+    report: &CoverageReport,
+    outline: &Outline,
+    f: usize,
+    links: &Links,
+) {
+    let source = &report.sources[f];
+    let _ = writeln!(
+        h,
+        "<section class=\"src\"><h2>{}</h2><div class=\"law\">",
+        esc(&source.name)
+    );
+    let line_item = line_items(report, f);
+    let marks = problem_marks(report, f);
     let mut heading_ids: HashMap<usize, usize> = HashMap::new();
     for (k, hd) in outline.headings.iter().enumerate() {
         if hd.file == f {
@@ -385,19 +413,7 @@ fn write_source(
                 esc(line)
             );
             if let Some(it) = item.filter(|it| it.start_line == n) {
-                let what = match (it.status, it.kind) {
-                    (Status::Applied, super::ItemKind::Assertion) if it.runs_failed > 0 => {
-                        format!("checked, failed in {}", runs(it.runs_failed))
-                    }
-                    (Status::Applied, super::ItemKind::Assertion) => {
-                        format!("checked in {}", runs(it.runs_applied))
-                    }
-                    (Status::Applied, _) => format!("applied in {}", runs(it.runs_applied)),
-                    (Status::Considered, _) => {
-                        format!("considered in {}, never applied", runs(it.runs_reached))
-                    }
-                    (Status::NotReached, _) => "never reached".to_string(),
-                };
+                let what = item_status_text(it);
                 let link = it
                     .example_test
                     .map(|t| format!(" · <a href=\"{}#t{t}\">test {t}</a>", links.index))

@@ -6,7 +6,7 @@
 //! [`headings`] attributes items to the markdown heading (article) they sit under, [`html`]
 //! renders the page and [`to_json`] the same data for machines.
 
-pub mod headings;
+pub(crate) mod headings;
 pub mod html;
 
 use serde_json::{json, Value as Json};
@@ -132,24 +132,24 @@ pub struct CoverageReport {
 
 /// Counts of items by status.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub applied: usize,
     pub considered: usize,
     pub not_reached: usize,
 }
 
 impl Tally {
-    pub fn add(&mut self, s: Status) {
+    pub(crate) fn add(&mut self, s: Status) {
         match s {
             Status::Applied => self.applied += 1,
             Status::Considered => self.considered += 1,
             Status::NotReached => self.not_reached += 1,
         }
     }
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.applied + self.considered + self.not_reached
     }
-    pub fn add_tally(&mut self, o: &Tally) {
+    pub(crate) fn add_tally(&mut self, o: &Tally) {
         self.applied += o.applied;
         self.considered += o.considered;
         self.not_reached += o.not_reached;
@@ -158,7 +158,7 @@ impl Tally {
 
 impl CoverageReport {
     /// Counts over every item.
-    pub fn tally(&self) -> Tally {
+    pub(crate) fn tally(&self) -> Tally {
         let mut t = Tally::default();
         for i in &self.items {
             t.add(i.status);
