@@ -18,7 +18,8 @@
 //! run off the explored paths that ends in an error some test has (same kind, same positions)
 //! is then counted apart, as merged by that rule, not as missing.
 
-use crate::explore::{transform, ExploreOptions};
+use crate::explore::ExploreOptions;
+use crate::worker::transform;
 use crate::ConcolicError;
 use catala_eval::eval::{BranchEvent, Companion, Composite, Interpreter, Projection};
 use catala_eval::runtime::{Date, Decimal, Duration, Integer, Value};
@@ -189,7 +190,7 @@ pub struct Tracer<'p> {
 
 impl<'p> Tracer<'p> {
     /// A tracer of `scope` of `program` as the exploration runs it (see
-    /// [`crate::explore::transform`]).
+    /// `crate::worker::transform`).
     pub fn new(
         program: &'p Program,
         scope: ScopeId,

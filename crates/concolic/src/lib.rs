@@ -21,15 +21,18 @@ pub mod coverage_guided;
 pub mod cpu_clock;
 pub mod emit;
 pub mod executor;
+mod exploration_loop;
 pub mod explore;
 pub mod fold;
 pub mod inputs;
 mod int_rounding;
 pub mod mutation;
+mod observers;
 pub mod options;
 pub mod parallel;
 pub mod path_id;
 pub mod plan;
+mod product_executor;
 pub mod relational;
 pub mod reorder;
 mod replay;
@@ -38,6 +41,8 @@ pub mod searcher;
 pub mod shard;
 pub mod symbolic;
 mod symbolic_dates;
+mod work_pool;
+mod worker;
 
 pub use explore::{
     explore, explore_checkpointed, explore_with, Control, EvaluationOrder, Exploration,

@@ -24,10 +24,10 @@
 //! more subtrees than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
-use crate::explore::{transform, Worker};
 use crate::inputs::Assignment;
 use crate::path_id::PathId;
 use crate::symbolic::PathConstraint;
+use crate::worker::{transform, Worker};
 use crate::{ConcolicError, ExploreOptions};
 use catala_ir::dcalc::{Program, ScopeId};
 use serde_json::{json, Value as Json};

@@ -28,10 +28,8 @@
 
 use crate::inputs::{Assignment, InputVar, Shape};
 use crate::int_rounding::IntRounding;
-use crate::symbolic::{PathState, Sym};
+use crate::product_executor::{ProductCase, ProductExecutor, ProductLeaf, ProductRun};
 use crate::ConcolicError;
-use catala_eval::eval::Interpreter;
-use catala_eval::runtime::Value;
 use catala_ir::dcalc::{Program, ScopeId};
 use catala_syntax::Span;
 use smt::catala::term::{Term, VarId};
@@ -53,13 +51,7 @@ pub struct RelationalSpace {
     pub first_free_var: u32,
 }
 
-/// One output of one case's run: its name, value and symbolic companion.
-#[derive(Clone, Debug)]
-pub struct CaseOutput {
-    pub name: String,
-    pub value: Value,
-    pub sym: Sym,
-}
+pub use crate::product_executor::CaseOutput;
 
 /// Builds the violation condition of a leaf from the outputs of its cases.
 pub trait Goal {
@@ -187,82 +179,19 @@ struct Branch {
     way: u32,
 }
 
-/// The outcome of one product run.
-enum Leaf {
-    Outputs(Vec<Vec<CaseOutput>>),
-    Error(String),
-}
-
-/// Runs the product program on one assignment: every case in turn, one path state.
-fn run_cases(
-    interp: &mut Interpreter<'_, Sym>,
-    program: &Program,
-    scope: ScopeId,
-    space: &RelationalSpace,
-    assignment: &Assignment,
-) -> (Vec<Branch>, Leaf) {
-    let decl = program.scope(scope);
-    interp.session.reset();
-    let mut outputs = Vec::with_capacity(space.cases.len());
-    let mut leaf = None;
-    // Where each case's constraints start in the shared path condition.
-    let mut starts = Vec::with_capacity(space.cases.len());
-    for shapes in &space.cases {
-        starts.push(interp.session.constraints.len());
-        let args: Vec<Option<(Value, Sym)>> = shapes
-            .iter()
-            .map(|s| s.as_ref().and_then(|s| s.build_arg(assignment)))
-            .collect();
-        let result = interp.run(scope, args);
-        match result {
-            Ok((_, failures)) if !failures.is_empty() => {
-                leaf = Some(Leaf::Error(failures[0].message.clone()));
-            }
-            Ok(((Value::Struct(s), sym), _)) => {
-                let parts: Vec<Sym> = match &sym {
-                    Sym::Struct(p) => p.to_vec(),
-                    _ => vec![Sym::Concrete; s.fields.len()],
-                };
-                outputs.push(
-                    decl.outputs
-                        .iter()
-                        .zip(s.fields.iter())
-                        .zip(parts)
-                        .map(|((o, v), sym)| CaseOutput {
-                            name: o.name.clone(),
-                            value: v.clone(),
-                            sym,
-                        })
-                        .collect(),
-                );
-            }
-            Ok(_) => outputs.push(Vec::new()),
-            Err(e) => {
-                let message = match interp.take_failures().into_iter().next() {
-                    Some(a) => a.message,
-                    None => e.message.clone(),
-                };
-                leaf = Some(Leaf::Error(message));
-            }
-        }
-        if leaf.is_some() || interp.session.assertion_failed {
-            break;
-        }
-    }
-    let path = interp
-        .session
-        .constraints
+/// The branches of a product run.
+fn branches(run: &ProductRun) -> Vec<Branch> {
+    run.path
         .iter()
-        .enumerate()
-        .map(|(i, c)| Branch {
+        .zip(&run.case_of)
+        .map(|(c, case)| Branch {
             term: c.term.clone(),
             fixed: c.fixed,
-            case: starts.iter().rposition(|s| *s <= i).unwrap_or(0),
+            case: *case,
             span: c.span,
             way: c.way,
         })
-        .collect();
-    (path, leaf.unwrap_or(Leaf::Outputs(outputs)))
+        .collect()
 }
 
 /// A product run whose branches are negated later.
@@ -414,8 +343,16 @@ pub fn explore_relation(
 ) -> Result<RelationalResult, ConcolicError> {
     let start = Instant::now();
     let mut result = RelationalResult::default();
-    let mut interp = Interpreter::<Sym>::new(program, PathState::new(true))
-        .map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+    let cases = space
+        .cases
+        .iter()
+        .map(|shapes| ProductCase {
+            program: 0,
+            scope,
+            shapes: shapes.clone(),
+        })
+        .collect();
+    let mut executor = ProductExecutor::new(&[program], cases, true)?;
     let money: Vec<VarId> = (0..space.vars.len())
         .filter(|i| space.vars[*i].is_money)
         .map(|i| VarId(i as u32))
@@ -494,109 +431,112 @@ pub fn explore_relation(
                 complete = false;
                 break;
             }
-            let (path, leaf) = run_cases(&mut interp, program, scope, space, &assignment);
+            let run = executor.run(&assignment);
+            let path = branches(&run);
             result.path_pairs += 1;
             for b in &path {
                 covered.insert((b.case, b.span, b.way));
             }
-            match leaf {
-                Leaf::Error(message) => {
+            match run.leaf {
+                ProductLeaf::Error(message) => {
                     result.error_pairs += 1;
                     if result.error_examples.len() < 5 && !result.error_examples.contains(&message)
                     {
                         result.error_examples.push(message);
                     }
                 }
-                Leaf::Outputs(outputs) => match goal.violation(&outputs, space.first_free_var) {
-                    Err(reason) => {
-                        result.unencoded_leaves += 1;
-                        result.unencoded_reason.get_or_insert(reason);
-                        complete = false;
-                    }
-                    Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
-                        result.judged_pairs += 1;
-                    }
-                    Ok(g) => {
-                        // The leaf query sees roundings as integer variables with their
-                        // definitions; the branch queries are those of the ordinary
-                        // exploration.
-                        let original: Vec<Term> = path.iter().map(|b| b.term.clone()).collect();
-                        let mut query: Vec<Term> =
-                            original.iter().map(|t| rounding.rewrite(t)).collect();
-                        query.push(rounding.rewrite(&g));
-                        rounding.take_definitions();
-                        let definitions = rounding.definitions_for(&query);
-                        query.extend(definitions);
-                        q.remember(&mut session, &assignment);
-                        // A goal without variables is decided here when the finite layer
-                        // can; a violation found without Z3 is confirmed by the goal (the
-                        // guesses check the terms whose variables they change, not the
-                        // constant ones), else Z3 alone is asked.
-                        let mut vars = Vec::new();
-                        g.collect_vars(&mut vars);
-                        let truth = if vars.is_empty() {
-                            match smt::catala::finite::decide(&[&g], &[]) {
-                                Some(smt::catala::finite::Decision::Unsat) => Some(false),
-                                Some(smt::catala::finite::Decision::Sat(_)) => Some(true),
-                                None => None,
-                            }
-                        } else {
-                            None
-                        };
-                        let mut model_in_confirm = false;
-                        let outcome = if truth == Some(false) {
-                            QueryOutcome::Unsat
-                        } else {
-                            let z3_before =
-                                session.stats().path_queries - session.stats().fast_queries;
-                            let outcome = session.check_path(&query)?;
-                            let by_z3 = session.stats().path_queries - session.stats().fast_queries
-                                > z3_before;
-                            if outcome == QueryOutcome::Sat && !by_z3 {
-                                let candidate = q.violation_model(&mut session, &query)?;
-                                if goal.confirm(&candidate) {
-                                    outcome
-                                } else {
-                                    let c = match &mut confirm {
-                                        Some(c) => c,
-                                        None => {
-                                            confirm.insert(q.session(options.query_timeout, false)?)
-                                        }
-                                    };
-                                    model_in_confirm = true;
-                                    c.check_path(&query)?
+                ProductLeaf::Outputs(outputs) => {
+                    match goal.violation(&outputs, space.first_free_var) {
+                        Err(reason) => {
+                            result.unencoded_leaves += 1;
+                            result.unencoded_reason.get_or_insert(reason);
+                            complete = false;
+                        }
+                        Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
+                            result.judged_pairs += 1;
+                        }
+                        Ok(g) => {
+                            // The leaf query sees roundings as integer variables with their
+                            // definitions; the branch queries are those of the ordinary
+                            // exploration.
+                            let original: Vec<Term> = path.iter().map(|b| b.term.clone()).collect();
+                            let mut query: Vec<Term> =
+                                original.iter().map(|t| rounding.rewrite(t)).collect();
+                            query.push(rounding.rewrite(&g));
+                            rounding.take_definitions();
+                            let definitions = rounding.definitions_for(&query);
+                            query.extend(definitions);
+                            q.remember(&mut session, &assignment);
+                            // A goal without variables is decided here when the finite layer
+                            // can; a violation found without Z3 is confirmed by the goal (the
+                            // guesses check the terms whose variables they change, not the
+                            // constant ones), else Z3 alone is asked.
+                            let mut vars = Vec::new();
+                            g.collect_vars(&mut vars);
+                            let truth = if vars.is_empty() {
+                                match smt::catala::finite::decide(&[&g], &[]) {
+                                    Some(smt::catala::finite::Decision::Unsat) => Some(false),
+                                    Some(smt::catala::finite::Decision::Sat(_)) => Some(true),
+                                    None => None,
                                 }
                             } else {
-                                outcome
-                            }
-                        };
-                        match outcome {
-                            QueryOutcome::Unsat => result.judged_pairs += 1,
-                            QueryOutcome::Unknown => {
-                                result.unknown_leaf_queries += 1;
-                                pending.push(Pending::Leaf {
-                                    query,
-                                    path: original,
-                                    goal: g,
-                                })
-                            }
-                            QueryOutcome::Sat => {
-                                let solver = match (&mut confirm, model_in_confirm) {
-                                    (Some(c), true) => c,
-                                    _ => &mut session,
-                                };
-                                let assignment = q.violation_model(solver, &query)?;
-                                result.violation = Some(Violation {
-                                    assignment,
-                                    path: original,
-                                    goal: g,
-                                    at_s: start.elapsed().as_secs_f64(),
-                                });
-                                break;
+                                None
+                            };
+                            let mut model_in_confirm = false;
+                            let outcome = if truth == Some(false) {
+                                QueryOutcome::Unsat
+                            } else {
+                                let z3_before =
+                                    session.stats().path_queries - session.stats().fast_queries;
+                                let outcome = session.check_path(&query)?;
+                                let by_z3 = session.stats().path_queries
+                                    - session.stats().fast_queries
+                                    > z3_before;
+                                if outcome == QueryOutcome::Sat && !by_z3 {
+                                    let candidate = q.violation_model(&mut session, &query)?;
+                                    if goal.confirm(&candidate) {
+                                        outcome
+                                    } else {
+                                        let c = match &mut confirm {
+                                            Some(c) => c,
+                                            None => confirm
+                                                .insert(q.session(options.query_timeout, false)?),
+                                        };
+                                        model_in_confirm = true;
+                                        c.check_path(&query)?
+                                    }
+                                } else {
+                                    outcome
+                                }
+                            };
+                            match outcome {
+                                QueryOutcome::Unsat => result.judged_pairs += 1,
+                                QueryOutcome::Unknown => {
+                                    result.unknown_leaf_queries += 1;
+                                    pending.push(Pending::Leaf {
+                                        query,
+                                        path: original,
+                                        goal: g,
+                                    })
+                                }
+                                QueryOutcome::Sat => {
+                                    let solver = match (&mut confirm, model_in_confirm) {
+                                        (Some(c), true) => c,
+                                        _ => &mut session,
+                                    };
+                                    let assignment = q.violation_model(solver, &query)?;
+                                    result.violation = Some(Violation {
+                                        assignment,
+                                        path: original,
+                                        goal: g,
+                                        at_s: start.elapsed().as_secs_f64(),
+                                    });
+                                    break;
+                                }
                             }
                         }
                     }
-                },
+                }
             }
             let id = runs.len();
             for (i, b) in path.iter().enumerate().skip(bound) {
@@ -713,7 +653,7 @@ pub fn explore_relation(
     if !pending.is_empty() || !frontier.is_empty() {
         complete = false;
     }
-    result.incomplete = interp.session.incomplete.clone();
+    result.incomplete = executor.incomplete().clone();
     result.complete = complete && result.incomplete.is_empty() && result.violation.is_none();
     finish(&mut result, &session, (retry_asked, retry_without_z3));
     Ok(result)
