@@ -30,7 +30,7 @@ use catala_syntax::Span;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Index of a structure in [`Program::structs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -89,11 +89,18 @@ pub struct Program {
     pub warnings: Vec<catala_syntax::Diagnostic>,
 }
 
+// A compiled program is shared by the threads of a parallel exploration: it must stay
+// `Send + Sync` (no `Rc`, no `Cell` anywhere in it). This fails to compile if it stops being so.
+const _: () = {
+    const fn shared_between_threads<T: Send + Sync>() {}
+    shared_between_threads::<Program>();
+};
+
 /// The law-heading trail in force over one item of the source (for error messages).
 #[derive(Clone, Debug)]
 pub struct HeadingRange {
     pub span: Span,
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
 }
 
 impl Program {
@@ -144,14 +151,14 @@ impl Program {
 
     /// The law headings in force at `span` (the trail of the innermost item containing it),
     /// empty when unknown. Meant for error reporting, not for hot paths.
-    pub fn headings_at(&self, span: Span) -> Rc<[LawHeading]> {
+    pub fn headings_at(&self, span: Span) -> Arc<[LawHeading]> {
         self.heading_ranges
             .iter()
             .filter(|r| {
                 r.span.file == span.file && r.span.start <= span.start && span.end <= r.span.end
             })
             .min_by_key(|r| r.span.end - r.span.start)
-            .map_or_else(|| Rc::from(Vec::new()), |r| r.headings.clone())
+            .map_or_else(|| Arc::from(Vec::new()), |r| r.headings.clone())
     }
 }
 
@@ -366,7 +373,7 @@ pub struct Scope {
     /// Span of the scope declaration's name.
     pub span: Span,
     /// Law headings in force at the declaration.
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
     /// Number of slots of the frame a run of this scope needs.
     pub frame_size: u32,
     /// The statements, in evaluation order.
@@ -463,7 +470,7 @@ pub enum Stmt {
         /// the operand values (`6 ≮ 6`).
         expr: Expr,
         span: Span,
-        headings: Rc<[LawHeading]>,
+        headings: Arc<[LawHeading]>,
         /// `#[error.message = "..."]` attached to the assertion.
         message: Option<String>,
     },
@@ -714,7 +721,7 @@ pub enum ExprKind {
         then_branch: Box<Expr>,
         else_branch: Box<Expr>,
     },
-    Lambda(Rc<Lambda>),
+    Lambda(Arc<Lambda>),
     /// Call a closure.
     Apply {
         func: Box<Expr>,

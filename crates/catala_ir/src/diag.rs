@@ -3,7 +3,7 @@
 
 use crate::dcalc::HeadingRange;
 use catala_syntax::{Diagnostic, DiagnosticKind, Label, Span};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A name-resolution error pointing at `span`.
 pub(crate) fn name_error(message: impl Into<String>, span: Span) -> Diagnostic {
@@ -46,14 +46,14 @@ pub(crate) fn incompatible_types(
 pub(crate) fn headings_for(
     ranges: &[HeadingRange],
     span: Span,
-) -> Rc<[catala_syntax::ast::LawHeading]> {
+) -> Arc<[catala_syntax::ast::LawHeading]> {
     ranges
         .iter()
         .filter(|r| {
             r.span.file == span.file && r.span.start <= span.start && span.end <= r.span.end
         })
         .min_by_key(|r| r.span.end - r.span.start)
-        .map_or_else(|| Rc::from(Vec::new()), |r| r.headings.clone())
+        .map_or_else(|| Arc::from(Vec::new()), |r| r.headings.clone())
 }
 
 /// Fills the heading trail of every label that has none.

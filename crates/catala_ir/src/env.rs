@@ -11,7 +11,7 @@ use crate::diag::{name_error, name_error_at};
 use catala_syntax::ast::{self, ItemKind, Language, LawHeading, QualName, TypeKind};
 use catala_syntax::{Diagnostic, Span};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A scope variable as declared (all its states together).
 #[derive(Clone, Debug)]
@@ -71,7 +71,7 @@ pub(crate) struct ScopeSig {
     pub module: ModuleId,
     pub language: Language,
     pub span: Span,
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
     pub is_test: bool,
     pub decls: Vec<VarDecl>,
     pub decl_by_name: HashMap<String, usize>,

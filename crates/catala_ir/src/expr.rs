@@ -12,7 +12,7 @@ use crate::literals::translate_literal;
 use crate::ops;
 use catala_syntax::ast::{self, ExprKind as S};
 use catala_syntax::{Diagnostic, Span};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Something an expression reads, for dependency ordering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -933,9 +933,9 @@ impl<'a> ExprCtx<'a> {
         ))
     }
 
-    /// Makes an expression capture-free by wrapping: used for the `Rc` of lambdas.
+    /// Makes an expression capture-free by wrapping: used for the `Arc` of lambdas.
     pub fn lambda_expr(lambda: crate::dcalc::Lambda, span: Span) -> Expr {
-        Expr::new(ExprKind::Lambda(Rc::new(lambda)), span)
+        Expr::new(ExprKind::Lambda(Arc::new(lambda)), span)
     }
 }
 

@@ -3,7 +3,7 @@
 //! captures first in a closure frame (the layout [`Lambda`] documents).
 
 use crate::dcalc::{Expr, ExprKind, Lambda, Slot, Ty};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// One frame under construction.
 #[derive(Debug, Default)]
@@ -151,7 +151,7 @@ pub(crate) fn renumber_slots(e: &mut Expr, map: &[u32]) {
             renumber_slots(else_branch, map);
         }
         ExprKind::Lambda(l) => {
-            let l = Rc::make_mut(l);
+            let l = Arc::make_mut(l);
             for c in &mut l.captures {
                 rn(c, map);
             }

@@ -3,7 +3,7 @@
 //! Every node carries its [`Span`]; every top-level item carries its law-heading trail.
 
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Surface language of a source file (selects keywords and value printing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,14 +36,7 @@ impl QualName {
     }
 }
 
-/// A markdown heading above a code block (`## Article 3`), outermost first in a trail.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LawHeading {
-    pub title: String,
-    /// Heading depth: number of `#`.
-    pub level: u8,
-    pub span: Span,
-}
+pub use diagnostics::LawHeading;
 
 /// The whole program: the items of the main file and of every included file, in reading order,
 /// and the modules it uses (transitively, each after the modules it uses).
@@ -69,7 +62,7 @@ pub struct Item {
     pub kind: ItemKind,
     pub span: Span,
     /// The heading trail (outermost first) in force where the item starts.
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
     /// Language of the file the item comes from.
     pub language: Language,
     /// True when the item comes from a ```catala-metadata block.

@@ -3,19 +3,21 @@
 //! ```catala-metadata code blocks, `> Include:` directives) and produces the surface AST of
 //! [`ast`], with a span on every node and the law-heading trail on every item. It knows the
 //! keyword tables of each surface language but no semantics; `catala_ir` takes the AST from here.
-//! Errors are [`Diagnostic`]s; [`render`] prints them in Catala's box layout.
+//! Errors are [`Diagnostic`]s; [`render`] prints them in Catala's box layout. Positions,
+//! diagnostics and their renderer come from the `diagnostics` crate (shared with HATch and the
+//! metamorphic engine's relation and domain files) and are re-exported here under their
+//! former paths.
 
 pub mod ast;
-pub mod diagnostic;
 pub mod keywords;
 pub mod lexer;
 pub mod literate;
 pub mod modules;
 mod parser;
 pub mod printer;
-pub mod render;
-pub mod source;
 pub mod stdlib;
+
+pub use diagnostics::{diagnostic, render, source};
 
 pub use diagnostic::{suggestion, suggestion_of, Diagnostic, DiagnosticKind, Label};
 pub use modules::LoadOptions;

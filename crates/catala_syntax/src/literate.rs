@@ -9,7 +9,7 @@ use crate::ast::{Ident, Language, LawHeading};
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Label};
 use crate::source::{FileId, SourceFile, SourceMap, Span};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// One code block to parse.
 #[derive(Clone, Debug)]
@@ -19,7 +19,7 @@ pub struct CodeBlock {
     pub start: usize,
     pub end: usize,
     pub metadata: bool,
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
     pub language: Language,
 }
 
@@ -37,7 +37,7 @@ pub enum Chunk {
     Module {
         directive: ModuleDirective,
         span: Span,
-        headings: Rc<[LawHeading]>,
+        headings: Arc<[LawHeading]>,
         language: Language,
     },
 }
@@ -179,7 +179,7 @@ impl Reader {
             .sources
             .add(SourceFile::new(display_name, path, text.clone()));
         let mut headings: Vec<LawHeading> = Vec::new();
-        let mut trail: Rc<[LawHeading]> = Rc::from(Vec::new());
+        let mut trail: Arc<[LawHeading]> = Arc::from(Vec::new());
         let mut offset = 0;
         // The last line was a heading of this level (consecutive ones are merged).
         let mut previous_heading: Option<u8> = None;
@@ -238,7 +238,7 @@ impl Reader {
                         headings.retain(|h| h.level < level);
                         headings.push(LawHeading { title, level, span });
                     }
-                    trail = Rc::from(headings.clone());
+                    trail = Arc::from(headings.clone());
                     previous_heading = Some(level);
                     offset = next;
                     continue;
@@ -261,7 +261,7 @@ impl Reader {
         base: usize,
         line_end: usize,
         lang: Language,
-        trail: &Rc<[LawHeading]>,
+        trail: &Arc<[LawHeading]>,
     ) -> Result<(), Diagnostic> {
         let span = Span::new(file, base - 1, line_end);
         let words: Vec<(usize, &str)> = split_words(directive, base);

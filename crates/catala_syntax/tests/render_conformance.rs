@@ -9,7 +9,7 @@
 use catala_syntax::ast::LawHeading;
 use catala_syntax::{render_error, render_warning, FileId, Label, SourceFile, SourceMap, Span};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 fn corpus_tests() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/catala-tests");
@@ -217,7 +217,7 @@ fn decompose(lines: &[String], corpus: &Path, sources: &mut SourceMap) -> Option
         labels.push(Label {
             span,
             note: (!note.is_empty()).then(|| note.join("\n")),
-            headings: Rc::from(trail),
+            headings: Arc::from(trail),
         });
     }
     Some(Decomposed {

@@ -5,7 +5,7 @@
 //! source positions aside; the rewrite keeps the original `match` as the fallback branch.
 
 use catala_ir::dcalc::{BinaryOp, Expr, ExprKind, Program, Stmt};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The printed structure of an expression without its source positions.
 fn shape_key(e: &Expr) -> String {
@@ -54,7 +54,7 @@ pub(crate) fn children(e: &mut Expr) -> Vec<&mut Expr> {
             then_branch,
             else_branch,
         } => vec![cond.as_mut(), then_branch.as_mut(), else_branch.as_mut()],
-        ExprKind::Lambda(l) => vec![&mut Rc::make_mut(l).body],
+        ExprKind::Lambda(l) => vec![&mut Arc::make_mut(l).body],
         ExprKind::Apply { func, args } => {
             let mut v = vec![func.as_mut()];
             v.extend(args.iter_mut());

@@ -11,7 +11,7 @@ use crate::runtime::{Value, ValuePrinter};
 use catala_ir::dcalc::{BinaryOp, Expr, ExprKind, UnaryOp};
 use catala_syntax::ast::LawHeading;
 use catala_syntax::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A partially evaluated boolean expression.
 enum Shown {
@@ -202,7 +202,7 @@ impl<C: Companion> Interpreter<'_, C> {
         expr: &Expr,
         span: Span,
         note: Option<&str>,
-        headings: Option<&Rc<[LawHeading]>>,
+        headings: Option<&Arc<[LawHeading]>>,
         fr: &Frame<C>,
     ) -> EvalResult<()> {
         let (holds, c) = self.eval_bool(expr, fr)?;
@@ -219,7 +219,7 @@ impl<C: Companion> Interpreter<'_, C> {
             self.failures.push(AssertionFailure {
                 message,
                 span,
-                headings: headings.cloned().unwrap_or_else(|| Rc::from(Vec::new())),
+                headings: headings.cloned().unwrap_or_else(|| Arc::from(Vec::new())),
             });
         }
         Ok(())

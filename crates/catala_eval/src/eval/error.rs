@@ -7,7 +7,7 @@ use crate::runtime::{DateError, ValueError};
 use catala_ir::dcalc::Program;
 use catala_syntax::ast::LawHeading;
 use catala_syntax::{Label, Span};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What went wrong during an evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -164,7 +164,7 @@ pub struct AssertionFailure {
     /// The assertion's position.
     pub span: Span,
     /// The law headings in force at the assertion.
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
 }
 
 /// Anything that can stop a run started from JSON inputs.

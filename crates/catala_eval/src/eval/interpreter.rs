@@ -29,7 +29,7 @@ pub type ScopeArgs<C> = Rc<[Option<Tracked<C>>]>;
 
 /// A closure: its code, the captured slots, and the arguments of the scope run that created it.
 pub(crate) struct ClosureValue<C> {
-    lambda: Rc<Lambda>,
+    lambda: std::sync::Arc<Lambda>,
     captured: Vec<Tracked<C>>,
     args: ScopeArgs<C>,
 }

@@ -11,7 +11,7 @@ use catala_ir::dcalc::{
 use catala_syntax::ast::Language;
 use catala_syntax::{FileId, Span};
 use num_bigint::BigInt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 fn sp(start: usize) -> Span {
     Span::new(FileId(0), start, start + 1)
@@ -111,7 +111,7 @@ fn program(body: Vec<Stmt>, outputs: Vec<(&str, u32)>, frame_size: u32) -> Progr
         date_rounding: catala_ir::dcalc::DateRounding::Abort,
         is_test: true,
         span: sp(0),
-        headings: Rc::from(Vec::new()),
+        headings: Arc::from(Vec::new()),
         frame_size,
         body,
     };
@@ -262,7 +262,7 @@ fn failed_assertions_are_collected_and_evaluation_continues() {
     let assert = |op, at, message: Option<&str>| Stmt::Assert {
         expr: bin(op, local(0, at), int(6, at + 1), at + 2),
         span: sp(at),
-        headings: Rc::from(Vec::new()),
+        headings: Arc::from(Vec::new()),
         message: message.map(str::to_string),
     };
     let p = program(
@@ -306,7 +306,7 @@ fn conjunction_message_skips_true_conjuncts() {
         vec![Stmt::Assert {
             expr: bin(BinaryOp::And, a, b, 7),
             span: sp(7),
-            headings: Rc::from(Vec::new()),
+            headings: Arc::from(Vec::new()),
             message: None,
         }],
         vec![],
@@ -360,7 +360,7 @@ fn closures_capture_and_apply() {
     };
     let apply = e(
         ExprKind::Apply {
-            func: Box::new(e(ExprKind::Lambda(Rc::new(lambda)), 4)),
+            func: Box::new(e(ExprKind::Lambda(Arc::new(lambda)), 4)),
             args: vec![int(4, 5)],
         },
         6,
@@ -464,7 +464,7 @@ fn companion_hooks_see_every_branch() {
             Stmt::Assert {
                 expr: boolean(true, 50),
                 span: sp(50),
-                headings: Rc::from(Vec::new()),
+                headings: Arc::from(Vec::new()),
                 message: None,
             },
         ],

@@ -10,7 +10,7 @@ use catala_ir::dcalc::{
 };
 use catala_syntax::Span;
 use num_bigint::BigInt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 #[derive(Clone, Debug)]
 pub enum Value {
@@ -18,7 +18,7 @@ pub enum Value {
     Bool(bool),
     Struct(Vec<Value>),
     Enum(u32, Option<Box<Value>>),
-    Closure(Rc<Lambda>, Vec<Value>),
+    Closure(Arc<Lambda>, Vec<Value>),
     List(Vec<Value>),
     Unset,
 }
@@ -30,7 +30,7 @@ impl PartialEq for Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Struct(a), Value::Struct(b)) => a == b,
             (Value::Enum(a, x), Value::Enum(b, y)) => a == b && x == y,
-            (Value::Closure(a, _), Value::Closure(b, _)) => Rc::ptr_eq(a, b),
+            (Value::Closure(a, _), Value::Closure(b, _)) => Arc::ptr_eq(a, b),
             (Value::List(a), Value::List(b)) => a == b,
             (Value::Unset, Value::Unset) => true,
             _ => false,

@@ -269,9 +269,9 @@ fn words_with_separators(body: &str) -> Vec<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::LawHeading;
+    use crate::diagnostic::LawHeading;
     use crate::source::{FileId, SourceFile};
-    use std::rc::Rc;
+    use std::sync::Arc;
 
     fn sources(text: &str) -> SourceMap {
         let mut s = SourceMap::default();
@@ -308,7 +308,7 @@ mod tests {
                 + col
                 - 1
         };
-        let trail: Rc<[LawHeading]> = Rc::from(vec![heading("Test", 2)]);
+        let trail: Arc<[LawHeading]> = Arc::from(vec![heading("Test", 2)]);
         let label = |line| Label {
             span: Span::new(FileId(0), offset(line, 23), offset(line, 24)),
             note: None,
@@ -350,7 +350,7 @@ mod tests {
         let label = Label {
             span: Span::new(FileId(0), start, start + 3),
             note: Some("This expression has type decimal:".into()),
-            headings: Rc::from(Vec::new()),
+            headings: Arc::from(Vec::new()),
         };
         let out = render_error(
             &src,
@@ -389,7 +389,7 @@ mod tests {
         let label = Label {
             span: Span::new(FileId(0), start, end),
             note: None,
-            headings: Rc::from(vec![
+            headings: Arc::from(vec![
                 heading("Outer", 1),
                 heading("Mid", 2),
                 heading("Inner", 3),

@@ -137,6 +137,13 @@ impl SourceMap {
         &self.files[id.0 as usize]
     }
 
+    /// 1-based line and column (in code points) of the start of `span`; `None` when its file
+    /// is not in this map.
+    pub fn line_col(&self, span: Span) -> Option<(usize, usize)> {
+        let file = self.files.get(span.file.0 as usize)?;
+        Some(file.line_col(span.start as usize))
+    }
+
     pub fn position(&self, span: Span) -> Position {
         let f = self.file(span.file);
         let (start_line, start_col) = f.line_col(span.start as usize);

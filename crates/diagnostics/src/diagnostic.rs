@@ -1,9 +1,9 @@
-//! Diagnostics shared by every pass of the Catala front end: a kind, an English message and the
-//! source spans it points at (each with an optional note and the law-heading trail there).
+//! Diagnostics: a kind, an English message and the source spans it points at (each with an
+//! optional note and, in literate Catala files, the law-heading trail there); and the
+//! suggestions offered for a misspelt name.
 
-use crate::ast::LawHeading;
 use crate::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// What went wrong, as the machine-readable `kind` of `lexprobe`'s JSON errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,6 +26,15 @@ impl DiagnosticKind {
     }
 }
 
+/// A markdown heading above a code block (`## Article 3`), outermost first in a trail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LawHeading {
+    pub title: String,
+    /// Heading depth: number of `#`.
+    pub level: u8,
+    pub span: Span,
+}
+
 /// One place a diagnostic points at.
 #[derive(Clone, Debug)]
 pub struct Label {
@@ -33,7 +42,7 @@ pub struct Label {
     /// A line printed before the position, e.g. "This expression has type decimal:".
     pub note: Option<String>,
     /// Law headings in force at `span` (printed after the snippet, innermost last).
-    pub headings: Rc<[LawHeading]>,
+    pub headings: Arc<[LawHeading]>,
 }
 
 impl Label {
@@ -41,7 +50,7 @@ impl Label {
         Label {
             span,
             note: None,
-            headings: Rc::from(Vec::new()),
+            headings: Arc::from(Vec::new()),
         }
     }
 
@@ -55,7 +64,7 @@ impl Label {
                 end: 0,
             },
             note: Some(note.into()),
-            headings: Rc::from(Vec::new()),
+            headings: Arc::from(Vec::new()),
         }
     }
 }
@@ -105,7 +114,7 @@ pub fn suggestion_of(names: &[&str]) -> Option<String> {
 }
 
 /// Levenshtein distance between two strings, by characters.
-pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut previous: Vec<usize> = (0..=b.len()).collect();
