@@ -1,5 +1,5 @@
 //! Parallel exploration: `jobs` workers, each in its own thread with its own interpreter and
-//! its own Z3 context, share the path tree. A worker explores its subtree depth-first; when
+//! its own Z3 context, share the program (loaded and transformed once) and the path tree. A worker explores its subtree depth-first; when
 //! another worker waits for work, it hands out the shallowest open branch of its stack (solving
 //! for inputs that reach it) and marks it done locally, so every subtree is explored by exactly
 //! one worker and the set of paths is that of the sequential exploration. (Early-conflict
@@ -274,51 +274,31 @@ pub(crate) fn run_threads<R: Send>(
         .map_err(ConcolicError::Worker)
 }
 
-/// Explores `scope` with `jobs` workers. Each thread builds its own context with `setup`
-/// (typically: load and compile the program; `program_of` reads the program from it) and calls
-/// `on_test` with it for each test it finds (test indices are global; the order of the calls
-/// is not that of a sequential run). Tests are not kept in the result, only the statistics.
-pub fn explore_parallel<T, S, P, F>(
+/// Explores `scope` of `program` with `jobs` workers sharing the program (each with its own
+/// interpreter and Z3 context), calling `on_test` for each test found (test indices are
+/// global; the order of the calls is not that of a sequential run). Tests are not kept in the
+/// result, only the statistics.
+pub fn explore_parallel(
     jobs: usize,
+    program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
-    setup: S,
-    program_of: P,
-    on_test: F,
-) -> Result<Exploration, ConcolicError>
-where
-    S: Fn() -> Result<T, String> + Sync,
-    P: Fn(&T) -> &Program + Sync,
-    F: Fn(&T, usize, &TestCase) -> Control + Sync,
-{
-    explore_parallel_checkpointed(
-        jobs,
-        scope,
-        options,
-        setup,
-        program_of,
-        on_test,
-        &mut |_| {},
-    )
+    on_test: &(dyn Fn(usize, &TestCase) -> Control + Sync),
+) -> Result<Exploration, ConcolicError> {
+    explore_parallel_checkpointed(jobs, program, scope, options, on_test, &mut |_| {})
 }
 
 /// [`explore_parallel`], continuing from `options.resume` when given (a checkpoint of a
 /// sequential or a parallel exploration), and handing a checkpoint of all workers to
 /// `on_checkpoint` every `options.checkpoint_every` and when a limit stops the exploration.
-pub fn explore_parallel_checkpointed<T, S, P, F>(
+pub fn explore_parallel_checkpointed(
     jobs: usize,
+    program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
-    setup: S,
-    program_of: P,
-    on_test: F,
+    on_test: &(dyn Fn(usize, &TestCase) -> Control + Sync),
     on_checkpoint: &mut (dyn FnMut(&Checkpoint) + Send),
-) -> Result<Exploration, ConcolicError>
-where
-    S: Fn() -> Result<T, String> + Sync,
-    P: Fn(&T) -> &Program + Sync,
-    F: Fn(&T, usize, &TestCase) -> Control + Sync,
-{
+) -> Result<Exploration, ConcolicError> {
     let jobs = jobs.max(1);
     let options = ExploreOptions {
         keep_tests: false,
@@ -355,10 +335,9 @@ where
         sink: Mutex::new(on_checkpoint),
     };
     let start = Instant::now();
+    // The program as the workers run it, transformed once for all.
+    let transformed = transform(program, &options);
     let worker = |index: usize| -> Result<Summary, String> {
-        let context = setup()?;
-        let program = program_of(&context);
-        let transformed = transform(program, &options);
         let mut w = Worker::new(program, &transformed, scope, &options, start)
             .map_err(|e| e.to_string())?;
         if let Some(c) = &resumed {
@@ -384,7 +363,7 @@ where
         let every = options.checkpoint_every.map(|_| Duration::MAX);
         let mut checkpoints = Checkpoints::new(every, &mut keep);
         checkpoints.tests_before = resumed.as_ref().map_or(0, |c| c.tests);
-        let mut report = |i: usize, t: &TestCase| on_test(&context, i, t);
+        let mut report = |i: usize, t: &TestCase| on_test(i, t);
         let mut obs = Observers {
             tests: &mut report,
             checkpoints: &mut checkpoints,

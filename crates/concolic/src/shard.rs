@@ -227,25 +227,19 @@ impl WorkPool for ThreadPool<'_> {
     }
 }
 
-/// [`explore_shard`] with `jobs` threads, each with its own context built by `setup` (as
-/// [`crate::parallel::explore_parallel`]): each thread takes the next subtree of the shard and
-/// explores it alone, so every subtree's completeness and cost are those of one thread, and
-/// the shard's tests are those of one thread (in another order). Checkpoints need one thread
-/// (`options.resume` and `options.checkpoint_every` are refused here).
-pub fn explore_shard_parallel<T, S, P, F>(
+/// [`explore_shard`] with `jobs` threads sharing the program: each thread takes the next
+/// subtree of the shard and explores it alone, so every subtree's completeness and cost are
+/// those of one thread, and the shard's tests are those of one thread (in another order).
+/// Checkpoints need one thread (`options.resume` and `options.checkpoint_every` are refused
+/// here).
+pub fn explore_shard_parallel(
     jobs: usize,
+    program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
     subtrees: &[(PathId, Assignment)],
-    setup: S,
-    program_of: P,
-    on_test: F,
-) -> Result<ShardExploration, ConcolicError>
-where
-    S: Fn() -> Result<T, String> + Sync,
-    P: Fn(&T) -> &Program + Sync,
-    F: Fn(&T, usize, &TestCase) -> Control + Sync,
-{
+    on_test: &(dyn Fn(usize, &TestCase) -> Control + Sync),
+) -> Result<ShardExploration, ConcolicError> {
     if options.resume.is_some() || options.checkpoint_every.is_some() {
         return Err(ConcolicError::Resume(
             "the checkpoints of a shard are written by one thread".into(),
@@ -261,10 +255,8 @@ where
     let done: Mutex<Vec<Option<SubtreeDone>>> =
         Mutex::new((0..subtrees.len()).map(|_| None).collect());
     let start = Instant::now();
+    let transformed = transform(program, &options);
     let thread = |_: usize| -> Result<Summary, String> {
-        let context = setup()?;
-        let program = program_of(&context);
-        let transformed = transform(program, &options);
         let mut worker = Worker::new(program, &transformed, scope, &options, start)
             .map_err(|e| e.to_string())?;
         check_inputs(&worker, subtrees).map_err(|e| e.to_string())?;
@@ -275,7 +267,7 @@ where
         };
         let mut no_sink = |_: &Checkpoint| {};
         let mut checkpoints = Checkpoints::new(None, &mut no_sink);
-        let mut report = |i: usize, t: &TestCase| on_test(&context, i, t);
+        let mut report = |i: usize, t: &TestCase| on_test(i, t);
         loop {
             let k = next.fetch_add(1, Ordering::Relaxed);
             let Some((prefix, inputs)) = subtrees.get(k) else {

@@ -799,8 +799,8 @@ fn explore_sequential(
     )
 }
 
-/// Several workers: tests are printed as they are found, in that order; checkpoints hold the
-/// state of every worker.
+/// Several workers sharing the program loaded once: tests are printed as they are found, in
+/// that order; checkpoints hold the state of every worker.
 fn explore_parallel(
     loaded: &Loaded,
     scope: catala_ir::dcalc::ScopeId,
@@ -812,22 +812,15 @@ fn explore_parallel(
         &mut Option<super::shard::ShardDone>,
     ),
 ) -> Result<Exploration, concolic::ConcolicError> {
-    let (file, includes) = (&args.file, &args.includes.include);
-    let setup =
-        || catala::load(file, includes).map_err(|_| format!("cannot load {}", file.display()));
-    fn program_of(l: &Loaded) -> &catala_ir::dcalc::Program {
-        &l.program
-    }
-    let on_test = |l: &Loaded, i: usize, t: &concolic::TestCase| sinks.take(l, scope, i, t);
+    let on_test = |i: usize, t: &concolic::TestCase| sinks.take(loaded, scope, i, t);
     if let Some(s) = shard {
         let done = concolic::shard::explore_shard_parallel(
             args.jobs,
+            &loaded.program,
             scope,
             options,
             &s.subtrees,
-            setup,
-            program_of,
-            on_test,
+            &on_test,
         )?;
         *shard_done = Some(super::shard::ShardDone {
             complete: done.complete,
@@ -835,14 +828,12 @@ fn explore_parallel(
         });
         return Ok(done.exploration);
     }
-    let _ = loaded;
     concolic::parallel::explore_parallel_checkpointed(
         args.jobs,
+        &loaded.program,
         scope,
         options,
-        setup,
-        program_of,
-        on_test,
+        &on_test,
         &mut |c: &concolic::checkpoint::Checkpoint| save_checkpoint(args, c, None),
     )
 }
