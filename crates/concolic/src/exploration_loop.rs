@@ -50,8 +50,11 @@ impl Worker<'_> {
         let Task {
             mut assignment,
             floor,
-            done: mut resumed_done,
+            done,
         } = task;
+        // The done flags of the first run's path: those of a checkpoint, or those above the
+        // floor (so that a checkpoint before that run keeps the floor).
+        let mut resumed_done = done.or_else(|| (floor > 0).then(|| vec![true; floor]));
         let saves = obs.checkpoints.enabled();
         // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
         let mut stopping = false;
