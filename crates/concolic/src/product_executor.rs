@@ -8,11 +8,12 @@
 //! runs at once.
 
 use crate::inputs::{Assignment, Shape};
-use crate::symbolic::{PathConstraint, PathState, Sym};
+use crate::symbolic::{constant_term, PathConstraint, PathState, Sym};
 use crate::ConcolicError;
 use catala_eval::eval::Interpreter;
 use catala_eval::runtime::Value;
 use catala_ir::dcalc::{Program, ScopeId};
+use smt::catala::term::Term;
 use std::collections::BTreeSet;
 
 /// One output of one case's run: its name, value and symbolic companion.
@@ -20,7 +21,32 @@ use std::collections::BTreeSet;
 pub struct CaseOutput {
     pub name: String,
     pub value: Value,
-    pub sym: Sym,
+    pub(crate) sym: Sym,
+}
+
+/// An output as one term.
+#[derive(Clone, Debug)]
+pub enum OutputTerm {
+    /// Its symbolic term, or the constant of a concrete number, amount, date or boolean.
+    Term(Term),
+    /// A concrete value that is not a number, an amount, a date or a boolean.
+    NotScalar,
+    /// A symbolic structure, enumeration or list.
+    Compound,
+}
+
+impl CaseOutput {
+    /// The output as one term over the input variables.
+    pub fn term(&self) -> OutputTerm {
+        match &self.sym {
+            Sym::Scalar(t) => OutputTerm::Term(t.clone()),
+            Sym::Concrete => match constant_term(&self.value) {
+                Some(t) => OutputTerm::Term(t),
+                None => OutputTerm::NotScalar,
+            },
+            _ => OutputTerm::Compound,
+        }
+    }
 }
 
 /// One case of a product: which program (an index in the executor's programs), which scope,

@@ -26,7 +26,8 @@
 //! The engine knows nothing of relations: the globals and the goal are terms over the input
 //! variables and the outputs of the runs (the `metamorphic` crate builds them).
 
-use crate::inputs::{Assignment, InputVar, Shape};
+use crate::inputs::Shape;
+pub use crate::inputs::{Assignment, InputVar};
 use crate::int_rounding::IntRounding;
 use crate::product_executor::{ProductCase, ProductExecutor, ProductLeaf, ProductRun};
 use crate::ConcolicError;
@@ -42,8 +43,9 @@ use std::time::{Duration, Instant};
 pub struct RelationalSpace {
     /// The input variables; a [`VarId`] is an index here.
     pub vars: Vec<InputVar>,
-    /// Per case, per scope input (in declaration order): its shape (`None`: not given).
-    pub cases: Vec<Vec<Option<Shape>>>,
+    /// Per case, per scope input (in declaration order): how it is built from the variables
+    /// (`None`: not given).
+    pub cases: Vec<Vec<Option<CaseInput>>>,
     /// Constraints of every query: domains, the relation's premise, definitions of auxiliary
     /// variables (whose ids are at or above `vars.len()`).
     pub globals: Vec<Term>,
@@ -51,7 +53,47 @@ pub struct RelationalSpace {
     pub first_free_var: u32,
 }
 
-pub use crate::product_executor::CaseOutput;
+pub use crate::product_executor::{CaseOutput, OutputTerm};
+
+/// How one scope input of a case is built from the input variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaseInput {
+    Bool(VarId),
+    Integer(VarId),
+    Decimal(VarId),
+    Money(VarId),
+    /// A date, as its day number.
+    Date(VarId),
+    /// A case of enumeration `enum_id` (of `cases` cases, without payloads): the variable
+    /// `tag` is its number.
+    Enum {
+        enum_id: u32,
+        tag: VarId,
+        cases: usize,
+    },
+}
+
+impl CaseInput {
+    /// The shape the executor builds the input from.
+    fn shape(&self) -> Shape {
+        match self {
+            CaseInput::Bool(v) => Shape::Bool(*v),
+            CaseInput::Integer(v) => Shape::Integer(*v),
+            CaseInput::Decimal(v) => Shape::Decimal(*v),
+            CaseInput::Money(v) => Shape::Money(*v),
+            CaseInput::Date(v) => Shape::Date(*v),
+            CaseInput::Enum {
+                enum_id,
+                tag,
+                cases,
+            } => Shape::Enum {
+                enum_id: *enum_id,
+                tag: *tag,
+                payloads: vec![None; *cases],
+            },
+        }
+    }
+}
 
 /// Builds the violation condition of a leaf from the outputs of its cases.
 pub trait Goal {
@@ -343,13 +385,23 @@ pub fn explore_relation(
 ) -> Result<RelationalResult, ConcolicError> {
     let start = Instant::now();
     let mut result = RelationalResult::default();
-    let cases = space
+    let shapes: Vec<Vec<Option<Shape>>> = space
         .cases
         .iter()
+        .map(|inputs| {
+            inputs
+                .iter()
+                .map(|i| i.as_ref().map(CaseInput::shape))
+                .collect()
+        })
+        .collect();
+    let cases = shapes
+        .iter()
+        .cloned()
         .map(|shapes| ProductCase {
             program: 0,
             scope,
-            shapes: shapes.clone(),
+            shapes,
         })
         .collect();
     let mut executor = ProductExecutor::new(&[program], cases, true)?;
@@ -361,7 +413,7 @@ pub fn explore_relation(
     let mut globals: Vec<Term> = space.globals.iter().map(|g| rounding.rewrite(g)).collect();
     globals.extend(rounding.take_definitions());
     // List inputs have the bounds of their shapes, as in the ordinary exploration.
-    for shape in space.cases.iter().flatten().flatten() {
+    for shape in shapes.iter().flatten().flatten() {
         shape.length_domains(&mut globals);
     }
     let q = Queries {

@@ -261,3 +261,72 @@ fn shards_explored_by_two_workers_merge_to_the_paths_of_one_run() {
     assert_eq!(closing_line(&merged)["stats"]["complete"], true);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `lexprobe metamorphic --prove` on the small benefit of `tests/fixtures/prove`, as JSON.
+fn prove(model: &str, jobs: &str) -> (i32, Json) {
+    let dir = workspace().join("tests/fixtures/prove");
+    let system = format!("catala:{}#Benefit", dir.join(model).display());
+    let o = lexprobe(&[
+        "metamorphic",
+        "--system",
+        &system,
+        "--domain",
+        s(&dir.join("benefit.toml")),
+        "--relations",
+        s(&dir.join("benefit.mr")),
+        "--prove",
+        "--budget",
+        "600s",
+        "--tree-budget",
+        "0s",
+        "--format",
+        "json",
+        "--quiet",
+        "--jobs",
+        jobs,
+    ]);
+    let doc = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    (o.status.code().unwrap_or(-1), doc)
+}
+
+/// Each relation's name, verdict and, when proved, its path pairs, in report order.
+fn verdicts(doc: &Json) -> Vec<(String, String, Option<u64>)> {
+    let relations = doc["relations"].as_array().cloned().unwrap_or_default();
+    relations
+        .iter()
+        .map(|r| {
+            let verdict = r["verdict"].as_str().unwrap_or("?").to_string();
+            let pairs = (verdict == "proved")
+                .then(|| r["path_pairs"].as_u64())
+                .flatten();
+            (
+                r["name"].as_str().unwrap_or("?").to_string(),
+                verdict,
+                pairs,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn relations_proved_by_two_threads_get_the_verdicts_of_one() {
+    for model in ["benefit.catala_en", "benefit_step.catala_en"] {
+        let (code1, one) = prove(model, "1");
+        let (code2, two) = prove(model, "2");
+        let v1 = verdicts(&one);
+        assert_eq!(v1.len(), 4, "{model}: {one}");
+        // The monotone benefit proves three relations and refutes the four-case one; the
+        // planted step refutes monotonicity in the income.
+        let refuted: Vec<&str> = v1
+            .iter()
+            .filter(|(_, v, _)| v == "refuted")
+            .map(|(n, _, _)| n.as_str())
+            .collect();
+        match model {
+            "benefit.catala_en" => assert_eq!(refuted, ["child_supplement_is_uniform"]),
+            _ => assert!(refuted.contains(&"more_income_never_raises"), "{refuted:?}"),
+        }
+        assert_eq!(verdicts(&two), v1, "{model}");
+        assert_eq!(code1, code2, "{model}");
+    }
+}
