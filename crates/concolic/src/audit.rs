@@ -82,10 +82,10 @@ pub struct AuditReport {
 
 /// The companion of the audit: no value of its own, every branch decision hashed.
 #[derive(Clone, Debug, Default)]
-pub struct Traced;
+pub(crate) struct Traced;
 
 /// The trace of one run, as a 128-bit hash (two independent hashes of the same events).
-pub struct TraceSession {
+pub(crate) struct TraceSession {
     a: DefaultHasher,
     b: DefaultHasher,
     lazy: bool,
@@ -183,7 +183,7 @@ impl Companion for Traced {
 
 /// Runs a scope and gives the trace of each run, `None` for a run outside the input space (an
 /// assertion failed).
-pub struct Tracer<'p> {
+pub(crate) struct Tracer<'p> {
     interp: Interpreter<'p, Traced>,
     scope: ScopeId,
 }

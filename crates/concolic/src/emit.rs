@@ -56,7 +56,7 @@ fn dec_lit(int_part: String, frac_part: String) -> ast::Expr {
 
 /// The syntax tree of a Catala literal for a value (the inverse of evaluation for the values a
 /// test takes or gives).
-pub fn value_expr(program: &Program, v: &Value) -> ast::Expr {
+pub(crate) fn value_expr(program: &Program, v: &Value) -> ast::Expr {
     match v {
         Value::Unit | Value::Closure(_) => node(E::Tuple(Vec::new())),
         Value::Bool(b) => lit(ast::Literal::Bool(*b)),
@@ -258,22 +258,8 @@ fn relative_path(to: &Path, from: &Path) -> PathBuf {
     out
 }
 
-/// The text of the test file.
-pub fn test_file_text(
-    program: &Program,
-    scope: ScopeId,
-    exploration: &Exploration,
-    include: &Path,
-) -> String {
-    let mut out = test_file_header(program, scope, include);
-    for (i, t) in exploration.tests.iter().enumerate() {
-        out.push_str(&test_text(program, scope, i, t));
-    }
-    out
-}
-
 /// The title of the test file and its inclusion of the explored source.
-pub fn test_file_header(program: &Program, scope: ScopeId, include: &Path) -> String {
+pub(crate) fn test_file_header(program: &Program, scope: ScopeId, include: &Path) -> String {
     let decl = program.scope(scope);
     let (title, include_word) = match decl.language {
         Language::En => ("Tests of", "Include"),

@@ -35,7 +35,7 @@ pub fn explore(
 
 /// Explores every path of `scope`, handing each test to `on_test` (with its index) as soon as
 /// it is found; `on_test` may stop the exploration.
-pub fn explore_with(
+pub(crate) fn explore_with(
     program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,

@@ -17,10 +17,10 @@
 
 pub mod audit;
 pub mod checkpoint;
-pub mod coverage_guided;
-pub mod cpu_clock;
+pub(crate) mod coverage_guided;
+pub(crate) mod cpu_clock;
 pub mod emit;
-pub mod executor;
+pub(crate) mod executor;
 mod exploration_loop;
 pub mod explore;
 pub mod fold;
@@ -30,14 +30,14 @@ pub mod mutation;
 mod observers;
 pub mod options;
 pub mod parallel;
-pub mod path_id;
+pub(crate) mod path_id;
 pub mod plan;
 mod product_executor;
 pub mod relational;
 pub mod reorder;
 mod replay;
 pub mod results;
-pub mod searcher;
+pub(crate) mod searcher;
 pub mod shard;
 pub mod symbolic;
 mod symbolic_dates;
@@ -45,8 +45,8 @@ mod work_pool;
 mod worker;
 
 pub use explore::{
-    explore, explore_checkpointed, explore_with, Control, EvaluationOrder, Exploration,
-    ExploreOptions, ExploreStats, Optimizations, Outcome, StopReason, Strategy, TestCase,
+    explore, explore_checkpointed, Control, EvaluationOrder, Exploration, ExploreOptions,
+    ExploreStats, Optimizations, Outcome, StopReason, Strategy, TestCase,
 };
 pub use path_id::PathId;
 

@@ -37,7 +37,7 @@ impl Coverage {
     }
 
     /// Some run went this way.
-    pub fn is_covered(&self, way: &(Span, u32)) -> bool {
+    pub(crate) fn is_covered(&self, way: &(Span, u32)) -> bool {
         self.taken.contains_key(way)
     }
 
@@ -49,7 +49,7 @@ impl Coverage {
 
 /// The searcher's choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pick {
+pub(crate) struct Pick {
     /// The position in the stack of the node to negate.
     pub negate: usize,
     /// Set the open nodes below it aside as subtrees first.
