@@ -34,6 +34,7 @@ pub(crate) mod path_id;
 pub mod plan;
 mod product_executor;
 pub mod relational;
+mod relational_loop;
 pub mod reorder;
 mod replay;
 pub mod results;
