@@ -7,7 +7,7 @@
 //! (a checkpoint before a run, or at a stop), and a checkpoint of every thread is taken when
 //! the pool asks for one (`WorkPool::pause_asked`).
 
-use crate::executor::Run;
+use crate::executor::{PathExecutor, Run};
 use crate::observers::Observers;
 use crate::results::{Control, StopReason};
 use crate::searcher::Node;
@@ -96,7 +96,7 @@ impl Worker<'_> {
                 path,
                 outcome,
                 lemmas: learnt,
-            } = self.executor.run(&assignment);
+            } = self.executor.execute(&assignment);
             if !learnt.is_empty() {
                 self.stats.early_lemmas += learnt.len();
                 lemmas.extend(learnt);

@@ -24,6 +24,7 @@
 //! more subtrees than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
+use crate::executor::PathExecutor;
 use crate::inputs::Assignment;
 use crate::path_id::PathId;
 use crate::symbolic::PathConstraint;
@@ -175,7 +176,7 @@ pub fn make_plan(
     let mut unknown_queries = 0;
     let mut run = |worker: &mut Worker, prefix: PathId, assignment: Assignment| -> Piece {
         runs += 1;
-        let path = worker.executor.run(&assignment).path;
+        let path = worker.executor.execute(&assignment).path;
         let follows = prefix.is_prefix_of(&PathId::of(&path));
         let hard = nonlinear_operations(&path);
         Piece {

@@ -7,6 +7,7 @@
 //! (the cases of a relation: an input and its follow-up) and by any exploration of several
 //! runs at once.
 
+use crate::executor::PathExecutor;
 use crate::inputs::{Assignment, Shape};
 use crate::symbolic::{constant_term, PathConstraint, PathState, Sym};
 use crate::ConcolicError;
@@ -148,9 +149,20 @@ impl<'p> ProductExecutor<'p> {
             leaf: leaf.unwrap_or(ProductLeaf::Outputs(outputs)),
         }
     }
+}
 
-    /// Operations the runs so far evaluated concretely only (paths may be missing).
-    pub(crate) fn incomplete(&self) -> &BTreeSet<String> {
+impl PathExecutor for ProductExecutor<'_> {
+    type Run = ProductRun;
+
+    fn execute(&mut self, assignment: &Assignment) -> ProductRun {
+        self.run(assignment)
+    }
+
+    fn path(run: &ProductRun) -> &[PathConstraint] {
+        &run.path
+    }
+
+    fn incomplete(&self) -> &BTreeSet<String> {
         &self.state.incomplete
     }
 }

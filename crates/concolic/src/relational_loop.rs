@@ -6,12 +6,14 @@
 //! order of [`RelationalOrder`]; queries the first time limit left unanswered wait for a
 //! second pass with a longer one. What the loop reports is [`RelationalResult`].
 
+use crate::executor::PathExecutor;
 use crate::inputs::Assignment;
 use crate::int_rounding::IntRounding;
-use crate::product_executor::{ProductExecutor, ProductLeaf, ProductRun};
+use crate::product_executor::{ProductLeaf, ProductRun};
 use crate::relational::{
     Goal, RelationalOptions, RelationalOrder, RelationalResult, RelationalSpace, Violation,
 };
+use crate::symbolic::PathConstraint;
 use crate::ConcolicError;
 use catala_syntax::Span;
 use smt::catala::term::{Term, VarId};
@@ -31,11 +33,10 @@ struct Branch {
     way: u32,
 }
 
-/// The branches of a product run.
-fn branches(run: &ProductRun) -> Vec<Branch> {
-    run.path
-        .iter()
-        .zip(&run.case_of)
+/// The branches of a product run: its path, and the case each constraint comes from.
+fn branches(path: &[PathConstraint], case_of: &[usize]) -> Vec<Branch> {
+    path.iter()
+        .zip(case_of)
         .map(|(c, case)| Branch {
             term: c.term.clone(),
             fixed: c.fixed,
@@ -191,11 +192,12 @@ enum Flow {
 /// The relational exploration loop: the product executor, the frontier of open branches,
 /// the leaf hook (the goal asked at each leaf, [`Self::judge_leaf`]) and the second pass over
 /// the queries the first time limit left unanswered.
-pub(crate) struct RelationalLoop<'a, 'p> {
+pub(crate) struct RelationalLoop<'a, E: PathExecutor<Run = ProductRun>> {
     pub(crate) goal: &'a mut dyn Goal,
     pub(crate) options: &'a RelationalOptions,
     pub(crate) start: Instant,
-    pub(crate) executor: ProductExecutor<'p>,
+    /// Runs the cases: a product of runs of one program, or of several.
+    pub(crate) executor: E,
     pub(crate) rounding: IntRounding,
     pub(crate) q: Queries<'a>,
     /// The solver chain of the branch and leaf queries.
@@ -217,13 +219,13 @@ pub(crate) struct RelationalLoop<'a, 'p> {
     next: Option<(Assignment, usize)>,
 }
 
-impl<'a, 'p> RelationalLoop<'a, 'p> {
+impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
     /// A loop with its parts; [`Self::run`] explores from the first assignment.
     pub(crate) fn new(
         goal: &'a mut dyn Goal,
         options: &'a RelationalOptions,
         start: Instant,
-        (executor, rounding, q): (ProductExecutor<'p>, IntRounding, Queries<'a>),
+        (executor, rounding, q): (E, IntRounding, Queries<'a>),
         session: CatalaSession,
     ) -> Self {
         // One case has no partner to bring to the other side of a branch: depth first, which
@@ -317,8 +319,8 @@ impl<'a, 'p> RelationalLoop<'a, 'p> {
             self.complete = false;
             return Ok(Flow::Stop);
         }
-        let run = self.executor.run(&assignment);
-        let path = branches(&run);
+        let run = self.executor.execute(&assignment);
+        let path = branches(E::path(&run), &run.case_of);
         self.result.path_pairs += 1;
         for b in &path {
             self.covered.insert((b.case, b.span, b.way));

@@ -6,7 +6,7 @@
 //! (`crate::observers`), not fields of the worker.
 
 use crate::checkpoint::Checkpoint;
-use crate::executor::Executor;
+use crate::executor::{Executor, PathExecutor};
 use crate::inputs::{Assignment, InputSpace, Shape};
 use crate::observers::Checkpoints;
 use crate::options::{EvaluationOrder, ExploreOptions};
