@@ -8,6 +8,7 @@
 //! the pool asks for one (`WorkPool::pause_asked`).
 
 use crate::executor::{PathExecutor, Run};
+use crate::inputs::Assignment;
 use crate::observers::Observers;
 use crate::results::{Control, StopReason};
 use crate::searcher::Node;
@@ -64,31 +65,9 @@ impl Worker<'_> {
         let mut lemmas: Vec<(usize, Term)> = Vec::new();
         let mut roundness = roundness_of(&assignment, &self.money_vars);
         loop {
-            if pool.is_stopped() {
-                // Another thread met a limit: the state before this run is this one's part of
-                // the last checkpoint.
-                if saves && !stopping {
-                    let mut c = self.checkpoint(obs.checkpoints, pool, &assignment, &[]);
-                    c.done = flags_before_run(&resumed_done, &prefix);
-                    obs.checkpoints.write(&c);
-                }
+            let flags = flags_before_run(&resumed_done, &prefix);
+            if !self.before_run(pool, obs, &assignment, flags, saves && !stopping) {
                 return Ok(false);
-            }
-            if let Some(reason) = self.hard_stop() {
-                // The next inputs are known: the checkpoint is the state before their run.
-                self.stop_at(reason);
-                if saves && !stopping {
-                    let mut c = self.checkpoint(obs.checkpoints, pool, &assignment, &[]);
-                    c.done = flags_before_run(&resumed_done, &prefix);
-                    obs.checkpoints.write(&c);
-                }
-                return Ok(false);
-            }
-            if pool.pause_asked() {
-                // A checkpoint of every thread: this one's state is the one before this run.
-                let mut c = self.checkpoint(obs.checkpoints, pool, &assignment, &[]);
-                c.done = flags_before_run(&resumed_done, &prefix);
-                pool.pause(c);
             }
             self.remember_inputs(&assignment);
             let Run {
@@ -130,29 +109,7 @@ impl Worker<'_> {
                     return Ok(false);
                 }
             }
-            // The new branch stack: the prefix keeps its flags, new constraints are open;
-            // constraints above the floor belong to the worker that handed this subtree out.
-            let mut stack: Vec<Node> = Vec::with_capacity(path.len());
-            for (i, c) in path.into_iter().enumerate() {
-                // Constraints above the floor are never negated here, whatever the flags.
-                let done = match (&resumed_done, prefix.get(i)) {
-                    (Some(flags), _) => flags.get(i).copied().unwrap_or(false),
-                    (None, Some(p)) => {
-                        if p.term != c.term {
-                            self.stats.divergences += 1;
-                        }
-                        p.done
-                    }
-                    (None, None) => false,
-                } || i < floor;
-                self.coverage.record(c.span, c.way);
-                stack.push(Node {
-                    term: c.term,
-                    done: done || c.fixed,
-                    other_way: Some((c.span, c.way ^ 1)),
-                });
-            }
-            resumed_done = None;
+            let mut stack = self.branch_stack(path, resumed_done.take().as_deref(), &prefix, floor);
             loop {
                 if pool.hungry() {
                     self.share(&mut stack, &lemmas, floor, pool)?;
@@ -183,16 +140,7 @@ impl Worker<'_> {
                     other_way: None,
                 };
                 lemmas.retain(|(p, _)| *p <= i);
-                let mut query = with_lemmas(&stack, &lemmas);
-                let mut outcome = self.session.check_path(&query)?;
-                if outcome == QueryOutcome::Unknown && !lemmas.is_empty() {
-                    // The lemmas made the query too hard for the solver: they only prune, so
-                    // the search goes on without them.
-                    lemmas.clear();
-                    self.stats.dropped_lemmas += 1;
-                    query = with_lemmas(&stack, &lemmas);
-                    outcome = self.session.check_path(&query)?;
-                }
+                let (query, outcome) = self.ask(&stack, &mut lemmas)?;
                 if outcome != QueryOutcome::Sat {
                     if let Some(reason) = self.hard_stop() {
                         // A limit interrupted the query, or came during it: not an answer.
@@ -226,6 +174,93 @@ impl Worker<'_> {
                 }
             }
         }
+    }
+
+    /// What comes before a run on `assignment`: the end of the loop when another thread or a
+    /// limit stopped it (writing the state before the run when `save`), and this thread's
+    /// part of a checkpoint of every thread when the pool asks for one. False: the loop ends.
+    fn before_run(
+        &mut self,
+        pool: &dyn WorkPool,
+        obs: &mut Observers,
+        assignment: &Assignment,
+        flags: Vec<bool>,
+        save: bool,
+    ) -> bool {
+        // Another thread met a limit, or this one did: the state before this run is what is
+        // left to do here.
+        let stopped = pool.is_stopped();
+        let limit = if stopped { None } else { self.hard_stop() };
+        let limited = limit.is_some();
+        if let Some(reason) = limit {
+            self.stop_at(reason);
+        }
+        if stopped || limited {
+            if save {
+                let mut c = self.checkpoint(obs.checkpoints, pool, assignment, &[]);
+                c.done = flags;
+                obs.checkpoints.write(&c);
+            }
+            return false;
+        }
+        if pool.pause_asked() {
+            let mut c = self.checkpoint(obs.checkpoints, pool, assignment, &[]);
+            c.done = flags;
+            pool.pause(c);
+        }
+        true
+    }
+
+    /// The branch stack of a run's `path`: the constraints of the prefix it was solved for
+    /// keep their flags (a run leaving it is a divergence), those of a checkpoint taken up
+    /// theirs (`resumed`), new constraints are open; constraints above the floor belong to the
+    /// worker that handed this subtree out and are never negated here.
+    fn branch_stack(
+        &mut self,
+        path: Vec<crate::symbolic::PathConstraint>,
+        resumed: Option<&[bool]>,
+        prefix: &[Node],
+        floor: usize,
+    ) -> Vec<Node> {
+        let mut stack: Vec<Node> = Vec::with_capacity(path.len());
+        for (i, c) in path.into_iter().enumerate() {
+            let done = match (resumed, prefix.get(i)) {
+                (Some(flags), _) => flags.get(i).copied().unwrap_or(false),
+                (None, Some(p)) => {
+                    if p.term != c.term {
+                        self.stats.divergences += 1;
+                    }
+                    p.done
+                }
+                (None, None) => false,
+            } || i < floor;
+            self.coverage.record(c.span, c.way);
+            stack.push(Node {
+                term: c.term,
+                done: done || c.fixed,
+                other_way: Some((c.span, c.way ^ 1)),
+            });
+        }
+        stack
+    }
+
+    /// Asks the solver chain for the path of `stack` (its last node negated) with the
+    /// lemmas; when the lemmas make the query too hard, without them (they only prune).
+    fn ask(
+        &mut self,
+        stack: &[Node],
+        lemmas: &mut Vec<(usize, Term)>,
+    ) -> Result<(Vec<Term>, QueryOutcome), ConcolicError> {
+        let query = with_lemmas(stack, lemmas);
+        let outcome = self.session.check_path(&query)?;
+        if outcome != QueryOutcome::Unknown || lemmas.is_empty() {
+            return Ok((query, outcome));
+        }
+        lemmas.clear();
+        self.stats.dropped_lemmas += 1;
+        let query = with_lemmas(stack, lemmas);
+        let outcome = self.session.check_path(&query)?;
+        Ok((query, outcome))
     }
 
     /// Hands the shallowest open subtree of `stack` (below `floor`) to the pool, when another
