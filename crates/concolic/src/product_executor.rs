@@ -211,3 +211,79 @@ fn run_case(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::catala::{ModelValue, VarId};
+
+    /// A scope `Pay` taxing $100 above `threshold` (in dollars) of income.
+    fn version(threshold: u32) -> Option<Program> {
+        let text = format!(
+            "```catala\ndeclaration scope Pay:\n  input income content integer\n  output tax content integer\n\nscope Pay:\n  definition tax equals\n    if income > {threshold} then 100 else 0\n```\n"
+        );
+        let (sources, ast) =
+            catala_syntax::parse_str("pay.catala_en", &text, catala_syntax::ast::Language::En)
+                .ok()?;
+        catala_ir::compile(&sources, &ast).ok()
+    }
+
+    fn case(program: usize, scope: ScopeId) -> ProductCase {
+        ProductCase {
+            program,
+            scope,
+            shapes: vec![Some(Shape::Integer(VarId(0)))],
+        }
+    }
+
+    fn taxes(run: &ProductRun) -> Vec<String> {
+        match &run.leaf {
+            ProductLeaf::Outputs(cases) => cases
+                .iter()
+                .flat_map(|c| c.iter().map(|o| format!("{}={:?}", o.name, o.value)))
+                .collect(),
+            ProductLeaf::Error(e) => vec![e.clone()],
+        }
+    }
+
+    #[test]
+    fn a_product_of_two_versions_runs_both_on_one_path() {
+        let (Some(old), Some(new)) = (version(1000), version(2000)) else {
+            panic!("the two versions do not compile")
+        };
+        let Some(scope) = old.scope_by_name("Pay") else {
+            panic!("no scope Pay")
+        };
+        let mut product =
+            match ProductExecutor::new(&[&old, &new], vec![case(0, scope), case(1, scope)], true) {
+                Ok(p) => p,
+                Err(e) => panic!("{e}"),
+            };
+        // An income of 1,500: above the old threshold, below the new one.
+        let run = product.execute(&vec![Some(ModelValue::Int("1500".into()))]);
+        assert_eq!(run.case_of, [0, 1]);
+        let path: Vec<String> = run.path.iter().map(|c| c.term.to_string()).collect();
+        assert_eq!(path.len(), 2, "{path:?}");
+        assert!(
+            path[0].contains("1000") && path[1].contains("2000"),
+            "{path:?}"
+        );
+        // The old version taxes it, the new one does not.
+        let t = taxes(&run);
+        assert_eq!(t.len(), 2, "{t:?}");
+        assert_ne!(t[0], t[1]);
+        // The same version twice on the same income: the second run's condition repeats the
+        // first's and is left out of the one path state.
+        let mut twice =
+            match ProductExecutor::new(&[&old], vec![case(0, scope), case(0, scope)], true) {
+                Ok(p) => p,
+                Err(e) => panic!("{e}"),
+            };
+        let run = twice.execute(&vec![Some(ModelValue::Int("1500".into()))]);
+        assert_eq!(run.path.len(), 1);
+        assert_eq!(run.case_of, [0]);
+        let t = taxes(&run);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t[0], t[1]);
+    }
+}
