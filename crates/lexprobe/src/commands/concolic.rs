@@ -95,8 +95,10 @@ pub struct ConcolicArgs {
     /// `{"stats": …, "incomplete": […]}` line. Memory stays flat however long the run.
     #[arg(long, conflicts_with = "format")]
     pub jsonl: bool,
-    /// Worker threads, each with its own Z3 context, sharing the path tree (same paths as one
-    /// worker; tests are printed in the order they are found).
+    /// Worker threads, each with its own Z3 context, sharing the program and the path tree
+    /// (same paths as one worker; tests are printed in the order they are found). Works with
+    /// --checkpoint and --resume (a checkpoint holds every worker's state), --shard and
+    /// --emit-tests.
     #[arg(long, short = 'j', default_value_t = 1)]
     pub jobs: usize,
     /// Keep the state of the exploration in this file (rewritten every --checkpoint-every
