@@ -18,7 +18,8 @@
 //! run off the explored paths that ends in an error some test has (same kind, same positions)
 //! is then counted apart, as merged by that rule, not as missing.
 
-use crate::explore::{transform, ExploreOptions};
+use crate::explore::ExploreOptions;
+use crate::worker::transform;
 use crate::ConcolicError;
 use catala_eval::eval::{BranchEvent, Companion, Composite, Interpreter, Projection};
 use catala_eval::runtime::{Date, Decimal, Duration, Integer, Value};
@@ -81,10 +82,10 @@ pub struct AuditReport {
 
 /// The companion of the audit: no value of its own, every branch decision hashed.
 #[derive(Clone, Debug, Default)]
-pub struct Traced;
+pub(crate) struct Traced;
 
 /// The trace of one run, as a 128-bit hash (two independent hashes of the same events).
-pub struct TraceSession {
+pub(crate) struct TraceSession {
     a: DefaultHasher,
     b: DefaultHasher,
     lazy: bool,
@@ -182,14 +183,14 @@ impl Companion for Traced {
 
 /// Runs a scope and gives the trace of each run, `None` for a run outside the input space (an
 /// assertion failed).
-pub struct Tracer<'p> {
+pub(crate) struct Tracer<'p> {
     interp: Interpreter<'p, Traced>,
     scope: ScopeId,
 }
 
 impl<'p> Tracer<'p> {
     /// A tracer of `scope` of `program` as the exploration runs it (see
-    /// [`crate::explore::transform`]).
+    /// `crate::worker::transform`).
     pub fn new(
         program: &'p Program,
         scope: ScopeId,

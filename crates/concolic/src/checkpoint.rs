@@ -3,7 +3,9 @@
 //! described by the inputs of the next run and, for each constraint of the path those inputs
 //! will follow, whether its other branch has been explored: running the inputs again rebuilds
 //! the constraints themselves. Early-conflict lemmas are not kept (a resumed exploration may
-//! prune a little less).
+//! prune a little less). Subtrees waiting for a worker (set aside by a searcher, or queued
+//! between the threads of `--jobs`) are kept the same way, each as its inputs and done flags
+//! (`pending`), so a parallel exploration is saved and resumed too, with any number of threads.
 
 use serde_json::{json, Value as Json};
 use smt::catala::ModelValue;
@@ -29,6 +31,40 @@ pub struct Checkpoint {
     pub subtree: usize,
     /// In a shard: the positions of the earlier subtrees that could not be explored entirely.
     pub lost_subtrees: Vec<usize>,
+    /// Other subtrees still to explore (those of the other threads, and those waiting).
+    pub pending: Vec<SavedSubtree>,
+}
+
+/// A subtree still to explore: the inputs of its next run and the done flags of that run's
+/// path prefix (as [`Checkpoint::assignment`] and [`Checkpoint::done`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SavedSubtree {
+    pub assignment: Vec<Option<ModelValue>>,
+    pub done: Vec<bool>,
+}
+
+fn flags_json(done: &[bool]) -> Json {
+    Json::String(done.iter().map(|d| if *d { '1' } else { '0' }).collect())
+}
+
+fn flags_from(j: Option<&Json>) -> Result<Vec<bool>, String> {
+    j.and_then(Json::as_str)
+        .ok_or("no done flags")?
+        .chars()
+        .map(|c| match c {
+            '1' => Ok(true),
+            '0' => Ok(false),
+            other => Err(format!("bad done flag {other:?}")),
+        })
+        .collect()
+}
+
+fn assignment_from(j: Option<&Json>) -> Result<Vec<Option<ModelValue>>, String> {
+    j.and_then(Json::as_array)
+        .ok_or("no assignment")?
+        .iter()
+        .map(value_from)
+        .collect()
 }
 
 pub(crate) fn value_json(v: &Option<ModelValue>) -> Json {
@@ -82,14 +118,9 @@ fn counts(j: Option<&Json>) -> Result<BTreeMap<String, usize>, String> {
 
 impl Checkpoint {
     pub fn to_json(&self) -> Json {
-        let done: String = self
-            .done
-            .iter()
-            .map(|d| if *d { '1' } else { '0' })
-            .collect();
-        json!({
+        let mut j = json!({
             "assignment": self.assignment.iter().map(value_json).collect::<Vec<_>>(),
-            "done": done,
+            "done": flags_json(&self.done),
             "tests": self.tests,
             "solver_calls": self.solver_calls,
             "soft_solver_calls": self.soft_solver_calls,
@@ -99,28 +130,39 @@ impl Checkpoint {
             "by_roundness": self.by_roundness,
             "subtree": self.subtree,
             "lost_subtrees": self.lost_subtrees,
-        })
+        });
+        if !self.pending.is_empty() {
+            j["pending"] = self
+                .pending
+                .iter()
+                .map(|p| {
+                    json!({
+                        "assignment": p.assignment.iter().map(value_json).collect::<Vec<_>>(),
+                        "done": flags_json(&p.done),
+                    })
+                })
+                .collect();
+        }
+        j
     }
 
     pub fn from_json(j: &Json) -> Result<Checkpoint, String> {
-        let assignment = j
-            .get("assignment")
-            .and_then(Json::as_array)
-            .ok_or("no assignment")?
-            .iter()
-            .map(value_from)
-            .collect::<Result<Vec<_>, _>>()?;
-        let done = j
-            .get("done")
-            .and_then(Json::as_str)
-            .ok_or("no done flags")?
-            .chars()
-            .map(|c| match c {
-                '1' => Ok(true),
-                '0' => Ok(false),
-                other => Err(format!("bad done flag {other:?}")),
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let assignment = assignment_from(j.get("assignment"))?;
+        let done = flags_from(j.get("done"))?;
+        let pending = match j.get("pending") {
+            None => Vec::new(),
+            Some(p) => p
+                .as_array()
+                .ok_or("bad pending")?
+                .iter()
+                .map(|s| {
+                    Ok(SavedSubtree {
+                        assignment: assignment_from(s.get("assignment"))?,
+                        done: flags_from(s.get("done"))?,
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?,
+        };
         let number = |k: &str| j.get(k).and_then(Json::as_u64).ok_or(format!("no {k}"));
         let seconds = |k: &str| {
             j.get(k)
@@ -152,6 +194,7 @@ impl Checkpoint {
                     })
                     .ok_or("bad lost_subtrees")?,
             },
+            pending,
         })
     }
 }
@@ -179,7 +222,20 @@ mod tests {
             by_roundness: [("Hundreds".to_string(), 42)].into(),
             subtree: 3,
             lost_subtrees: vec![1],
+            pending: vec![SavedSubtree {
+                assignment: vec![None, Some(ModelValue::Int("7".into())), None, None],
+                done: vec![true, true, false],
+            }],
         };
+        let without_pending = Checkpoint {
+            pending: Vec::new(),
+            ..c.clone()
+        };
+        assert!(without_pending.to_json().get("pending").is_none());
+        assert_eq!(
+            Checkpoint::from_json(&without_pending.to_json()),
+            Ok(without_pending)
+        );
         assert_eq!(Checkpoint::from_json(&c.to_json()), Ok(c));
         assert!(Checkpoint::from_json(&json!({"assignment": [], "done": "01x"})).is_err());
         assert!(

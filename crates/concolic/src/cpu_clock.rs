@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// CPU time (user and system) consumed so far by the calling thread; zero where the
 /// platform cannot tell.
-pub fn thread_cpu_time() -> Duration {
+pub(crate) fn thread_cpu_time() -> Duration {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

@@ -6,7 +6,7 @@
 //! fractions as quotients). The scopes are built as syntax trees and written by the one Catala
 //! printer (`catala_syntax::printer`), in the language of the explored file.
 
-use crate::{Exploration, Outcome};
+use crate::{Exploration, Outcome, TestCase};
 use catala_eval::runtime::{Decimal, Integer, Value};
 use catala_ir::dcalc::{Program, ScopeId};
 use catala_syntax::ast::{self, BinOp, ExprKind as E, Ident, Language, QualName};
@@ -56,7 +56,7 @@ fn dec_lit(int_part: String, frac_part: String) -> ast::Expr {
 
 /// The syntax tree of a Catala literal for a value (the inverse of evaluation for the values a
 /// test takes or gives).
-pub fn value_expr(program: &Program, v: &Value) -> ast::Expr {
+pub(crate) fn value_expr(program: &Program, v: &Value) -> ast::Expr {
     match v {
         Value::Unit | Value::Closure(_) => node(E::Tuple(Vec::new())),
         Value::Bool(b) => lit(ast::Literal::Bool(*b)),
@@ -258,17 +258,10 @@ fn relative_path(to: &Path, from: &Path) -> PathBuf {
     out
 }
 
-/// The text of the test file.
-pub fn test_file_text(
-    program: &Program,
-    scope: ScopeId,
-    exploration: &Exploration,
-    include: &Path,
-) -> String {
+/// The title of the test file and its inclusion of the explored source.
+pub(crate) fn test_file_header(program: &Program, scope: ScopeId, include: &Path) -> String {
     let decl = program.scope(scope);
-    let lang = decl.language;
-    let printer = Printer::new(lang);
-    let (title, include_word) = match lang {
+    let (title, include_word) = match decl.language {
         Language::En => ("Tests of", "Include"),
         Language::Fr => ("Tests de", "Inclusion"),
         Language::Pl => ("Testy", "Include"),
@@ -280,8 +273,17 @@ pub fn test_file_text(
         decl.name,
         include.display()
     );
+    out
+}
+
+/// The text of test `i` (0-based) of the file: a test scope, or for a path ending in an
+/// error, its inputs.
+pub fn test_text(program: &Program, scope: ScopeId, i: usize, t: &TestCase) -> String {
+    let decl = program.scope(scope);
+    let printer = Printer::new(decl.language);
+    let mut out = String::new();
     let run = ident("run");
-    for (i, t) in exploration.tests.iter().enumerate() {
+    {
         let test_name = ident(&format!("Test_{}_{}", decl.name, i + 1));
         let mut items: Vec<ast::ScopeUseItem> = Vec::new();
         for (input, v) in decl.inputs.iter().zip(&t.inputs) {
@@ -327,7 +329,7 @@ pub fn test_file_text(
                 t.outcome.kind(),
                 t.path
             );
-            continue;
+            return out;
         };
         for (name, v) in outs {
             let field = node(E::Field(
@@ -390,6 +392,23 @@ pub fn write_test_file(
     source: &Path,
     dir: &Path,
 ) -> std::io::Result<PathBuf> {
+    let tests: Vec<String> = exploration
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| test_text(program, scope, i, t))
+        .collect();
+    write_test_texts(program, scope, &tests, source, dir)
+}
+
+/// Writes tests already written out by [`test_text`], in order, as [`write_test_file`] does.
+pub fn write_test_texts(
+    program: &Program,
+    scope: ScopeId,
+    tests: &[String],
+    source: &Path,
+    dir: &Path,
+) -> std::io::Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let decl = program.scope(scope);
     let ext = source
@@ -398,6 +417,10 @@ pub fn write_test_file(
         .unwrap_or("catala_en");
     let path = dir.join(format!("{}_concolic.{ext}", decl.name));
     let include = relative_path(source, dir);
-    std::fs::write(&path, test_file_text(program, scope, exploration, &include))?;
+    let mut text = test_file_header(program, scope, &include);
+    for t in tests {
+        text.push_str(t);
+    }
+    std::fs::write(&path, text)?;
     Ok(path)
 }

@@ -4,6 +4,11 @@
 //! [`PathConstraint`] per branch decided on the way), the outcome (outputs, a failed assertion
 //! or an error) and, with early conflicts on, the lemmas learnt from exceptions that failed
 //! (Fig. 10 of the paper). The searcher and the solver chain never see the interpreter.
+//!
+//! [`PathExecutor`] is what every executor gives the exploration loops: a run on one
+//! assignment, its path condition, and the concrete-only operations met so far. [`Executor`]
+//! runs one scope; `crate::product_executor::ProductExecutor` runs several (the cases of a
+//! relation, or two versions of a program) on one path state.
 
 use crate::inputs::{Assignment, InputSpace, Shape};
 use crate::options::Optimizations;
@@ -26,6 +31,36 @@ pub(crate) struct Run {
     /// Early-conflict lemmas (p, ¬χ'): they hold for queries negating a node at position p or
     /// later (Fig. 10).
     pub(crate) lemmas: Vec<(usize, Term)>,
+}
+
+/// An executor: runs the program, or the programs of a product, on one assignment of the
+/// input variables. The path of a run goes to the searcher and the solver chain; the rest of
+/// the run (outputs, outcome, lemmas) to the leaf hook.
+pub(crate) trait PathExecutor {
+    /// What one run gives.
+    type Run;
+    /// Runs on `assignment`.
+    fn execute(&mut self, assignment: &Assignment) -> Self::Run;
+    /// The path condition of `run`, in the order the branches were decided.
+    fn path(run: &Self::Run) -> &[PathConstraint];
+    /// Operations the runs so far evaluated concretely only (paths may be missing).
+    fn incomplete(&self) -> &BTreeSet<String>;
+}
+
+impl PathExecutor for Executor<'_> {
+    type Run = Run;
+
+    fn execute(&mut self, assignment: &Assignment) -> Run {
+        self.run(assignment)
+    }
+
+    fn path(run: &Run) -> &[PathConstraint] {
+        &run.path
+    }
+
+    fn incomplete(&self) -> &BTreeSet<String> {
+        &self.interp.session.incomplete
+    }
 }
 
 /// Runs one scope of a (transformed) program with the symbolic companion.
@@ -149,10 +184,5 @@ impl<'p> Executor<'p> {
             outcome,
             lemmas,
         }
-    }
-
-    /// Operations the runs so far evaluated concretely only (paths may be missing).
-    pub(crate) fn incomplete(&self) -> &BTreeSet<String> {
-        &self.interp.session.incomplete
     }
 }

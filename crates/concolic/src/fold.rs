@@ -181,7 +181,7 @@ fn fold_expr(e: &mut Expr) {
 }
 
 /// A copy of `program` with every foldable `match` rewritten.
-pub fn fold_matches(program: &Program) -> Program {
+pub(crate) fn fold_matches(program: &Program) -> Program {
     let mut p = program.clone();
     for scope in &mut p.scopes {
         for stmt in &mut scope.body {

@@ -8,7 +8,7 @@
 //! [`Bounds`]. A shape turns an assignment of its variables into a Catala value and its
 //! companion.
 
-use crate::symbolic::{constant_term, date_of_day_number, day_number, Sym, SymList};
+use crate::symbolic::{date_of_day_number, day_number, Sym, SymList};
 use catala_eval::runtime::{Decimal, Duration, Integer, Value};
 use catala_ir::dcalc::{Program, ScopeId, Ty};
 use num_bigint::BigInt;
@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 /// The unfolded type of an input.
 #[derive(Clone, Debug)]
-pub enum Shape {
+pub(crate) enum Shape {
     Bool(VarId),
     Integer(VarId),
     Decimal(VarId),
@@ -64,10 +64,8 @@ pub struct InputVar {
 
 /// The shapes of a scope's inputs and their variables.
 #[derive(Clone, Debug)]
-pub struct InputSpace {
+pub(crate) struct InputSpace {
     pub vars: Vec<InputVar>,
-    /// Per scope input: `None` for context variables (left to their definitions).
-    pub shapes: Vec<Option<Shape>>,
     /// Domain constraints (enumeration cases, date range, list lengths, duration parts).
     pub domains: Vec<Term>,
     /// The variables standing for dates (day numbers).
@@ -92,17 +90,17 @@ impl Default for InputSpace {
 const FIRST_DAY: i64 = -25_567;
 const LAST_DAY: i64 = 84_005;
 /// The first and last dates explored.
-pub const DATE_RANGE: (&str, &str) = ("1900-01-01", "2199-12-31");
+pub(crate) const DATE_RANGE: (&str, &str) = ("1900-01-01", "2199-12-31");
 /// Each part of a duration is explored within ± these (years, months, days): the span of the
 /// date range.
-pub const DURATION_LIMITS: (i64, i64, i64) = (300, 3_600, 109_572);
+pub(crate) const DURATION_LIMITS: (i64, i64, i64) = (300, 3_600, 109_572);
 /// The default bound of list inputs' lengths.
 pub const DEFAULT_MAX_LIST_LENGTH: usize = 3;
 /// Structures and enumerations nested deeper than this are fixed.
-pub const MAX_DEPTH: u32 = 16;
+pub(crate) const MAX_DEPTH: u32 = 16;
 /// Lists of lists nested deeper than this are fixed (each level multiplies the variables by
 /// the bound).
-pub const MAX_LIST_NESTING: u32 = 3;
+pub(crate) const MAX_LIST_NESTING: u32 = 3;
 
 /// The bounds within which an exploration covers every path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,7 +167,6 @@ impl InputSpace {
     pub fn new(max_list_length: usize) -> InputSpace {
         InputSpace {
             vars: Vec::new(),
-            shapes: Vec::new(),
             domains: Vec::new(),
             dates: Vec::new(),
             max_list_length,
@@ -181,7 +178,7 @@ impl InputSpace {
     /// Raises the bound of each list input the hints give with more elements than
     /// `max_list_length` to the hint's length. Hints that do not read are left to the
     /// exploration, which reports them.
-    pub fn raise_for_hints(
+    pub(crate) fn raise_for_hints(
         &mut self,
         program: &Program,
         scope: ScopeId,
@@ -274,7 +271,7 @@ impl InputSpace {
     }
 
     /// The shape of a context variable: optional.
-    pub fn optional_shape(&mut self, program: &Program, ty: &Ty, path: &str) -> Shape {
+    pub(crate) fn optional_shape(&mut self, program: &Program, ty: &Ty, path: &str) -> Shape {
         let given = self.fresh(Kind::Bool, &format!("{path}#given"), false);
         let inner = self.shape_of(program, ty, path, 0);
         Shape::Optional {
@@ -450,7 +447,7 @@ fn int_value(a: &Assignment, v: VarId) -> Integer {
 
 impl Shape {
     /// The value of this shape under `a`, with its symbolic companion.
-    pub fn build(&self, a: &Assignment) -> (Value, Sym) {
+    pub(crate) fn build(&self, a: &Assignment) -> (Value, Sym) {
         let var = |v: VarId, k: Kind| Sym::Scalar(term::var(v, k));
         match self {
             Shape::Bool(v) => {
@@ -550,7 +547,7 @@ impl Shape {
 
     /// The bounds of the list lengths in this shape, `0 ≤ len ≤ max` (for callers that make
     /// shapes themselves, as the relational exploration's caller does).
-    pub fn length_domains(&self, out: &mut Vec<Term>) {
+    pub(crate) fn length_domains(&self, out: &mut Vec<Term>) {
         match self {
             Shape::List { len, max, elems } => {
                 let x = term::var(*len, Kind::Int);
@@ -581,7 +578,7 @@ impl Shape {
     }
 
     /// The argument of a scope run under `a` (`None`: an optional argument not given).
-    pub fn build_arg(&self, a: &Assignment) -> Option<(Value, Sym)> {
+    pub(crate) fn build_arg(&self, a: &Assignment) -> Option<(Value, Sym)> {
         match self {
             Shape::Optional { given, inner } => {
                 matches!(a.get(given.0 as usize), Some(Some(ModelValue::Bool(true))))
@@ -593,7 +590,7 @@ impl Shape {
 
     /// Writes into `a` the assignment that makes this shape build `value` (for hints); a
     /// `Fixed` shape takes the value itself.
-    pub fn absorb(&mut self, value: &Value, a: &mut Assignment) {
+    pub(crate) fn absorb(&mut self, value: &Value, a: &mut Assignment) {
         let mut set = |v: VarId, m: ModelValue| {
             if let Some(slot) = a.get_mut(v.0 as usize) {
                 *slot = Some(m);
@@ -653,9 +650,4 @@ impl Shape {
             _ => {}
         }
     }
-}
-
-/// The constant term of a value, for callers outside this module.
-pub fn value_term(v: &Value) -> Option<Term> {
-    constant_term(v)
 }

@@ -17,31 +17,37 @@
 
 pub mod audit;
 pub mod checkpoint;
-pub mod coverage_guided;
-pub mod cpu_clock;
+pub(crate) mod coverage_guided;
+pub(crate) mod cpu_clock;
 pub mod emit;
-pub mod executor;
+pub(crate) mod executor;
+mod exploration_loop;
 pub mod explore;
 pub mod fold;
 pub mod inputs;
 mod int_rounding;
 pub mod mutation;
+mod observers;
 pub mod options;
 pub mod parallel;
-pub mod path_id;
+pub(crate) mod path_id;
 pub mod plan;
+mod product_executor;
 pub mod relational;
+mod relational_loop;
 pub mod reorder;
 mod replay;
 pub mod results;
-pub mod searcher;
+pub(crate) mod searcher;
 pub mod shard;
 pub mod symbolic;
 mod symbolic_dates;
+mod work_pool;
+mod worker;
 
 pub use explore::{
-    explore, explore_checkpointed, explore_with, Control, EvaluationOrder, Exploration,
-    ExploreOptions, ExploreStats, Optimizations, Outcome, StopReason, Strategy, TestCase,
+    explore, explore_checkpointed, Control, EvaluationOrder, Exploration, ExploreOptions,
+    ExploreStats, Optimizations, Outcome, StopReason, Strategy, TestCase,
 };
 pub use path_id::PathId;
 

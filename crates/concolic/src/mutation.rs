@@ -271,7 +271,7 @@ pub fn run_mutants(
 
 /// Builds a fresh copy of the program in a worker thread (programs are not shared between
 /// threads).
-pub type ProgramSetup<'a> = &'a (dyn Fn() -> Result<Program, String> + Sync);
+pub(crate) type ProgramSetup<'a> = &'a (dyn Fn() -> Result<Program, String> + Sync);
 
 /// [`run_mutants`], exploring each mutant twice side by side: depth-first and new branches
 /// first ([`Strategy`]), in two worker threads that live for the whole campaign (each with

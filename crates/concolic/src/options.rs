@@ -61,7 +61,7 @@ impl Optimizations {
     };
 
     /// The switch of one optimization.
-    pub fn switch(&mut self, which: Switch) -> &mut bool {
+    pub(crate) fn switch(&mut self, which: Switch) -> &mut bool {
         match which {
             Switch::Trivial => &mut self.trivial_constraints,
             Switch::Incremental => &mut self.incremental,
@@ -76,13 +76,14 @@ impl Optimizations {
     }
 
     /// Whether one optimization is on.
-    pub fn is_on(&self, which: Switch) -> bool {
+    pub(crate) fn is_on(&self, which: Switch) -> bool {
         let mut copy = *self;
         *copy.switch(which)
     }
 
     /// The names of the optimizations that are on, in the order of [`OPTIMIZATIONS`].
-    pub fn names_on(&self) -> Vec<&'static str> {
+    #[cfg(test)]
+    pub(crate) fn names_on(&self) -> Vec<&'static str> {
         OPTIMIZATIONS
             .iter()
             .filter(|o| self.is_on(o.switch))
@@ -151,7 +152,7 @@ impl Optimizations {
 
 /// The optimizations, one per field of [`Optimizations`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Switch {
+pub(crate) enum Switch {
     Trivial,
     Incremental,
     Soft,
@@ -165,7 +166,7 @@ pub enum Switch {
 
 /// Where an optimization acts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OptimizationKind {
+pub(crate) enum OptimizationKind {
     /// Rewrites a copy of the program before the exploration.
     ProgramPass,
     /// Changes what the symbolic companion records or how the interpreter evaluates with it.
@@ -189,7 +190,7 @@ impl OptimizationKind {
 
 /// One entry of the table of optimizations.
 #[derive(Clone, Copy, Debug)]
-pub struct Optimization {
+pub(crate) struct Optimization {
     /// The name `--optim` takes.
     pub name: &'static str,
     pub switch: Switch,
@@ -199,7 +200,7 @@ pub struct Optimization {
 }
 
 /// Every optimization: option parsing, `--help` and error messages read this table.
-pub const OPTIMIZATIONS: &[Optimization] = &[
+pub(crate) const OPTIMIZATIONS: &[Optimization] = &[
     Optimization {
         name: "trivial",
         switch: Switch::Trivial,
@@ -257,7 +258,7 @@ pub const OPTIMIZATIONS: &[Optimization] = &[
 ];
 
 /// The names of [`OPTIMIZATIONS`], comma-separated.
-pub fn optimization_names() -> String {
+pub(crate) fn optimization_names() -> String {
     OPTIMIZATIONS
         .iter()
         .map(|o| o.name)

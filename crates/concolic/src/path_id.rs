@@ -46,7 +46,7 @@ impl PathId {
 
     /// The first `k` decisions, then the other way at position `k`: the subtree a search
     /// reaches by negating the `k`-th constraint. `None` when `k` is past the end.
-    pub fn sibling_subtree(&self, k: usize) -> Option<PathId> {
+    pub(crate) fn sibling_subtree(&self, k: usize) -> Option<PathId> {
         let way = *self.0.get(k)?;
         let mut bits = self.0[..k].to_vec();
         bits.push(!way);

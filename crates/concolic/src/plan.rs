@@ -24,10 +24,11 @@
 //! more subtrees than shards ([`default_subtrees`]).
 
 use crate::checkpoint::{value_from, value_json};
-use crate::explore::{transform, Worker};
+use crate::executor::PathExecutor;
 use crate::inputs::Assignment;
 use crate::path_id::PathId;
 use crate::symbolic::PathConstraint;
+use crate::worker::{transform, Worker};
 use crate::{ConcolicError, ExploreOptions};
 use catala_ir::dcalc::{Program, ScopeId};
 use serde_json::{json, Value as Json};
@@ -175,7 +176,7 @@ pub fn make_plan(
     let mut unknown_queries = 0;
     let mut run = |worker: &mut Worker, prefix: PathId, assignment: Assignment| -> Piece {
         runs += 1;
-        let path = worker.executor.run(&assignment).path;
+        let path = worker.executor.execute(&assignment).path;
         let follows = prefix.is_prefix_of(&PathId::of(&path));
         let hard = nonlinear_operations(&path);
         Piece {

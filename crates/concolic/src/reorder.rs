@@ -58,7 +58,7 @@ fn stmt_reads(stmt: &mut Stmt) -> BTreeSet<u32> {
 /// The order decides which of several undefined or failing definitions stops a run first,
 /// hence the set of paths: e.g. an output defined only for some years fails before the
 /// branches of the variables computed after it.
-pub fn cutecat_order(program: &Program) -> Program {
+pub(crate) fn cutecat_order(program: &Program) -> Program {
     let mut p = program.clone();
     for s in &mut p.scopes {
         order_in(s);
@@ -181,7 +181,7 @@ fn pack_expr(e: &mut Expr) {
 }
 
 /// A copy of `program` with the exceptions of every default term packed by free variables.
-pub fn pack_exceptions(program: &Program) -> Program {
+pub(crate) fn pack_exceptions(program: &Program) -> Program {
     let mut p = program.clone();
     for scope in &mut p.scopes {
         for stmt in &mut scope.body {

@@ -4,17 +4,15 @@
 //! negate and may ask for the open nodes below it to be set aside as subtrees in the
 //! `WorkPool` (solved for now, explored later or by another worker). Every open node is
 //! negated exactly once whatever the searcher, so all searchers find the same set of paths, in
-//! different orders. The pool is the searcher's second level: it hands out subtrees, to this
-//! worker later (`Solo`) or to other threads (`crate::parallel`).
+//! different orders. The pool is the searcher's second level (`crate::work_pool`): it hands
+//! out subtrees, to this worker later or to other threads (`crate::parallel`).
 //!
 //! Searchers: [`DepthFirst`] (the paper's), [`NewBranchesFirst`], and
 //! [`crate::coverage_guided::CoverageGuided`]. A new strategy is one new type implementing
 //! `Searcher`, plus its variant of [`crate::Strategy`].
 
-use crate::inputs::Assignment;
 use catala_syntax::Span;
 use smt::catala::term::Term;
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// One constraint of the current path.
@@ -39,7 +37,7 @@ impl Coverage {
     }
 
     /// Some run went this way.
-    pub fn is_covered(&self, way: &(Span, u32)) -> bool {
+    pub(crate) fn is_covered(&self, way: &(Span, u32)) -> bool {
         self.taken.contains_key(way)
     }
 
@@ -51,7 +49,7 @@ impl Coverage {
 
 /// The searcher's choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pick {
+pub(crate) struct Pick {
     /// The position in the stack of the node to negate.
     pub negate: usize,
     /// Set the open nodes below it aside as subtrees first.
@@ -108,56 +106,6 @@ impl Searcher for NewBranchesFirst {
             negate: deepest,
             set_aside_below: false,
         })
-    }
-}
-
-/// A unit of work: inputs reaching a subtree of the path tree, and its depth (the number of
-/// leading path constraints that belong to another worker or were explored already).
-pub(crate) type Task = (Assignment, usize);
-
-/// Where a worker finds more work and shares its own (see `crate::parallel`).
-pub(crate) trait WorkPool {
-    /// Another worker waits for a subtree.
-    fn hungry(&self) -> bool;
-    /// Hands a subtree to another worker (or sets it aside for later).
-    fn give(&self, task: Task);
-    /// The next subtree, or `None` when the exploration is over.
-    fn take(&self) -> Option<Task>;
-    /// Counts a test; returns the number of tests so far, this one included.
-    fn count_test(&self) -> usize;
-    /// Ends the exploration (a limit was reached or the caller asked).
-    fn stop(&self);
-    fn is_stopped(&self) -> bool;
-}
-
-/// The pool of a sequential exploration: nobody to share with, but subtrees set aside by a
-/// searcher wait here (the last one set aside is taken first).
-#[derive(Default)]
-pub(crate) struct Solo {
-    pub(crate) tests: std::cell::Cell<usize>,
-    pub(crate) stopped: std::cell::Cell<bool>,
-    deferred: RefCell<Vec<Task>>,
-}
-
-impl WorkPool for Solo {
-    fn hungry(&self) -> bool {
-        false
-    }
-    fn give(&self, task: Task) {
-        self.deferred.borrow_mut().push(task);
-    }
-    fn take(&self) -> Option<Task> {
-        self.deferred.borrow_mut().pop()
-    }
-    fn count_test(&self) -> usize {
-        self.tests.set(self.tests.get() + 1);
-        self.tests.get()
-    }
-    fn stop(&self) {
-        self.stopped.set(true);
-    }
-    fn is_stopped(&self) -> bool {
-        self.stopped.get()
     }
 }
 

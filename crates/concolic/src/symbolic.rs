@@ -50,7 +50,7 @@ pub enum Sym {
 }
 
 impl Sym {
-    pub fn is_concrete(&self) -> bool {
+    pub(crate) fn is_concrete(&self) -> bool {
         matches!(self, Sym::Concrete)
     }
 
@@ -153,7 +153,7 @@ impl PathState {
 
     /// The condition under which the part of the run after path position `from` behaves as it
     /// did: the constraints recorded from there, and the repeats met from there.
-    pub fn condition_from(&self, from: usize) -> Vec<Term> {
+    pub(crate) fn condition_from(&self, from: usize) -> Vec<Term> {
         let mut out: Vec<Term> = self
             .constraints
             .iter()
@@ -286,12 +286,12 @@ pub fn day_number(d: &Date) -> i64 {
 }
 
 /// The date of a day number (inverse of [`day_number`]).
-pub fn date_of_day_number(z: i64) -> Option<Date> {
+pub(crate) fn date_of_day_number(z: i64) -> Option<Date> {
     Date::from_day_number(z)
 }
 
 /// The constant term of a scalar value (`None` for values with no scalar encoding).
-pub fn constant_term(v: &Value) -> Option<Term> {
+pub(crate) fn constant_term(v: &Value) -> Option<Term> {
     Some(match v {
         Value::Bool(b) => bool_const(*b),
         Value::Integer(i) | Value::Money(i) => int_const(i.to_string()),

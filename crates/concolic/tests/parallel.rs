@@ -53,22 +53,15 @@ fn sequential_paths(path: &Path, scope: &str) -> Vec<String> {
 }
 
 fn parallel_paths(path: &Path, scope: &str, jobs: usize) -> Vec<String> {
-    let (_, id) = load_scope(path, scope);
+    let (program, id) = load_scope(path, scope);
     let found: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let e = explore_parallel(
-        jobs,
-        id,
-        &options(),
-        || load(path),
-        |p: &Program| p,
-        |_, _, t| {
-            found
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(line(t));
-            Control::Continue
-        },
-    );
+    let e = explore_parallel(jobs, &program, id, &options(), &|_, t| {
+        found
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(line(t));
+        Control::Continue
+    });
     let e = match e {
         Ok(e) => e,
         Err(err) => panic!("parallel exploration failed: {err}"),

@@ -3,6 +3,11 @@
 //!   metamorphic}`, `smt → {sre, concolic, hatch}`, `sre → hatch`, `{smt, concolic} → metamorphic`
 //!   (the symbolic check of relations), everything → `lexprobe`;
 //! - every source file opens with a `//!` paragraph saying what it is;
+//! - the boundaries of the second architecture step (ARCHITECTURE.md): `metamorphic` reaches
+//!   `concolic` only through its relational API (`concolic::relational`); the query types and
+//!   the layers before Z3 in `smt::catala` do not touch Z3; report writers in `lexprobe` do not
+//!   read the commands' argument structs; no function of a command is over 100 lines; one
+//!   position type (`diagnostics::Span`) for every input language;
 //! - library code neither panics on purpose (`unwrap()`, `expect("…")`, `panic!`) nor prints
 //!   (`println!` and friends): only the binary talks to the terminal. Test modules (`tests.rs`,
 //!   code after `#[cfg(test)]`) are exempt; a parser's own `expect(token)` method is not an
@@ -28,7 +33,8 @@ fn crate_of(file: &Path) -> String {
 /// The workspace crates each crate may depend on.
 fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     let mut m = BTreeMap::new();
-    m.insert("catala_syntax", vec![]);
+    m.insert("diagnostics", vec![]);
+    m.insert("catala_syntax", vec!["diagnostics"]);
     m.insert("catala_ir", vec!["catala_syntax"]);
     m.insert("catala_eval", vec!["catala_syntax", "catala_ir"]);
     m.insert("smt", vec![]);
@@ -40,6 +46,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert(
         "metamorphic",
         vec![
+            "diagnostics",
             "catala_syntax",
             "catala_ir",
             "catala_eval",
@@ -47,7 +54,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
             "concolic",
         ],
     );
-    m.insert("hatch", vec!["smt", "sre"]);
+    m.insert("hatch", vec!["diagnostics", "smt", "sre"]);
     m.insert(
         "reports",
         vec![
@@ -61,6 +68,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert(
         "lexprobe",
         vec![
+            "diagnostics",
             "catala_syntax",
             "catala_ir",
             "catala_eval",
@@ -171,5 +179,163 @@ fn libraries_neither_panic_nor_print() {
     assert!(
         found.is_empty(),
         "panics or printing in library code: {found:#?}"
+    );
+}
+
+/// Every workspace crate is in the graph of [`allowed`] (a new crate must say where it sits).
+#[test]
+fn every_crate_has_a_place_in_the_graph() {
+    let allowed = allowed();
+    let entries = std::fs::read_dir(crates_dir()).expect("crates directory");
+    for e in entries.flatten() {
+        if e.path().join("Cargo.toml").exists() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            assert!(
+                allowed.contains_key(name.as_str()),
+                "crate {name} is not in the dependency graph of design_rules.rs"
+            );
+        }
+    }
+}
+
+/// The `concolic::…` paths named in the files under `dir`, with the file and line.
+fn paths_into(dir: &Path, krate: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    let mut found = Vec::new();
+    let needle = format!("{krate}::");
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let mut rest = code;
+            while let Some(at) = rest.find(&needle) {
+                let before = rest[..at].chars().last();
+                let after = &rest[at + needle.len()..];
+                rest = after;
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let module: String = after
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push((module, format!("{}:{}", f.display(), i + 1)));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn metamorphic_reaches_concolic_only_through_its_relational_api() {
+    let uses = paths_into(&crates_dir().join("metamorphic/src"), "concolic");
+    assert!(!uses.is_empty(), "the prover no longer uses concolic?");
+    let bad: Vec<_> = uses.iter().filter(|(m, _)| m != "relational").collect();
+    assert!(
+        bad.is_empty(),
+        "metamorphic names concolic internals (only `concolic::relational` is its API): {bad:?}"
+    );
+}
+
+#[test]
+fn the_query_types_and_the_layers_before_z3_do_not_touch_z3() {
+    let dir = crates_dir().join("smt/src/catala");
+    for file in [
+        "query.rs",
+        "stats.rs",
+        "chain.rs",
+        "session.rs",
+        "finite.rs",
+        "guess.rs",
+        "term.rs",
+        "calendar.rs",
+        "case_split.rs",
+    ] {
+        let text = std::fs::read_to_string(dir.join(file)).expect(file);
+        let code: String = text
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with("#[cfg(test)]"))
+            .map(|l| l.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !code.contains("z3::"),
+            "smt/src/catala/{file} names the z3 crate: only the Z3 layers, the encoder and the model refiner may"
+        );
+    }
+    for krate in allowed().keys().filter(|k| **k != "smt") {
+        let manifest =
+            std::fs::read_to_string(crates_dir().join(krate).join("Cargo.toml")).expect("manifest");
+        assert!(
+            !manifest.lines().any(|l| l.trim_start().starts_with("z3")),
+            "{krate} depends on z3: only smt talks to Z3"
+        );
+    }
+}
+
+#[test]
+fn report_writers_take_plain_values_not_command_arguments() {
+    let src = crates_dir().join("lexprobe/src");
+    let mut files = Vec::new();
+    rust_files(&src.join("report_files"), &mut files);
+    files.push(src.join("law_coverage.rs"));
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("report writer");
+        assert!(
+            !text.contains("crate::commands"),
+            "{} reads the commands' module (report writers take plain values)",
+            f.display()
+        );
+    }
+}
+
+/// The functions of `text` longer than `limit` lines, from their `fn` line to the closing
+/// brace at the same indentation (the layout `cargo fmt` gives).
+fn long_functions(text: &str, limit: usize) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let signature = ["fn ", "pub fn ", "pub(crate) fn ", "async fn "]
+            .iter()
+            .any(|p| trimmed.starts_with(p));
+        if !signature {
+            continue;
+        }
+        let close = format!("{}}}", " ".repeat(indent));
+        if let Some(end) = lines[i..].iter().position(|l| *l == close) {
+            if end + 1 > limit {
+                let name = trimmed.split('(').next().unwrap_or(trimmed).to_string();
+                long.push((name, end + 1));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn the_long_function_scanner_counts_lines_from_fn_to_its_brace() {
+    let body = "    let x = 1;\n".repeat(5);
+    let text = format!("fn short() {{\n{body}}}\n\nfn other() {{\n}}\n");
+    assert_eq!(long_functions(&text, 6), vec![("fn short".to_string(), 7)]);
+    assert!(long_functions(&text, 7).is_empty());
+}
+
+#[test]
+fn no_command_function_is_over_100_lines() {
+    let mut files = Vec::new();
+    rust_files(&crates_dir().join("lexprobe/src/commands"), &mut files);
+    let mut long = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("command file");
+        for (name, n) in long_functions(&text, 100) {
+            long.push(format!("{} {name}: {n} lines", f.display()));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "command functions over 100 lines: {long:#?}"
     );
 }

@@ -95,8 +95,10 @@ pub struct ConcolicArgs {
     /// `{"stats": …, "incomplete": […]}` line. Memory stays flat however long the run.
     #[arg(long, conflicts_with = "format")]
     pub jsonl: bool,
-    /// Worker threads, each with its own Z3 context, sharing the path tree (same paths as one
-    /// worker; tests are printed in the order they are found).
+    /// Worker threads, each with its own Z3 context, sharing the program and the path tree
+    /// (same paths as one worker; tests are printed in the order they are found). Works with
+    /// --checkpoint and --resume (a checkpoint holds every worker's state), --shard and
+    /// --emit-tests.
     #[arg(long, short = 'j', default_value_t = 1)]
     pub jobs: usize,
     /// Keep the state of the exploration in this file (rewritten every --checkpoint-every
@@ -201,32 +203,102 @@ impl From<StrategyArg> for concolic::Strategy {
 
 pub fn run(args: ConcolicArgs) -> i32 {
     let json_out = args.format == OutputFormat::Json || args.jsonl;
-    let optimizations = match Optimizations::parse(&args.optim) {
+    let mut options = match explore_options(&args) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("lexprobe concolic: {e}");
-            return USAGE;
-        }
-    };
-    if let Some(path) = &args.checkpoint {
-        if let Err(msg) = check_checkpoint_writable(path) {
-            eprintln!("lexprobe concolic: {msg}");
-            return USAGE;
-        }
-    }
-    let hints = match args.hints.as_deref().map(read_json).transpose() {
-        Ok(h) => h,
-        Err(msg) => {
-            eprintln!("lexprobe concolic: {msg}");
-            return USAGE;
-        }
+        Err(msg) => return usage(&msg),
     };
     let (loaded, scope) =
         match catala::load_scope(&args.file, &args.includes.include, &args.scope, json_out) {
             Ok(found) => found,
             Err(code) => return code,
         };
-    let options = ExploreOptions {
+    let bounds = concolic::inputs::Bounds::of(
+        &loaded.program,
+        scope,
+        options.max_list_length,
+        options.hints.as_ref(),
+    );
+    if let Some(shards) = args.plan {
+        return match super::shard::print_plan(&loaded, scope, &options, &args, shards) {
+            Ok(()) => SUCCESS,
+            Err(e) => {
+                eprintln!("lexprobe concolic: {e}");
+                CATALA_ERROR
+            }
+        };
+    }
+    let shard = match super::shard::read_shard(&loaded, &args) {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    if let Err(msg) = take_up_checkpoint(&args, shard.as_ref(), &mut options) {
+        return usage(&msg);
+    }
+    if let (Some(s), true) = (&shard, args.jsonl) {
+        println!("{}", super::shard::header_json(s));
+    }
+    let sinks = TestSinks::new(&args, json_out);
+    let mut shard_done: Option<super::shard::ShardDone> = None;
+    let shard_parts = (shard.as_ref(), &mut shard_done);
+    let result = if args.jobs > 1 {
+        explore_parallel(&loaded, scope, &options, &args, &sinks, shard_parts)
+    } else {
+        explore_sequential(&loaded, scope, &options, &args, &sinks, shard_parts)
+    };
+    sinks.recorders.status.finish();
+    let exploration = match result {
+        Ok(e) => e,
+        Err(e) => {
+            print_errors(
+                &loaded.sources,
+                &[ErrorReport::plain("concolic", e.to_string())],
+                json_out,
+            );
+            return CATALA_ERROR;
+        }
+    };
+    let coverage = super::shard::coverage_json(shard.as_ref(), &exploration, shard_done.as_ref());
+    let (findings, recorders, collected) = sinks.finish();
+    let found = (&exploration, collected.json);
+    print_exploration(&loaded, scope, found, &args, &bounds, &findings, coverage);
+    let code = write_outputs(
+        &loaded,
+        scope,
+        &exploration,
+        &args,
+        &recorders,
+        collected.emitted,
+    );
+    if code != SUCCESS {
+        return code;
+    }
+    report_mismatches(&exploration, &loaded)
+}
+
+/// `lexprobe concolic: MESSAGE`, and the usage exit code.
+fn usage(message: &str) -> i32 {
+    eprintln!("lexprobe concolic: {message}");
+    USAGE
+}
+
+/// The options of the exploration, from the command line; the message of a usage error.
+fn explore_options(args: &ConcolicArgs) -> Result<ExploreOptions, String> {
+    let optimizations = Optimizations::parse(&args.optim).map_err(|e| e.to_string())?;
+    if let Some(path) = &args.checkpoint {
+        check_checkpoint_writable(path)?;
+    }
+    let hints = args.hints.as_deref().map(read_json).transpose()?;
+    check_combinations(args)?;
+    if let Some(dir) = &args.dump_unknown {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            format!(
+                "cannot create the directory {} for --dump-unknown: {e}",
+                dir.display()
+            )
+        })?;
+    }
+    let json_out = args.format == OutputFormat::Json || args.jsonl;
+    Ok(ExploreOptions {
         optimizations,
         order: args.order.into(),
         cancel: Some(crate::interrupt::on_ctrl_c()),
@@ -246,205 +318,207 @@ pub fn run(args: ConcolicArgs) -> i32 {
         )),
         dump_unknown: args.dump_unknown.clone(),
         max_list_length: args.max_list_length,
+        checkpoint_every: args
+            .checkpoint
+            .as_ref()
+            .map(|_| Duration::from_secs_f64(args.checkpoint_every)),
         ..ExploreOptions::default()
-    };
-    let bounds = concolic::inputs::Bounds::of(
-        &loaded.program,
-        scope,
-        options.max_list_length,
-        options.hints.as_ref(),
-    );
-    if args.jobs > 1 && args.emit_tests.is_some() {
-        eprintln!("lexprobe concolic: --emit-tests needs the tests of one worker: use --jobs 1");
-        return USAGE;
-    }
-    if let Some(dir) = &args.dump_unknown {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!(
-                "lexprobe concolic: cannot create the directory {} for --dump-unknown: {e}",
-                dir.display()
-            );
-            return USAGE;
-        }
-    }
+    })
+}
+
+/// The options that do not go together.
+fn check_combinations(args: &ConcolicArgs) -> Result<(), String> {
     if args.jobs == 0 {
-        eprintln!("lexprobe concolic: --jobs must be at least 1");
-        return USAGE;
+        return Err("--jobs must be at least 1".into());
     }
-    if args.jobs > 1 && (args.checkpoint.is_some() || args.resume.is_some()) {
-        eprintln!(
-            "lexprobe concolic: --checkpoint and --resume work with one worker: use --jobs 1"
-        );
-        return USAGE;
+    let checkpoints = args.checkpoint.is_some() || args.resume.is_some();
+    if args.strategy != StrategyArg::DepthFirst && checkpoints {
+        return Err("--checkpoint and --resume need --strategy depth-first (the subtrees other orders set aside are not in a checkpoint)".into());
     }
-    if args.strategy != StrategyArg::DepthFirst
-        && (args.checkpoint.is_some() || args.resume.is_some())
-    {
-        eprintln!(
-            "lexprobe concolic: --checkpoint and --resume need --strategy depth-first (the subtrees other orders set aside are not in a checkpoint)"
-        );
-        return USAGE;
+    if args.jobs > 1 && args.shard.is_some() && checkpoints {
+        return Err("the checkpoints of a shard are written by one worker: use --jobs 1 with --checkpoint or --resume".into());
     }
     if !(args.checkpoint_every.is_finite() && args.checkpoint_every > 0.0) {
-        eprintln!("lexprobe concolic: --checkpoint-every must be a positive number of seconds");
-        return USAGE;
+        return Err("--checkpoint-every must be a positive number of seconds".into());
     }
-    let mut options = options;
-    if let Some(shards) = args.plan {
-        if shards == 0 {
-            eprintln!("lexprobe concolic: --plan needs at least 1 shard");
-            return USAGE;
-        }
-        return match super::shard::print_plan(&loaded, scope, &options, &args, shards) {
-            Ok(()) => SUCCESS,
-            Err(e) => {
-                eprintln!("lexprobe concolic: {e}");
-                CATALA_ERROR
-            }
-        };
+    if args.plan == Some(0) {
+        return Err("--plan needs at least 1 shard".into());
     }
-    let shard = match super::shard::read_shard(&loaded, &args) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("lexprobe concolic: {e}");
-            return USAGE;
-        }
-    };
-    if shard.is_some() && args.jobs > 1 {
-        eprintln!("lexprobe concolic: a shard is explored by one worker: use --jobs 1");
-        return USAGE;
-    }
+    Ok(())
+}
+
+/// `--resume`: the checkpoint, checked against the shard (or whole exploration) it continues.
+fn take_up_checkpoint(
+    args: &ConcolicArgs,
+    shard: Option<&super::shard::ShardSetup>,
+    options: &mut ExploreOptions,
+) -> Result<(), String> {
     if let Some(path) = &args.resume {
-        if let Err(msg) = check_checkpoint_shard(path, shard.as_ref()) {
-            eprintln!("lexprobe concolic: {msg}");
-            return USAGE;
-        }
-        match read_checkpoint(path, &args) {
-            Ok(c) => options.resume = Some(c),
-            Err(msg) => {
-                eprintln!("lexprobe concolic: {msg}");
-                return USAGE;
-            }
-        }
+        check_checkpoint_shard(path, shard)?;
+        options.resume = Some(read_checkpoint(path, args)?);
     }
-    if args.checkpoint.is_some() {
-        options.checkpoint_every = Some(Duration::from_secs_f64(args.checkpoint_every));
-    }
-    if let (Some(s), true) = (&shard, args.jsonl) {
-        println!("{}", super::shard::header_json(s));
-    }
-    let mut shard_done: Option<super::shard::ShardDone> = None;
-    let collected: Mutex<Vec<(usize, Json)>> = Mutex::new(Vec::new());
-    let findings: Mutex<Findings> = Mutex::new(Findings::default());
-    let files = crate::report_files::ConcolicFiles {
-        sarif: args.outputs.sarif.clone(),
-        coverage: args.outputs.coverage.files(),
-    };
-    let recorders =
-        crate::report_files::ConcolicRecorders::new(files, args.outputs.quiet, &args.scope);
-    let result = if args.jobs > 1 {
-        let out = Mutex::new(std::io::stdout());
-        let file = args.file.clone();
-        let includes = args.includes.include.clone();
-        concolic::parallel::explore_parallel(
-            args.jobs,
-            scope,
-            &options,
-            || {
-                catala::load(&file, &includes)
-                    .map_err(|_| format!("cannot load {}", file.display()))
-            },
-            |l: &Loaded| &l.program,
-            |l: &Loaded, i: usize, t: &concolic::TestCase| {
-                findings
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .record(l, i, t);
-                recorders.record(l, scope, i, t);
-                if json_out && !args.jsonl {
-                    let mut c = collected.lock().unwrap_or_else(|p| p.into_inner());
-                    c.push((i, test_json(l, scope, t)));
-                    return concolic::Control::Continue;
-                }
-                let mut text: Vec<u8> = Vec::new();
-                let _ = if args.jsonl {
-                    writeln!(text, "{}", test_json(l, scope, t))
-                } else {
-                    print_test(&mut text, l, scope, i, t, args.show_constraints)
-                };
-                let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
-                let _ = o.write_all(&text).and_then(|_| o.flush());
-                concolic::Control::Continue
-            },
-        )
-    } else {
-        explore_sequential(
-            &loaded,
-            scope,
-            &options,
-            &args,
+    Ok(())
+}
+
+/// Where the tests go as they are found: the findings, the result files, the printed output
+/// (human or JSON Lines, at once), and, with several workers, the tests of one JSON object or
+/// of the emitted file, written out (one worker keeps the tests in its exploration).
+struct TestSinks<'a> {
+    args: &'a ConcolicArgs,
+    json_out: bool,
+    findings: Mutex<Findings>,
+    recorders: crate::report_files::ConcolicRecorders,
+    json_tests: Option<Mutex<Vec<(usize, Json)>>>,
+    emitted: Option<Mutex<Vec<(usize, String)>>>,
+    out: Mutex<std::io::Stdout>,
+}
+
+/// The tests several workers found, in the order they were found: as JSON and as emitted
+/// text, as asked.
+#[derive(Default)]
+struct CollectedTests {
+    json: Option<Vec<Json>>,
+    emitted: Option<Vec<String>>,
+}
+
+impl<'a> TestSinks<'a> {
+    fn new(args: &'a ConcolicArgs, json_out: bool) -> TestSinks<'a> {
+        let several = args.jobs > 1;
+        TestSinks {
+            args,
             json_out,
-            (&findings, &recorders),
-            (shard.as_ref(), &mut shard_done),
-        )
-    };
-    let coverage =
-        |e: &Exploration| super::shard::coverage_json(shard.as_ref(), e, shard_done.as_ref());
-    let findings = findings.into_inner().unwrap_or_else(|p| p.into_inner());
-    recorders.status.finish();
-    let exploration = match result {
-        Ok(e) => e,
-        Err(e) => {
-            print_errors(
-                &loaded.sources,
-                &[ErrorReport::plain("concolic", e.to_string())],
-                json_out,
-            );
-            return CATALA_ERROR;
+            findings: Mutex::new(Findings::default()),
+            recorders: crate::report_files::ConcolicRecorders::new(
+                crate::report_files::ConcolicFiles {
+                    sarif: args.outputs.sarif.clone(),
+                    coverage: args.outputs.coverage.files(),
+                },
+                args.outputs.quiet,
+                &args.scope,
+            ),
+            json_tests: (several && json_out && !args.jsonl).then(|| Mutex::new(Vec::new())),
+            emitted: (several && args.emit_tests.is_some()).then(|| Mutex::new(Vec::new())),
+            out: Mutex::new(std::io::stdout()),
         }
-    };
+    }
+
+    /// Takes test `i`, found on `loaded`'s program.
+    fn take(
+        &self,
+        loaded: &Loaded,
+        scope: catala_ir::dcalc::ScopeId,
+        i: usize,
+        t: &concolic::TestCase,
+    ) -> concolic::Control {
+        self.findings
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .record(loaded, i, t);
+        self.recorders.record(loaded, scope, i, t);
+        if let Some(c) = &self.json_tests {
+            let j = test_json(loaded, scope, t);
+            c.lock().unwrap_or_else(|p| p.into_inner()).push((i, j));
+        }
+        if let Some(c) = &self.emitted {
+            let text = concolic::emit::test_text(&loaded.program, scope, i, t);
+            c.lock().unwrap_or_else(|p| p.into_inner()).push((i, text));
+        }
+        let mut text: Vec<u8> = Vec::new();
+        let _ = if self.args.jsonl {
+            writeln!(text, "{}", test_json(loaded, scope, t))
+        } else if self.json_out {
+            Ok(())
+        } else {
+            print_test(&mut text, loaded, scope, i, t, self.args.show_constraints)
+        };
+        if !text.is_empty() {
+            let mut o = self.out.lock().unwrap_or_else(|p| p.into_inner());
+            // A closed pipe (e.g. `| head`) is not an error of the exploration.
+            let _ = o.write_all(&text).and_then(|_| o.flush());
+        }
+        concolic::Control::Continue
+    }
+
+    /// The findings, the result files and the tests collected from several workers.
+    fn finish(
+        self,
+    ) -> (
+        Findings,
+        crate::report_files::ConcolicRecorders,
+        CollectedTests,
+    ) {
+        fn in_order<T>(c: Option<Mutex<Vec<(usize, T)>>>) -> Option<Vec<T>> {
+            let mut v = c?.into_inner().unwrap_or_else(|p| p.into_inner());
+            v.sort_by_key(|(i, _)| *i);
+            Some(v.into_iter().map(|(_, t)| t).collect())
+        }
+        let collected = CollectedTests {
+            json: in_order(self.json_tests),
+            emitted: in_order(self.emitted),
+        };
+        let findings = self
+            .findings
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        (findings, self.recorders, collected)
+    }
+}
+
+/// Prints the closing part: the JSON Lines closing line, the JSON object, or the findings and
+/// the summary.
+fn print_exploration(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    (exploration, json_tests): (&Exploration, Option<Vec<Json>>),
+    args: &ConcolicArgs,
+    bounds: &concolic::inputs::Bounds,
+    findings: &Findings,
+    coverage: Json,
+) {
     if args.jsonl {
         println!(
             "{}",
             json!({
-                "stats": stats_json(&exploration, &bounds),
+                "stats": stats_json(exploration, bounds),
                 "incomplete": exploration.incomplete,
                 "bounds": bounds.to_json(),
                 "findings": findings.to_json(),
-                "coverage": coverage(&exploration),
+                "coverage": coverage,
             })
         );
-    } else if json_out && args.jobs > 1 {
-        let mut tests = collected.into_inner().unwrap_or_else(|p| p.into_inner());
-        tests.sort_by_key(|(i, _)| *i);
-        let tests: Vec<Json> = tests.into_iter().map(|(_, t)| t).collect();
-        println!(
-            "{}",
-            json!({
-                "tests": tests,
-                "stats": stats_json(&exploration, &bounds),
-                "incomplete": exploration.incomplete,
-                "bounds": bounds.to_json(),
-                "findings": findings.to_json(),
-                "coverage": coverage(&exploration),
-            })
-        );
-    } else if json_out {
-        let mut doc = to_json(&loaded, scope, &exploration, &bounds);
+    } else if args.format == OutputFormat::Json {
+        let mut doc = to_json(loaded, scope, exploration, bounds);
+        if let Some(tests) = json_tests {
+            doc["tests"] = Json::Array(tests);
+        }
         doc["findings"] = findings.to_json();
-        doc["coverage"] = coverage(&exploration);
+        doc["coverage"] = coverage;
         println!("{doc}");
     } else {
         print!("{}", findings.render());
-        print_summary(&exploration, &args, &bounds);
+        print_summary(exploration, args, bounds);
     }
-    if let Err(msg) = recorders.write(&loaded, scope, &args.file, &args.includes.include) {
-        eprintln!("lexprobe concolic: {msg}");
-        return USAGE;
+}
+
+/// Writes the result files and the emitted tests; the exit code.
+fn write_outputs(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    exploration: &Exploration,
+    args: &ConcolicArgs,
+    recorders: &crate::report_files::ConcolicRecorders,
+    emitted: Option<Vec<String>>,
+) -> i32 {
+    if let Err(msg) = recorders.write(loaded, scope, &args.file, &args.includes.include) {
+        return usage(&msg);
     }
     if let Some(dir) = &args.emit_tests {
-        match concolic::emit::write_test_file(&loaded.program, scope, &exploration, &args.file, dir)
-        {
+        let (program, file) = (&loaded.program, &args.file);
+        let written = match emitted {
+            Some(tests) => concolic::emit::write_test_texts(program, scope, &tests, file, dir),
+            None => concolic::emit::write_test_file(program, scope, exploration, file, dir),
+        };
+        match written {
             Ok(path) => eprintln!("tests written to {}", path.display()),
             Err(e) => {
                 eprintln!("lexprobe concolic: cannot write tests: {e}");
@@ -452,17 +526,22 @@ pub fn run(args: ConcolicArgs) -> i32 {
             }
         }
     }
-    if !exploration.replay_mismatches.is_empty() {
-        for (i, why) in &exploration.replay_mismatches {
-            eprintln!(
-                "lexprobe concolic: replay check failed for test {}: {}",
-                i + 1,
-                readable_positions(why, &loaded.sources)
-            );
-        }
-        return CATALA_ERROR;
-    }
     SUCCESS
+}
+
+/// The failed replay checks, if any, and the exit code.
+fn report_mismatches(exploration: &Exploration, loaded: &Loaded) -> i32 {
+    if exploration.replay_mismatches.is_empty() {
+        return SUCCESS;
+    }
+    for (i, why) in &exploration.replay_mismatches {
+        eprintln!(
+            "lexprobe concolic: replay check failed for test {}: {}",
+            i + 1,
+            readable_positions(why, &loaded.sources)
+        );
+    }
+    CATALA_ERROR
 }
 
 /// A replay check's explanation with its positions (`file N byte M`, as the library writes
@@ -697,38 +776,14 @@ fn explore_sequential(
     scope: catala_ir::dcalc::ScopeId,
     options: &ExploreOptions,
     args: &ConcolicArgs,
-    json_out: bool,
-    (findings, recorders): (&Mutex<Findings>, &crate::report_files::ConcolicRecorders),
+    sinks: &TestSinks,
     (shard, shard_done): (
         Option<&super::shard::ShardSetup>,
         &mut Option<super::shard::ShardDone>,
     ),
 ) -> Result<Exploration, concolic::ConcolicError> {
-    let mut out = std::io::stdout().lock();
-    let mut on_test = |i: usize, t: &concolic::TestCase| {
-        findings
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .record(loaded, i, t);
-        recorders.record(loaded, scope, i, t);
-        let written = if args.jsonl {
-            writeln!(out, "{}", test_json(loaded, scope, t))
-        } else if json_out {
-            Ok(())
-        } else {
-            print_test(&mut out, loaded, scope, i, t, args.show_constraints)
-        };
-        // A closed pipe (e.g. `| head`) is not an error of the exploration.
-        let _ = written.and_then(|_| out.flush());
-        concolic::Control::Continue
-    };
-    let mut on_checkpoint = |c: &concolic::checkpoint::Checkpoint| {
-        if let Some(path) = &args.checkpoint {
-            if let Err(e) = write_checkpoint(path, args, c, shard) {
-                eprintln!("lexprobe concolic: cannot write checkpoint: {e}");
-            }
-        }
-    };
+    let mut on_test = |i: usize, t: &concolic::TestCase| sinks.take(loaded, scope, i, t);
+    let mut on_checkpoint = |c: &concolic::checkpoint::Checkpoint| save_checkpoint(args, c, shard);
     if let Some(s) = shard {
         let done = concolic::shard::explore_shard(
             &loaded.program,
@@ -751,6 +806,58 @@ fn explore_sequential(
         &mut on_test,
         &mut on_checkpoint,
     )
+}
+
+/// Several workers sharing the program loaded once: tests are printed as they are found, in
+/// that order; checkpoints hold the state of every worker.
+fn explore_parallel(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    options: &ExploreOptions,
+    args: &ConcolicArgs,
+    sinks: &TestSinks,
+    (shard, shard_done): (
+        Option<&super::shard::ShardSetup>,
+        &mut Option<super::shard::ShardDone>,
+    ),
+) -> Result<Exploration, concolic::ConcolicError> {
+    let on_test = |i: usize, t: &concolic::TestCase| sinks.take(loaded, scope, i, t);
+    if let Some(s) = shard {
+        let done = concolic::shard::explore_shard_parallel(
+            args.jobs,
+            &loaded.program,
+            scope,
+            options,
+            &s.subtrees,
+            &on_test,
+        )?;
+        *shard_done = Some(super::shard::ShardDone {
+            complete: done.complete,
+            costs: done.costs,
+        });
+        return Ok(done.exploration);
+    }
+    concolic::parallel::explore_parallel_checkpointed(
+        args.jobs,
+        &loaded.program,
+        scope,
+        options,
+        &on_test,
+        &mut |c: &concolic::checkpoint::Checkpoint| save_checkpoint(args, c, None),
+    )
+}
+
+/// Writes checkpoint `c` to the `--checkpoint` file, if any.
+fn save_checkpoint(
+    args: &ConcolicArgs,
+    c: &concolic::checkpoint::Checkpoint,
+    shard: Option<&super::shard::ShardSetup>,
+) {
+    if let Some(path) = &args.checkpoint {
+        if let Err(e) = write_checkpoint(path, args, c, shard) {
+            eprintln!("lexprobe concolic: cannot write checkpoint: {e}");
+        }
+    }
 }
 
 /// Refuses, before the exploration starts, a `--checkpoint` path the first checkpoint could not

@@ -215,6 +215,85 @@ const SUMMED: [&str; 11] = [
 ];
 
 fn merge(outputs: &[Output]) -> Result<Merged, String> {
+    let (by_path, duplicates) = tests_by_path(outputs)?;
+    let mut notes = Vec::new();
+    // Which subtrees there are, and which some output reports complete.
+    let mut complete: BTreeSet<String> = BTreeSet::new();
+    for o in outputs {
+        let c = o.closing.as_ref().and_then(|c| c.get("coverage"));
+        complete.extend(strings(c.and_then(|c| c.get("complete"))));
+        if o.closing.is_none() {
+            notes.push(format!("{}: cut short (no closing line)", o.name));
+        }
+        if o.cut > 0 {
+            notes.push(format!("{}: {} cut lines skipped", o.name, o.cut));
+        }
+    }
+    let bounds = common_bounds(outputs)?;
+    let (mut problems, subtrees) = uncovered_subtrees(outputs, &complete)?;
+    // Every test lies under one subtree of the plan (its prefixes are disjoint).
+    if problems.is_empty() {
+        let outside = by_path
+            .keys()
+            .filter(|p| !subtrees.iter().any(|s| s.is_prefix_of(p)))
+            .count();
+        if outside > 0 {
+            problems.push(format!(
+                "{outside} tests lie outside every subtree of the plan"
+            ));
+        }
+    }
+    let (mut stats, entries, by_roundness) = summed_figures(outputs);
+    // What stopped one process (a limit, Ctrl-C) is made up for when every subtree is
+    // complete in some output (a resumption finished it); the other entries are gaps in what
+    // was explored.
+    let (stops, gaps): (Vec<String>, Vec<String>) = entries
+        .into_iter()
+        .partition(|e| concolic::results::is_stop_entry(e));
+    // The merged `incomplete`: the subtrees not covered, the gaps, and the stops that left
+    // something unexplored.
+    let mut incomplete: Vec<String> = problems.clone();
+    if !problems.is_empty() {
+        incomplete.extend(stops);
+    }
+    if !gaps.is_empty() {
+        problems.push(format!("incomplete outputs: {}", gaps.join("; ")));
+    }
+    incomplete.extend(gaps);
+    let tests: Vec<Test> = by_path
+        .into_values()
+        .map(|t| Test {
+            head: t.head.clone(),
+            text: t.text.clone(),
+        })
+        .collect();
+    let mut by_outcome: BTreeMap<String, u64> = BTreeMap::new();
+    for t in &tests {
+        if let Some(k) = t.head.get("outcome").and_then(Json::as_str) {
+            *by_outcome.entry(k.to_string()).or_default() += 1;
+        }
+    }
+    stats.insert("tests".into(), json!(tests.len()));
+    stats.insert("complete".into(), json!(problems.is_empty()));
+    stats.insert("bounds".into(), bounds.clone());
+    stats.insert("by_outcome".into(), json!(by_outcome));
+    stats.insert("by_roundness".into(), json!(by_roundness));
+    let findings = findings(&tests);
+    Ok(Merged {
+        bounds,
+        tests,
+        duplicates,
+        stats,
+        incomplete,
+        findings,
+        problems,
+        notes,
+    })
+}
+
+/// The tests of all outputs by path identifier (the first output naming a path keeps it),
+/// and how many were dropped as found twice.
+fn tests_by_path(outputs: &[Output]) -> Result<(BTreeMap<PathId, &Test>, usize), String> {
     let mut by_path: BTreeMap<PathId, &Test> = BTreeMap::new();
     let mut duplicates = 0;
     for o in outputs {
@@ -234,21 +313,17 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             }
         }
     }
+    Ok((by_path, duplicates))
+}
+
+/// What the outputs leave unexplored (a shard missing, cut short or incomplete; no complete
+/// whole exploration), given the subtrees some output reports `complete`; and the subtrees
+/// of the plan (the root alone for a whole exploration).
+fn uncovered_subtrees(
+    outputs: &[Output],
+    complete: &BTreeSet<String>,
+) -> Result<(Vec<String>, BTreeSet<PathId>), String> {
     let mut problems = Vec::new();
-    let mut notes = Vec::new();
-    // Which subtrees there are, and which some output reports complete.
-    let mut complete: BTreeSet<String> = BTreeSet::new();
-    for o in outputs {
-        let c = o.closing.as_ref().and_then(|c| c.get("coverage"));
-        complete.extend(strings(c.and_then(|c| c.get("complete"))));
-        if o.closing.is_none() {
-            notes.push(format!("{}: cut short (no closing line)", o.name));
-        }
-        if o.cut > 0 {
-            notes.push(format!("{}: {} cut lines skipped", o.name, o.cut));
-        }
-    }
-    let bounds = common_bounds(outputs)?;
     let shards: Vec<Option<ShardOf>> = outputs.iter().map(shard_of).collect::<Result<_, _>>()?;
     let plans: BTreeSet<&String> = shards.iter().flatten().map(|s| &s.0).collect();
     if plans.len() > 1 {
@@ -314,18 +389,14 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             );
         }
     }
-    // Every test lies under one subtree of the plan (its prefixes are disjoint).
-    if problems.is_empty() {
-        let outside = by_path
-            .keys()
-            .filter(|p| !subtrees.iter().any(|s| s.is_prefix_of(p)))
-            .count();
-        if outside > 0 {
-            problems.push(format!(
-                "{outside} tests lie outside every subtree of the plan"
-            ));
-        }
-    }
+    Ok((problems, subtrees))
+}
+
+/// The figures of the outputs' closing lines summed, their `incomplete` entries, and the
+/// tests by roundness.
+fn summed_figures(
+    outputs: &[Output],
+) -> (Map<String, Json>, BTreeSet<String>, BTreeMap<String, u64>) {
     let mut stats = Map::new();
     let mut entries: BTreeSet<String> = BTreeSet::new();
     let mut by_roundness: BTreeMap<String, u64> = BTreeMap::new();
@@ -344,51 +415,7 @@ fn merge(outputs: &[Output]) -> Result<Merged, String> {
             }
         }
     }
-    // What stopped one process (a limit, Ctrl-C) is made up for when every subtree is
-    // complete in some output (a resumption finished it); the other entries are gaps in what
-    // was explored.
-    let (stops, gaps): (Vec<String>, Vec<String>) = entries
-        .into_iter()
-        .partition(|e| concolic::results::is_stop_entry(e));
-    // The merged `incomplete`: the subtrees not covered, the gaps, and the stops that left
-    // something unexplored.
-    let mut incomplete: Vec<String> = problems.clone();
-    if !problems.is_empty() {
-        incomplete.extend(stops);
-    }
-    if !gaps.is_empty() {
-        problems.push(format!("incomplete outputs: {}", gaps.join("; ")));
-    }
-    incomplete.extend(gaps);
-    let tests: Vec<Test> = by_path
-        .into_values()
-        .map(|t| Test {
-            head: t.head.clone(),
-            text: t.text.clone(),
-        })
-        .collect();
-    let mut by_outcome: BTreeMap<String, u64> = BTreeMap::new();
-    for t in &tests {
-        if let Some(k) = t.head.get("outcome").and_then(Json::as_str) {
-            *by_outcome.entry(k.to_string()).or_default() += 1;
-        }
-    }
-    stats.insert("tests".into(), json!(tests.len()));
-    stats.insert("complete".into(), json!(problems.is_empty()));
-    stats.insert("bounds".into(), bounds.clone());
-    stats.insert("by_outcome".into(), json!(by_outcome));
-    stats.insert("by_roundness".into(), json!(by_roundness));
-    let findings = findings(&tests);
-    Ok(Merged {
-        bounds,
-        tests,
-        duplicates,
-        stats,
-        incomplete,
-        findings,
-        problems,
-        notes,
-    })
+    (stats, entries, by_roundness)
 }
 
 /// The bounds the outputs' explorations hold within: the same for all of them (a merge of

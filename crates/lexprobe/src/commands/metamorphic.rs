@@ -485,6 +485,7 @@ fn run_prove(
         tree_budget: optional(&opts.tree_budget)?.unwrap_or(defaults.tree_budget),
         tree_depth: args.depth,
         seed: args.seed,
+        jobs: args.jobs.max(1),
         ..defaults
     };
     let show_progress = !args.outputs.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

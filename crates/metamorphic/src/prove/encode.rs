@@ -15,9 +15,7 @@ use crate::domain::{Domain, FieldKind};
 use crate::relation::{ArithOp, Builtin, CmpOp, Expr, Relation};
 use catala_eval::runtime::{Date, Value as CatalaValue};
 use catala_ir::dcalc::{InputKind, Program, ScopeId, Ty};
-use concolic::inputs::{InputVar, Shape};
-use concolic::relational::{CaseOutput, Goal, RelationalSpace};
-use concolic::symbolic::{constant_term, Sym};
+use concolic::relational::{CaseInput, CaseOutput, Goal, InputVar, OutputTerm, RelationalSpace};
 use smt::catala::term::{self, app, bool_const, int_const, real_const, var, Kind, Op, Term, VarId};
 
 /// How one domain field is held by the scope and the solver.
@@ -168,11 +166,12 @@ fn field_term(enc: &Encoding, case: usize, field: usize) -> Tv {
 
 /// The term of a Catala output value (`Err` for values the relation language cannot read).
 fn output_term(o: &CaseOutput) -> Result<Tv, String> {
-    let t = match &o.sym {
-        Sym::Scalar(t) => t.clone(),
-        Sym::Concrete => constant_term(&o.value)
-            .ok_or_else(|| format!("output `{}` is not a number or a boolean", o.name))?,
-        _ => {
+    let t = match o.term() {
+        OutputTerm::Term(t) => t,
+        OutputTerm::NotScalar => {
+            return Err(format!("output `{}` is not a number or a boolean", o.name))
+        }
+        OutputTerm::Compound => {
             return Err(format!(
                 "output `{}` is a structure, enumeration or list",
                 o.name
@@ -618,24 +617,21 @@ fn encode_fields(
     Ok(out)
 }
 
-fn shape_of(program: &Program, f: &EncodedField, v: VarId) -> Shape {
+fn shape_of(program: &Program, f: &EncodedField, v: VarId) -> CaseInput {
     match &f.encoding {
-        FieldEncoding::Bool => Shape::Bool(v),
-        FieldEncoding::Integer => Shape::Integer(v),
-        FieldEncoding::Money => Shape::Money(v),
-        FieldEncoding::Decimal => Shape::Decimal(v),
-        FieldEncoding::Date { .. } => Shape::Date(v),
-        FieldEncoding::Enum { enum_id, .. } => {
-            let n = program
+        FieldEncoding::Bool => CaseInput::Bool(v),
+        FieldEncoding::Integer => CaseInput::Integer(v),
+        FieldEncoding::Money => CaseInput::Money(v),
+        FieldEncoding::Decimal => CaseInput::Decimal(v),
+        FieldEncoding::Date { .. } => CaseInput::Date(v),
+        FieldEncoding::Enum { enum_id, .. } => CaseInput::Enum {
+            enum_id: *enum_id,
+            tag: v,
+            cases: program
                 .enumeration(catala_ir::dcalc::EnumId(*enum_id))
                 .cases
-                .len();
-            Shape::Enum {
-                enum_id: *enum_id,
-                tag: v,
-                payloads: vec![None; n],
-            }
-        }
+                .len(),
+        },
     }
 }
 
@@ -747,7 +743,7 @@ pub fn encode(
     let decl = program.scope(scope);
     let mut case_shapes = Vec::with_capacity(cases.len());
     for row in &vars {
-        let mut shapes: Vec<Option<Shape>> = vec![None; decl.inputs.len()];
+        let mut shapes: Vec<Option<CaseInput>> = vec![None; decl.inputs.len()];
         for (f, v) in fields.iter().zip(row) {
             shapes[f.input] = Some(shape_of(program, f, *v));
         }

@@ -168,6 +168,8 @@ pub struct ProveConfig {
     pub seed: u64,
     /// Default tolerance δ (a relation may set its own).
     pub tolerance: f64,
+    /// Relations proved at once, each in its own thread (the program is loaded once).
+    pub jobs: usize,
 }
 
 impl Default for ProveConfig {
@@ -184,6 +186,7 @@ impl Default for ProveConfig {
             tree_depth: 4,
             seed: 0,
             tolerance: 0.0,
+            jobs: 1,
         }
     }
 }
@@ -270,7 +273,7 @@ impl concolic::relational::Goal for ReplayingGoal<'_> {
         self.conclusion.violation(outputs, first_free_var)
     }
 
-    fn confirm(&mut self, assignment: &concolic::inputs::Assignment) -> bool {
+    fn confirm(&mut self, assignment: &concolic::relational::Assignment) -> bool {
         let c = &self.conclusion;
         let cases = replay::records_of(c.encoding, c.domain, assignment);
         replay::replay(self.system, self.relation, c.domain, &cases, c.tolerance)
@@ -428,8 +431,9 @@ pub fn prove_relation(
     report
 }
 
-/// Loads `catala:FILE#Scope` (the part after `catala:`) and checks each relation in turn,
-/// handing each report to `each` as it is done.
+/// Loads `catala:FILE#Scope` (the part after `catala:`) and checks each relation, handing
+/// each report to `each` in the order of `relations`; with `config.jobs` above 1, that many
+/// relations are checked at once, on the one program loaded.
 pub fn prove_catala(
     target: &str,
     domain: &Domain,
@@ -447,10 +451,43 @@ pub fn prove_catala(
     let scope = program
         .scope_by_name(scope_name)
         .ok_or_else(|| format!("{file} has no scope named `{scope_name}`"))?;
-    for relation in relations {
-        each(prove_relation(
-            &program, scope, domain, relation, &system, config,
-        ));
+    let jobs = config.jobs.clamp(1, relations.len().max(1));
+    if jobs == 1 {
+        for relation in relations {
+            each(prove_relation(
+                &program, scope, domain, relation, &system, config,
+            ));
+        }
+        return Ok(());
     }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (done, reports) = std::sync::mpsc::channel::<(usize, ProofReport)>();
+    std::thread::scope(|threads| {
+        for _ in 0..jobs {
+            let done = done.clone();
+            let (next, program, system) = (&next, &program, &system);
+            threads.spawn(move || loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(relation) = relations.get(k) else {
+                    break;
+                };
+                let report = prove_relation(program, scope, domain, relation, system, config);
+                if done.send((k, report)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(done);
+        // Handed out in the order of the relations, each as soon as those before it are.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut due = 0;
+        for (k, report) in reports {
+            waiting.insert(k, report);
+            while let Some(r) = waiting.remove(&due) {
+                each(r);
+                due += 1;
+            }
+        }
+    });
     Ok(())
 }

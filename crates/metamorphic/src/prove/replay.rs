@@ -11,7 +11,7 @@ use crate::relation::Relation;
 use crate::search::MAIN_OUTPUT_KEY;
 use crate::system::SystemUnderTest;
 use crate::value::{Record, Value};
-use concolic::inputs::Assignment;
+use concolic::relational::Assignment;
 use smt::catala::ModelValue;
 
 fn int_of(v: Option<&Option<ModelValue>>) -> i64 {

@@ -1,0 +1,358 @@
+//! The exploration loop (Section 3 of the paper, KLEE's shape): run the executor on the next
+//! inputs, hand the path's leaf to the leaf hook (the test of the path), put the path's
+//! constraints on the searcher's stack, let the searcher pick the one to negate, and ask the
+//! solver chain for inputs reaching the other side; until every constraint is negated or a
+//! limit stops the loop. The work pool hands out the subtrees set aside or shared between
+//! threads; the observers see each test and the states from which the loop can be resumed
+//! (a checkpoint before a run, or at a stop), and a checkpoint of every thread is taken when
+//! the pool asks for one (`WorkPool::pause_asked`).
+
+use crate::executor::{PathExecutor, Run};
+use crate::inputs::Assignment;
+use crate::observers::Observers;
+use crate::results::{Control, StopReason};
+use crate::searcher::Node;
+use crate::work_pool::{Task, WorkPool};
+use crate::worker::{roundness_of, Worker};
+use crate::ConcolicError;
+use smt::catala::term::{self, Term};
+use smt::catala::QueryOutcome;
+
+impl Worker<'_> {
+    /// Explores depth-first the subtrees of `first` and then of the tasks the pool hands out,
+    /// until the pool has no more or a limit is reached. Sets `stats.complete` when this worker
+    /// ran out of work without being stopped.
+    pub(crate) fn run(
+        &mut self,
+        first: Option<Task>,
+        pool: &dyn WorkPool,
+        obs: &mut Observers,
+    ) -> Result<(), ConcolicError> {
+        let mut task = first.or_else(|| pool.take(&|| self.figures(obs.checkpoints)));
+        while let Some(t) = task {
+            if !self.explore_subtree(t, pool, obs)? {
+                pool.stop();
+                return Ok(());
+            }
+            task = pool.take(&|| self.figures(obs.checkpoints));
+        }
+        self.stats.complete = !pool.is_stopped();
+        Ok(())
+    }
+
+    /// Depth-first exploration below `floor` starting from `assignment`. Returns false when
+    /// the exploration must end (a limit, or the caller).
+    pub(crate) fn explore_subtree(
+        &mut self,
+        task: Task,
+        pool: &dyn WorkPool,
+        obs: &mut Observers,
+    ) -> Result<bool, ConcolicError> {
+        let Task {
+            mut assignment,
+            floor,
+            done,
+        } = task;
+        // The done flags of the first run's path: those of a checkpoint, or those above the
+        // floor (so that a checkpoint before that run keeps the floor).
+        let mut resumed_done = done.or_else(|| (floor > 0).then(|| vec![true; floor]));
+        let saves = obs.checkpoints.enabled();
+        // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
+        let mut stopping = false;
+        let mut prefix: Vec<Node> = Vec::new();
+        // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
+        // later, as long as the first p nodes of the stack stay (Fig. 10).
+        let mut lemmas: Vec<(usize, Term)> = Vec::new();
+        let mut roundness = roundness_of(&assignment, &self.money_vars);
+        loop {
+            let flags = flags_before_run(&resumed_done, &prefix);
+            if !self.before_run(pool, obs, &assignment, flags, saves && !stopping) {
+                return Ok(false);
+            }
+            self.remember_inputs(&assignment);
+            let Run {
+                inputs,
+                path,
+                outcome,
+                lemmas: learnt,
+            } = self.executor.execute(&assignment);
+            if !learnt.is_empty() {
+                self.stats.early_lemmas += learnt.len();
+                lemmas.extend(learnt);
+                lemmas.sort_by_key(|(p, _)| *p);
+            }
+            let (index, control) =
+                self.record_test(pool, inputs, &path, outcome, roundness, obs.tests);
+            if control == Control::Stop {
+                self.stop_at(StopReason::Caller);
+                return Ok(false);
+            }
+            match self.limit(index + 1, obs.checkpoints.tests_before) {
+                None => {}
+                Some(reason @ StopReason::Tests(_)) => {
+                    self.stop_at(reason);
+                    if !saves {
+                        return Ok(false);
+                    }
+                    // The next inputs are solved for, to checkpoint the state before their
+                    // run.
+                    stopping = true;
+                }
+                Some(reason) => {
+                    // Time or Ctrl-C: no more queries; this run is done again on resumption.
+                    self.stop_at(reason);
+                    if saves {
+                        let done = flags_before_run(&resumed_done, &prefix);
+                        let c = self.checkpoint_rerun(obs.checkpoints, pool, &assignment, done);
+                        obs.checkpoints.write(&c);
+                    }
+                    return Ok(false);
+                }
+            }
+            let mut stack = self.branch_stack(path, resumed_done.take().as_deref(), &prefix, floor);
+            loop {
+                if pool.hungry() {
+                    self.share(&mut stack, &lemmas, floor, pool)?;
+                }
+                let Some(pick) = self
+                    .searcher
+                    .pick(&stack, &self.coverage, !lemmas.is_empty())
+                else {
+                    if stopping {
+                        // The test limit came with the last path of this subtree: it cut
+                        // nothing here.
+                        self.stats.stopped_by = None;
+                    }
+                    return Ok(true);
+                };
+                let i = pick.negate;
+                if pick.set_aside_below {
+                    self.hand_out_below(&mut stack, i, pool)?;
+                }
+                // The flags of the path before this negation (depth-first: the nodes below
+                // `i` are done), for a checkpoint at a stop during the query.
+                let below = stack.len() - i - 1;
+                stack.truncate(i + 1);
+                let negated = term::not(&stack[i].term);
+                stack[i] = Node {
+                    term: negated,
+                    done: true,
+                    other_way: None,
+                };
+                lemmas.retain(|(p, _)| *p <= i);
+                let (query, outcome) = self.ask(&stack, &mut lemmas)?;
+                if outcome != QueryOutcome::Sat {
+                    if let Some(reason) = self.hard_stop() {
+                        // A limit interrupted the query, or came during it: not an answer.
+                        self.stop_at(reason);
+                        if saves {
+                            let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
+                            done.push(outcome == QueryOutcome::Unsat);
+                            done.extend(std::iter::repeat_n(true, below));
+                            let c = self.checkpoint_rerun(obs.checkpoints, pool, &assignment, done);
+                            obs.checkpoints.write(&c);
+                        }
+                        return Ok(false);
+                    }
+                }
+                if outcome == QueryOutcome::Unknown {
+                    // The solver gave up: the subtree is skipped and the exploration is not
+                    // complete.
+                    self.stats.unknown_queries += 1;
+                }
+                if outcome == QueryOutcome::Sat {
+                    (assignment, roundness) = self.model_inputs(&query)?;
+                    prefix = stack;
+                    if (obs.checkpoints.due() || stopping) && saves {
+                        let c = self.checkpoint(obs.checkpoints, pool, &assignment, &prefix);
+                        obs.checkpoints.write(&c);
+                    }
+                    if stopping {
+                        return Ok(false);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    /// What comes before a run on `assignment`: the end of the loop when another thread or a
+    /// limit stopped it (writing the state before the run when `save`), and this thread's
+    /// part of a checkpoint of every thread when the pool asks for one. False: the loop ends.
+    fn before_run(
+        &mut self,
+        pool: &dyn WorkPool,
+        obs: &mut Observers,
+        assignment: &Assignment,
+        flags: Vec<bool>,
+        save: bool,
+    ) -> bool {
+        // Another thread met a limit, or this one did: the state before this run is what is
+        // left to do here.
+        let stopped = pool.is_stopped();
+        let limit = if stopped { None } else { self.hard_stop() };
+        let limited = limit.is_some();
+        if let Some(reason) = limit {
+            self.stop_at(reason);
+        }
+        if stopped || limited {
+            if save {
+                let mut c = self.checkpoint(obs.checkpoints, pool, assignment, &[]);
+                c.done = flags;
+                obs.checkpoints.write(&c);
+            }
+            return false;
+        }
+        if pool.pause_asked() {
+            let mut c = self.checkpoint(obs.checkpoints, pool, assignment, &[]);
+            c.done = flags;
+            pool.pause(c);
+        }
+        true
+    }
+
+    /// The branch stack of a run's `path`: the constraints of the prefix it was solved for
+    /// keep their flags (a run leaving it is a divergence), those of a checkpoint taken up
+    /// theirs (`resumed`), new constraints are open; constraints above the floor belong to the
+    /// worker that handed this subtree out and are never negated here.
+    fn branch_stack(
+        &mut self,
+        path: Vec<crate::symbolic::PathConstraint>,
+        resumed: Option<&[bool]>,
+        prefix: &[Node],
+        floor: usize,
+    ) -> Vec<Node> {
+        let mut stack: Vec<Node> = Vec::with_capacity(path.len());
+        for (i, c) in path.into_iter().enumerate() {
+            let done = match (resumed, prefix.get(i)) {
+                (Some(flags), _) => flags.get(i).copied().unwrap_or(false),
+                (None, Some(p)) => {
+                    if p.term != c.term {
+                        self.stats.divergences += 1;
+                    }
+                    p.done
+                }
+                (None, None) => false,
+            } || i < floor;
+            self.coverage.record(c.span, c.way);
+            stack.push(Node {
+                term: c.term,
+                done: done || c.fixed,
+                other_way: Some((c.span, c.way ^ 1)),
+            });
+        }
+        stack
+    }
+
+    /// Asks the solver chain for the path of `stack` (its last node negated) with the
+    /// lemmas; when the lemmas make the query too hard, without them (they only prune).
+    fn ask(
+        &mut self,
+        stack: &[Node],
+        lemmas: &mut Vec<(usize, Term)>,
+    ) -> Result<(Vec<Term>, QueryOutcome), ConcolicError> {
+        let query = with_lemmas(stack, lemmas);
+        let outcome = self.session.check_path(&query)?;
+        if outcome != QueryOutcome::Unknown || lemmas.is_empty() {
+            return Ok((query, outcome));
+        }
+        lemmas.clear();
+        self.stats.dropped_lemmas += 1;
+        let query = with_lemmas(stack, lemmas);
+        let outcome = self.session.check_path(&query)?;
+        Ok((query, outcome))
+    }
+
+    /// Hands the shallowest open subtree of `stack` (below `floor`) to the pool, when another
+    /// one stays open here.
+    fn share(
+        &mut self,
+        stack: &mut [Node],
+        lemmas: &[(usize, Term)],
+        floor: usize,
+        pool: &dyn WorkPool,
+    ) -> Result<(), ConcolicError> {
+        let mut open = stack
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| *i >= floor && !n.done)
+            .map(|(i, _)| i);
+        let (Some(k), Some(_)) = (open.next(), open.next()) else {
+            return Ok(());
+        };
+        let mut query: Vec<Term> = stack[..k].iter().map(|n| n.term.clone()).collect();
+        query.push(term::not(&stack[k].term));
+        let nodes: Vec<Node> = query
+            .into_iter()
+            .map(|term| Node {
+                term,
+                done: true,
+                other_way: None,
+            })
+            .collect();
+        let relevant: Vec<(usize, Term)> =
+            lemmas.iter().filter(|(p, _)| *p <= k).cloned().collect();
+        let query = with_lemmas(&nodes, &relevant);
+        let outcome = self.session.check_path(&query)?;
+        // When the solver gives up, the branch stays here, open.
+        stack[k].done = outcome != QueryOutcome::Unknown;
+        if outcome == QueryOutcome::Sat {
+            let (assignment, _) = self.model_inputs(&query)?;
+            pool.give(Task::new(assignment, k + 1));
+        }
+        Ok(())
+    }
+
+    /// Hands every open node of `stack` after position `k` to the pool as a subtree (solving
+    /// for its inputs now) and marks it done, so the search can go on at `k`.
+    fn hand_out_below(
+        &mut self,
+        stack: &mut [Node],
+        k: usize,
+        pool: &dyn WorkPool,
+    ) -> Result<(), ConcolicError> {
+        for j in k + 1..stack.len() {
+            if stack[j].done {
+                continue;
+            }
+            let mut query: Vec<Term> = stack[..j].iter().map(|n| n.term.clone()).collect();
+            query.push(term::not(&stack[j].term));
+            stack[j].done = true;
+            match self.session.check_path(&query)? {
+                QueryOutcome::Sat => {
+                    let (assignment, _) = self.model_inputs(&query)?;
+                    pool.give(Task::new(assignment, j + 1));
+                }
+                QueryOutcome::Unsat => {}
+                // A query a limit interrupted is not one the solver gave up on: the limit is
+                // reported instead.
+                QueryOutcome::Unknown if self.session.stopped() => {}
+                QueryOutcome::Unknown => self.stats.unknown_queries += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The done flags of the path of the next run: those of the checkpoint taken up, or of the
+/// prefix the run was solved for.
+fn flags_before_run(resumed: &Option<Vec<bool>>, prefix: &[Node]) -> Vec<bool> {
+    match resumed {
+        Some(flags) => flags.clone(),
+        None => prefix.iter().map(|n| n.done).collect(),
+    }
+}
+
+/// The terms of a query: the stack's constraints with each lemma before the node it is
+/// attached to.
+fn with_lemmas(stack: &[Node], lemmas: &[(usize, Term)]) -> Vec<Term> {
+    let mut query: Vec<Term> = Vec::with_capacity(stack.len() + lemmas.len());
+    let mut pending = lemmas.iter().peekable();
+    for (k, n) in stack.iter().enumerate() {
+        while let Some((_, l)) = pending.next_if(|(p, _)| *p == k) {
+            query.push(l.clone());
+        }
+        query.push(n.term.clone());
+    }
+    query
+}

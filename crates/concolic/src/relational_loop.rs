@@ -1,0 +1,567 @@
+//! The loop of a relational exploration: the product executor runs the cases of a relation
+//! on one assignment; the leaf hook asks, at each leaf whose cases gave their outputs, the
+//! caller's goal for a violation condition and the solver chain whether it can hold there
+//! (a violation found without Z3 is confirmed by the goal, else Z3 alone is asked); the
+//! frontier (the searcher of this loop) holds every open branch of the runs so far, in the
+//! order of [`RelationalOrder`]; queries the first time limit left unanswered wait for a
+//! second pass with a longer one. What the loop reports is [`RelationalResult`].
+
+use crate::executor::PathExecutor;
+use crate::inputs::Assignment;
+use crate::int_rounding::IntRounding;
+use crate::product_executor::{ProductLeaf, ProductRun};
+use crate::relational::{
+    Goal, RelationalOptions, RelationalOrder, RelationalResult, RelationalSpace, Violation,
+};
+use crate::symbolic::PathConstraint;
+use crate::ConcolicError;
+use catala_syntax::Span;
+use smt::catala::term::{Term, VarId};
+use smt::catala::{CatalaSession, QueryOutcome};
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// One constraint of a product run's path condition, with where it comes from.
+#[derive(Clone, Debug)]
+struct Branch {
+    term: Term,
+    /// An assertion that held: never negated.
+    fixed: bool,
+    /// The case whose run added it.
+    case: usize,
+    span: Span,
+    way: u32,
+}
+
+/// The branches of a product run: its path, and the case each constraint comes from.
+fn branches(path: &[PathConstraint], case_of: &[usize]) -> Vec<Branch> {
+    path.iter()
+        .zip(case_of)
+        .map(|(c, case)| Branch {
+            term: c.term.clone(),
+            fixed: c.fixed,
+            case: *case,
+            span: c.span,
+            way: c.way,
+        })
+        .collect()
+}
+
+/// A product run whose branches are negated later.
+struct RunRecord {
+    assignment: Assignment,
+    path: Vec<Branch>,
+}
+
+/// A branch to negate: constraint `i` of run `run`, keeping the constraints before it.
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    run: usize,
+    i: usize,
+}
+
+/// The share of the time spent so far that second-pass queries on leaves may take before
+/// every branch is negated.
+const LEAF_RETRY_SHARE: f64 = 0.25;
+
+/// A query the first time limit left unanswered, for the second pass.
+enum Pending {
+    Leaf {
+        query: Vec<Term>,
+        path: Vec<Term>,
+        goal: Term,
+    },
+    Branch(Open),
+}
+
+/// The open branches in the order of [`RelationalOrder`]: `fresh` holds branches whose
+/// other way was not taken by any run of their case when they were met, `seen` the others
+/// (each in the order met: the deepest branch of the latest run on top).
+#[derive(Default)]
+struct Frontier {
+    fresh: Vec<Open>,
+    seen: Vec<Open>,
+}
+
+impl Frontier {
+    fn is_empty(&self) -> bool {
+        self.fresh.is_empty() && self.seen.is_empty()
+    }
+
+    fn pick(&mut self, runs: &[RunRecord], covered: &HashSet<(usize, Span, u32)>) -> Option<Open> {
+        let mut stale = Vec::new();
+        let mut found = None;
+        while let Some(o) = self.fresh.pop() {
+            let b = &runs[o.run].path[o.i];
+            if covered.contains(&(b.case, b.span, b.way ^ 1)) {
+                stale.push(o);
+            } else {
+                found = Some(o);
+                break;
+            }
+        }
+        // Branches whose other way was taken meanwhile join the depth-first stack, the
+        // deepest on top.
+        self.seen.extend(stale.into_iter().rev());
+        found.or_else(|| self.seen.pop())
+    }
+}
+
+/// Everything the leaf and branch queries share.
+pub(crate) struct Queries<'a> {
+    pub(crate) space: &'a RelationalSpace,
+    pub(crate) money: Vec<VarId>,
+    /// The globals with roundings as integer variables, and their definitions.
+    pub(crate) globals: Vec<Term>,
+    pub(crate) options: &'a RelationalOptions,
+}
+
+impl Queries<'_> {
+    pub(crate) fn session(
+        &self,
+        timeout: Option<Duration>,
+        guesses: bool,
+    ) -> Result<CatalaSession, ConcolicError> {
+        let timeout_ms = timeout.map(|t| u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
+        let mut session = CatalaSession::new(timeout_ms, true);
+        session.enable_fast_path(self.money.clone());
+        if guesses {
+            session.enable_guesses(self.money.clone());
+        }
+        for g in &self.globals {
+            session.add_global(g)?;
+        }
+        Ok(session)
+    }
+
+    pub(crate) fn read_model(&self, session: &CatalaSession) -> Assignment {
+        self.space
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| session.value(VarId(i as u32), v.kind))
+            .collect()
+    }
+
+    /// The model of a satisfiable leaf query, money pulled towards round amounts.
+    fn violation_model(
+        &self,
+        session: &mut CatalaSession,
+        query: &[Term],
+    ) -> Result<Assignment, ConcolicError> {
+        let mut used = Vec::new();
+        for t in query {
+            t.collect_vars(&mut used);
+        }
+        let constrained: Vec<VarId> = self
+            .money
+            .iter()
+            .copied()
+            .filter(|v| used.binary_search(v).is_ok())
+            .collect();
+        session.round_money(&constrained)?;
+        Ok(self.read_model(session))
+    }
+
+    fn remember(&self, session: &mut CatalaSession, assignment: &Assignment) {
+        if self.options.guesses {
+            session.remember(
+                assignment
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| Some((VarId(i as u32), v.clone()?))),
+            );
+        }
+    }
+}
+
+/// The query negating branch `o`.
+fn branch_query(runs: &[RunRecord], o: Open) -> Vec<Term> {
+    let path = &runs[o.run].path;
+    let mut query: Vec<Term> = path[..o.i].iter().map(|b| b.term.clone()).collect();
+    query.push(smt::catala::term::not(&path[o.i].term));
+    query
+}
+
+/// How the loop goes on after a step.
+enum Flow {
+    Continue,
+    Stop,
+}
+
+/// The relational exploration loop: the product executor, the frontier of open branches,
+/// the leaf hook (the goal asked at each leaf, [`Self::judge_leaf`]) and the second pass over
+/// the queries the first time limit left unanswered.
+pub(crate) struct RelationalLoop<'a, E: PathExecutor<Run = ProductRun>> {
+    pub(crate) goal: &'a mut dyn Goal,
+    pub(crate) options: &'a RelationalOptions,
+    pub(crate) start: Instant,
+    /// Runs the cases: a product of runs of one program, or of several.
+    pub(crate) executor: E,
+    pub(crate) rounding: IntRounding,
+    pub(crate) q: Queries<'a>,
+    /// The solver chain of the branch and leaf queries.
+    pub(crate) session: CatalaSession,
+    pub(crate) result: RelationalResult,
+    /// Z3 (and the finite layer) alone, for violations found without Z3 that do not hold.
+    confirm: Option<CatalaSession>,
+    retry_asked: u64,
+    retry_spent: Duration,
+    retry_without_z3: u64,
+    runs: Vec<RunRecord>,
+    frontier: Frontier,
+    covered: HashSet<(usize, Span, u32)>,
+    pending: Vec<Pending>,
+    complete: bool,
+    /// Branches whose other way no run of their case took go first.
+    new_first: bool,
+    /// The next assignment to run and the first constraint of its path it may negate.
+    next: Option<(Assignment, usize)>,
+}
+
+impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
+    /// A loop with its parts; [`Self::run`] explores from the first assignment.
+    pub(crate) fn new(
+        goal: &'a mut dyn Goal,
+        options: &'a RelationalOptions,
+        start: Instant,
+        (executor, rounding, q): (E, IntRounding, Queries<'a>),
+        session: CatalaSession,
+    ) -> Self {
+        // One case has no partner to bring to the other side of a branch: depth first, which
+        // keeps the solver's stack of common prefixes (about 2.5 times as many pairs per
+        // second on the housing benefits).
+        let new_first =
+            options.order == RelationalOrder::NewBranchesFirst && q.space.cases.len() > 1;
+        RelationalLoop {
+            goal,
+            options,
+            start,
+            executor,
+            rounding,
+            q,
+            session,
+            result: RelationalResult::default(),
+            confirm: None,
+            retry_asked: 0,
+            retry_spent: Duration::ZERO,
+            retry_without_z3: 0,
+            runs: Vec::new(),
+            frontier: Frontier::default(),
+            covered: HashSet::new(),
+            pending: Vec::new(),
+            complete: true,
+            new_first,
+            next: None,
+        }
+    }
+
+    fn over_budget(&self) -> bool {
+        self.options
+            .budget
+            .is_some_and(|b| self.start.elapsed() >= b)
+    }
+
+    fn budget_text(&self) -> String {
+        format!(
+            "time budget of {:.1} s spent",
+            self.options.budget.map_or(0.0, |b| b.as_secs_f64())
+        )
+    }
+
+    /// The path queries of the exploration and those answered without Z3, the elapsed time.
+    pub(crate) fn finish_figures(&mut self) {
+        let stats = self.session.stats();
+        self.result.path_queries = stats.path_queries + self.retry_asked;
+        self.result.queries_without_z3 = stats.fast_queries + self.retry_without_z3;
+        self.result.elapsed_s = self.start.elapsed().as_secs_f64();
+    }
+
+    /// Explores from `first` until every branch is negated, a violation is found or a limit
+    /// is reached.
+    pub(crate) fn run(mut self, first: Assignment) -> Result<RelationalResult, ConcolicError> {
+        self.next = Some((first, 0));
+        loop {
+            let flow = match self.next.take() {
+                Some((assignment, bound)) => self.execute(assignment, bound)?,
+                None => self.negate_next()?,
+            };
+            if let Flow::Stop = flow {
+                break;
+            }
+        }
+        // Queries never answered, including those the second pass did not reach.
+        self.result.unknown_queries += self.pending.len();
+        if !self.pending.is_empty() || !self.frontier.is_empty() {
+            self.complete = false;
+        }
+        self.result.incomplete = self.executor.incomplete().clone();
+        self.result.complete =
+            self.complete && self.result.incomplete.is_empty() && self.result.violation.is_none();
+        self.finish_figures();
+        Ok(self.result)
+    }
+
+    /// Runs the product on `assignment`, judges its leaf and adds its branches from `bound`
+    /// on to the frontier.
+    fn execute(&mut self, assignment: Assignment, bound: usize) -> Result<Flow, ConcolicError> {
+        if self.over_budget() {
+            self.result.stopped = Some(self.budget_text());
+            self.complete = false;
+            return Ok(Flow::Stop);
+        }
+        if let Some(m) = self
+            .options
+            .max_pairs
+            .filter(|m| self.result.path_pairs >= *m)
+        {
+            self.result.stopped = Some(format!("limit of {m} path pairs reached"));
+            self.complete = false;
+            return Ok(Flow::Stop);
+        }
+        let run = self.executor.execute(&assignment);
+        let path = branches(E::path(&run), &run.case_of);
+        self.result.path_pairs += 1;
+        for b in &path {
+            self.covered.insert((b.case, b.span, b.way));
+        }
+        match run.leaf {
+            ProductLeaf::Error(message) => {
+                let examples = &mut self.result.error_examples;
+                self.result.error_pairs += 1;
+                if examples.len() < 5 && !examples.contains(&message) {
+                    examples.push(message);
+                }
+            }
+            ProductLeaf::Outputs(outputs) => {
+                match self.goal.violation(&outputs, self.q.space.first_free_var) {
+                    Err(reason) => {
+                        self.result.unencoded_leaves += 1;
+                        self.result.unencoded_reason.get_or_insert(reason);
+                        self.complete = false;
+                    }
+                    Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
+                        self.result.judged_pairs += 1;
+                    }
+                    Ok(g) => {
+                        if let Flow::Stop = self.judge_leaf(&path, &assignment, g)? {
+                            return Ok(Flow::Stop);
+                        }
+                    }
+                }
+            }
+        }
+        let id = self.runs.len();
+        for (i, b) in path.iter().enumerate().skip(bound) {
+            if b.fixed {
+                continue;
+            }
+            let o = Open { run: id, i };
+            if self.new_first && !self.covered.contains(&(b.case, b.span, b.way ^ 1)) {
+                self.frontier.fresh.push(o);
+            } else {
+                self.frontier.seen.push(o);
+            }
+        }
+        self.runs.push(RunRecord { assignment, path });
+        Ok(Flow::Continue)
+    }
+
+    /// The leaf hook: asks whether the goal `g` can be violated on the leaf of `path`.
+    fn judge_leaf(
+        &mut self,
+        path: &[Branch],
+        assignment: &Assignment,
+        g: Term,
+    ) -> Result<Flow, ConcolicError> {
+        // The leaf query sees roundings as integer variables with their definitions; the
+        // branch queries are those of the ordinary exploration.
+        let original: Vec<Term> = path.iter().map(|b| b.term.clone()).collect();
+        let mut query: Vec<Term> = original.iter().map(|t| self.rounding.rewrite(t)).collect();
+        query.push(self.rounding.rewrite(&g));
+        self.rounding.take_definitions();
+        let definitions = self.rounding.definitions_for(&query);
+        query.extend(definitions);
+        self.q.remember(&mut self.session, assignment);
+        let (outcome, model_in_confirm) = self.leaf_outcome(&g, &query)?;
+        match outcome {
+            QueryOutcome::Unsat => self.result.judged_pairs += 1,
+            QueryOutcome::Unknown => {
+                self.result.unknown_leaf_queries += 1;
+                self.pending.push(Pending::Leaf {
+                    query,
+                    path: original,
+                    goal: g,
+                })
+            }
+            QueryOutcome::Sat => {
+                let solver = match (&mut self.confirm, model_in_confirm) {
+                    (Some(c), true) => c,
+                    _ => &mut self.session,
+                };
+                let assignment = self.q.violation_model(solver, &query)?;
+                self.result.violation = Some(Violation {
+                    assignment,
+                    path: original,
+                    goal: g,
+                    at_s: self.start.elapsed().as_secs_f64(),
+                });
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// The answer to a leaf query, and whether the confirming solver gave it. A goal without
+    /// variables is decided here when the finite layer can; a violation found without Z3 is
+    /// confirmed by the goal (the guesses check the terms whose variables they change, not the
+    /// constant ones), else Z3 alone is asked.
+    fn leaf_outcome(
+        &mut self,
+        g: &Term,
+        query: &[Term],
+    ) -> Result<(QueryOutcome, bool), ConcolicError> {
+        let mut vars = Vec::new();
+        g.collect_vars(&mut vars);
+        if vars.is_empty()
+            && matches!(
+                smt::catala::finite::decide(&[g], &[]),
+                Some(smt::catala::finite::Decision::Unsat)
+            )
+        {
+            return Ok((QueryOutcome::Unsat, false));
+        }
+        let answer = self.session.ask(query)?;
+        let outcome = answer.outcome;
+        if outcome != QueryOutcome::Sat || answer.layer.is_z3() {
+            return Ok((outcome, false));
+        }
+        let candidate = self.q.violation_model(&mut self.session, query)?;
+        if self.goal.confirm(&candidate) {
+            return Ok((outcome, false));
+        }
+        let c = match &mut self.confirm {
+            Some(c) => c,
+            None => self
+                .confirm
+                .insert(self.q.session(self.options.query_timeout, false)?),
+        };
+        Ok((c.check_path(query)?, true))
+    }
+
+    /// Negates the next open branch of the frontier, or asks a query left unanswered again.
+    fn negate_next(&mut self) -> Result<Flow, ConcolicError> {
+        if !self.frontier.is_empty() && self.over_budget() {
+            self.result.stopped = Some(self.budget_text());
+            self.complete = false;
+            return Ok(Flow::Stop);
+        }
+        // A leaf query left unanswered may hold the violation: such queries are asked again
+        // while the exploration goes on, with at most a quarter of the time spent so far (and
+        // only once that share leaves twice the first limit).
+        let allowance = self
+            .start
+            .elapsed()
+            .mul_f64(LEAF_RETRY_SHARE)
+            .saturating_sub(self.retry_spent);
+        let first_limit = self
+            .options
+            .query_timeout
+            .unwrap_or(Duration::from_secs(10));
+        let early_leaf = if self.options.retry_timeout.is_some()
+            && !self.frontier.is_empty()
+            && allowance >= first_limit * 2
+        {
+            self.pending
+                .iter()
+                .rposition(|p| matches!(p, Pending::Leaf { .. }))
+        } else {
+            None
+        };
+        let p = match early_leaf {
+            Some(ix) => self.pending.remove(ix),
+            None => {
+                if let Some(o) = self.frontier.pick(&self.runs, &self.covered) {
+                    self.q
+                        .remember(&mut self.session, &self.runs[o.run].assignment);
+                    let query = branch_query(&self.runs, o);
+                    match self.session.check_path(&query)? {
+                        QueryOutcome::Sat => {
+                            self.next = Some((self.q.read_model(&self.session), o.i + 1))
+                        }
+                        QueryOutcome::Unsat => {}
+                        QueryOutcome::Unknown => self.pending.push(Pending::Branch(o)),
+                    }
+                    return Ok(Flow::Continue);
+                }
+                // Every branch negated: the second pass, one unanswered query at a time.
+                let Some(p) = self.pending.pop() else {
+                    return Ok(Flow::Stop);
+                };
+                p
+            }
+        };
+        self.ask_again(p, early_leaf.map(|_| allowance))
+    }
+
+    /// The second pass over query `p`, with the longer time limit (at most `allowance` for a
+    /// leaf query asked before every branch is negated).
+    fn ask_again(
+        &mut self,
+        p: Pending,
+        allowance: Option<Duration>,
+    ) -> Result<Flow, ConcolicError> {
+        let remaining = self
+            .options
+            .budget
+            .map(|b| b.saturating_sub(self.start.elapsed()));
+        let (Some(limit), false) = (self.options.retry_timeout, self.over_budget()) else {
+            self.pending.push(p);
+            if self.options.retry_timeout.is_some() {
+                self.result.stopped = Some(self.budget_text());
+            }
+            return Ok(Flow::Stop);
+        };
+        let limit = remaining.map_or(limit, |r| r.min(limit));
+        let limit = allowance.map_or(limit, |a| limit.min(a));
+        let mut long = self.q.session(Some(limit), false)?;
+        self.result.retried_queries += 1;
+        let query = match &p {
+            Pending::Leaf { query, .. } => query.clone(),
+            Pending::Branch(o) => branch_query(&self.runs, *o),
+        };
+        let asked_at = Instant::now();
+        let outcome = long.check_path(&query)?;
+        self.retry_spent += asked_at.elapsed();
+        let stats = long.stats();
+        self.retry_asked += stats.path_queries;
+        self.retry_without_z3 += stats.fast_queries;
+        match (outcome, p) {
+            (QueryOutcome::Unknown, _) => {
+                self.result.unknown_queries += 1;
+                self.complete = false;
+            }
+            (QueryOutcome::Unsat, Pending::Leaf { .. }) => {
+                self.result.resolved_on_retry += 1;
+                self.result.judged_pairs += 1;
+            }
+            (QueryOutcome::Unsat, Pending::Branch(_)) => self.result.resolved_on_retry += 1,
+            (QueryOutcome::Sat, Pending::Branch(o)) => {
+                self.result.resolved_on_retry += 1;
+                self.next = Some((self.q.read_model(&long), o.i + 1));
+            }
+            (QueryOutcome::Sat, Pending::Leaf { query, path, goal }) => {
+                self.result.resolved_on_retry += 1;
+                let assignment = self.q.violation_model(&mut long, &query)?;
+                self.result.violation = Some(Violation {
+                    assignment,
+                    path,
+                    goal,
+                    at_s: self.start.elapsed().as_secs_f64(),
+                });
+                return Ok(Flow::Stop);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+}
