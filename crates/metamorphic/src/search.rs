@@ -222,9 +222,13 @@ const ERROR_EXAMPLES: usize = 5;
 
 /// Adds `F` to an output record.
 fn with_main_output(domain: &Domain, outputs: Record) -> Result<Record, String> {
-    let f = domain
-        .main_output_value(&outputs)
-        .map_err(|e| format!("cannot compute F = {}: {e}", domain.main_output.0))?;
+    let f = domain.main_output_value(&outputs).map_err(|e| {
+        format!(
+            "cannot compute F = {}: {}",
+            domain.main_output.0,
+            domain.locate(e)
+        )
+    })?;
     let mut outputs = outputs;
     if let Value::Bool(b) = f {
         outputs.insert(
@@ -324,7 +328,8 @@ impl SearchState<'_> {
                     outputs: Some(&outputs),
                     main_output: MAIN_OUTPUT_KEY,
                 };
-                judge(&self.relation.conclusion, &env, false).map_err(|e| e.to_string())
+                judge(&self.relation.conclusion, &env, false)
+                    .map_err(|e| self.relation.locate(e).to_string())
             }
         };
         let judgement = match judged {
