@@ -3,9 +3,9 @@
 //! income tax), `lexprobe mutate` (every mutant of Fig. 5), `lexprobe falsify` (a falsified
 //! method and one whose bounded search ends without a violation) and `lexprobe metamorphic`
 //! (the relations of a small benefit, one of which fails, a relations file with a syntax
-//! error, and a relation naming a field the domain lacks). Each snapshot was read against the programs; times are masked. `UPDATE_EXPECT=1
-//! cargo test -p lexprobe --test snapshots_engines` rewrites them; read the difference before
-//! keeping it.
+//! error, and a relation naming a field the domain lacks). Each snapshot was read against the
+//! programs; times are masked. `UPDATE_EXPECT=1 cargo test -p lexprobe --test
+//! snapshots_engines` rewrites them; read the difference before keeping it.
 
 mod snapshot_support;
 
