@@ -277,7 +277,7 @@ impl Domain {
     }
 
     /// An error at a span of this domain's file, with the file to show it.
-    pub fn locate<E>(&self, error: E) -> Located<E> {
+    pub(crate) fn locate<E>(&self, error: E) -> Located<E> {
         Located::new(error, self.sources.clone())
     }
 

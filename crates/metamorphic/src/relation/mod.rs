@@ -301,7 +301,7 @@ impl Relation {
     }
 
     /// An error at a span of this relation's file, with the file to show it.
-    pub fn locate<E>(&self, error: E) -> crate::Located<E> {
+    pub(crate) fn locate<E>(&self, error: E) -> crate::Located<E> {
         crate::Located::new(error, self.sources.clone())
     }
 
