@@ -313,13 +313,13 @@ impl Domain {
         Ok(true)
     }
 
-    /// The value of `F` for an output record.
-    pub(crate) fn main_output_value(&self, outputs: &Record) -> Result<Value, EvalError> {
+    /// The value of `F` for an output record (an error at its place in the definition).
+    pub(crate) fn main_output_value(&self, outputs: &Record) -> Result<Value, Located<EvalError>> {
         let env = RecordEnvironment {
             record: outputs,
             constants: &self.choices,
         };
-        value(&self.main_output.1, &env)
+        value(&self.main_output.1, &env).map_err(|e| self.locate(e))
     }
 }
 
@@ -580,6 +580,19 @@ type = "boolean"
         assert_eq!(
             domain.main_output_value(&outputs).unwrap(),
             Value::Number(6.0)
+        );
+        // Without an `owed` output, F cannot be computed: the error is at `owed` in the file
+        // (line 2 is `output = "refund - owed"`, `owed` from column 20).
+        let named = Domain::from_toml_file("d.toml", DOMAIN).unwrap();
+        let only_refund: Record = [("refund".to_string(), Value::Number(10.0))]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            named
+                .main_output_value(&only_refund)
+                .unwrap_err()
+                .to_string(),
+            "d.toml:2:20: `owed` is neither a name known here nor a choice of an enum field"
         );
     }
 

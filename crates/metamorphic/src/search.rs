@@ -222,13 +222,9 @@ const ERROR_EXAMPLES: usize = 5;
 
 /// Adds `F` to an output record.
 fn with_main_output(domain: &Domain, outputs: Record) -> Result<Record, String> {
-    let f = domain.main_output_value(&outputs).map_err(|e| {
-        format!(
-            "cannot compute F = {}: {}",
-            domain.main_output.0,
-            domain.locate(e)
-        )
-    })?;
+    let f = domain
+        .main_output_value(&outputs)
+        .map_err(|e| format!("cannot compute F = {}: {e}", domain.main_output.0))?;
     let mut outputs = outputs;
     if let Value::Bool(b) = f {
         outputs.insert(
