@@ -12,6 +12,11 @@
 //! [`external`] program or a [`catala`] scope run by `catala_eval`) → [`tree`] (CART and
 //! lexicographic trees over the raw fields and the [`features`] derived from the domain and
 //! the relation) → [`check`] → [`report`].
+//!
+//! Positions are spans of the `diagnostics` crate: every relation keeps the source map of
+//! its file, a domain that of its file (and of `--output`), and every error about a name,
+//! field, feature or value of them is a [`Positioned`] error shown by [`Located`] at the exact
+//! token, as `file:line:column: message` or in the box layout.
 
 pub mod catala;
 pub mod check;
