@@ -9,7 +9,6 @@ pub mod exit;
 pub mod format;
 pub(crate) mod interrupt;
 pub(crate) mod law_coverage;
-pub(crate) mod positioned;
 pub(crate) mod progress;
 pub(crate) mod report_files;
 pub mod testing;

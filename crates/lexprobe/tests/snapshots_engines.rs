@@ -2,10 +2,10 @@
 //! with fixed seeds and counts: `lexprobe concolic` (the five paths of Fig. 5, the two of the
 //! income tax), `lexprobe mutate` (every mutant of Fig. 5), `lexprobe falsify` (a falsified
 //! method and one whose bounded search ends without a violation) and `lexprobe metamorphic`
-//! (the relations of a small benefit, one of which fails, and a relations file with a syntax
-//! error). Each snapshot was read against the programs; times are masked. `UPDATE_EXPECT=1
-//! cargo test -p lexprobe --test snapshots_engines` rewrites them; read the difference before
-//! keeping it.
+//! (the relations of a small benefit, one of which fails, a relations file with a syntax
+//! error, and a relation naming a field the domain lacks). Each snapshot was read against the
+//! programs; times are masked. `UPDATE_EXPECT=1 cargo test -p lexprobe --test
+//! snapshots_engines` rewrites them; read the difference before keeping it.
 
 mod snapshot_support;
 
@@ -671,6 +671,37 @@ fn metamorphic_syntax_error_in_a_relations_file_is_a_box_at_its_position() {
         │   │
         │ 4 │   forall x. x.income <= => F(x) >= 0
         │   │                         ‾‾
+        └─
+    "#]]
+    .assert_eq(&run.text());
+}
+
+#[test]
+fn metamorphic_field_missing_from_the_domain_is_a_box_on_the_field_name() {
+    // Line 5 of the fixture, `kids` in `x ==[kids] y`: columns 21-24 (after the 20
+    // characters of `  forall x, y. x ==[`).
+    let run = lexprobe(&[
+        "metamorphic",
+        "--system",
+        BENEFIT,
+        "--domain",
+        BENEFIT_DOMAIN,
+        "--relations",
+        "tests/fixtures/metamorphic/missing_field.mr",
+    ]);
+    expect![[r#"
+        exit code 2
+        --- stdout
+        --- stderr
+        ┌─[ERROR]─
+        │
+        │  relation `more_kids_never_lower` uses `kids`, which is not a field of the
+        │  domain
+        │
+        ├─➤ tests/fixtures/metamorphic/missing_field.mr:5.21-25:
+        │   │
+        │ 5 │   forall x, y. x ==[kids] y and y.children > x.children =>
+        │   │                     ‾‾‾‾
         └─
     "#]]
     .assert_eq(&run.text());

@@ -23,26 +23,48 @@
 
 use crate::features::{parse_feature_table, DeclaredFeature};
 use crate::relation::eval::{holds, value, EvalError, RecordEnvironment};
-use crate::relation::{parse_expression, Expr, ParseError};
+use crate::relation::{parse_expression_at, Expr, ParseError};
 use crate::rng::SeededRng;
+use crate::toml_spans::TomlSpans;
 use crate::value::{Record, Value};
+use crate::{Located, Positioned};
+use diagnostics::{SourceFile, SourceMap, Span};
+use std::sync::Arc;
 use thiserror::Error;
 
-/// An error in a domain file.
-#[derive(Debug, Error)]
+/// An error in a domain file (`Display`: the message; [`Located`] shows it at its span).
+#[derive(Debug, Clone, Error)]
 pub enum DomainError {
-    #[error("domain file is not valid TOML: {0}")]
-    Toml(String),
+    #[error("domain file is not valid TOML: {message}")]
+    Toml { message: String, span: Option<Span> },
     #[error("field `{field}`: {message}")]
-    Field { field: String, message: String },
-    #[error("constraint `{text}`: {error}")]
+    Field {
+        field: String,
+        message: String,
+        span: Option<Span>,
+    },
+    #[error("constraint `{text}`: {}", error.located.message)]
     Constraint { text: String, error: ParseError },
-    #[error("output definition `{text}`: {error}")]
+    #[error("output definition `{text}`: {}", error.located.message)]
     Output { text: String, error: ParseError },
     #[error(transparent)]
     Feature(#[from] crate::features::FeatureError),
-    #[error("{0}")]
-    Other(String),
+    #[error("{message}")]
+    Other { message: String, span: Option<Span> },
+}
+
+impl Positioned for DomainError {
+    fn span(&self) -> Option<Span> {
+        match self {
+            DomainError::Toml { span, .. }
+            | DomainError::Field { span, .. }
+            | DomainError::Other { span, .. } => *span,
+            DomainError::Constraint { error, .. } | DomainError::Output { error, .. } => {
+                Some(error.located.span)
+            }
+            DomainError::Feature(e) => e.span(),
+        }
+    }
 }
 
 /// The type and range of one input field.
@@ -69,6 +91,8 @@ pub enum FieldKind {
 pub struct FieldSpec {
     pub name: String,
     pub kind: FieldKind,
+    /// Its name in the domain file (`AGI` of `[fields.AGI]`).
+    pub span: Span,
 }
 
 /// A numeric interval with optional strict ends, used to sample under premise bounds.
@@ -223,72 +247,38 @@ pub struct Domain {
     pub features: Vec<DeclaredFeature>,
     /// Every enumeration choice of every enum field (the only bare names that are constants).
     pub choices: Vec<String>,
+    /// The domain file (and the text of an `--output` option), where the spans of its
+    /// expressions and fields are.
+    pub sources: Arc<SourceMap>,
 }
 
 impl Domain {
     /// Reads a domain from TOML text.
-    pub fn from_toml(text: &str) -> Result<Domain, DomainError> {
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| DomainError::Toml(e.to_string()))?;
-        let output_text = match table.get("output") {
-            Some(toml::Value::String(s)) => s.clone(),
-            Some(_) => return Err(DomainError::Other("`output` must be a string".into())),
-            None => "F".to_string(),
-        };
-        let output_expr =
-            parse_expression(&output_text, &[]).map_err(|error| DomainError::Output {
-                text: output_text.clone(),
-                error,
-            })?;
-        let mut constraints = Vec::new();
-        if let Some(list) = table.get("constraints") {
-            let items = list
-                .as_array()
-                .ok_or_else(|| DomainError::Other("`constraints` must be a list".into()))?;
-            for item in items {
-                let text = item
-                    .as_str()
-                    .ok_or_else(|| DomainError::Other("constraints must be strings".into()))?;
-                let expr =
-                    parse_expression(text, &[]).map_err(|error| DomainError::Constraint {
-                        text: text.to_string(),
-                        error,
-                    })?;
-                constraints.push((text.to_string(), expr));
-            }
-        }
-        let field_table = table
-            .get("fields")
-            .and_then(|f| f.as_table())
-            .ok_or_else(|| DomainError::Other("missing `[fields.NAME]` tables".into()))?;
-        let mut fields = Vec::new();
-        for (name, spec) in field_table {
-            fields.push(parse_field(name, spec)?);
-        }
-        let choices: Vec<String> = fields
-            .iter()
-            .filter_map(|f| match &f.kind {
-                FieldKind::Enum { choices } => Some(choices.clone()),
-                _ => None,
-            })
-            .flatten()
-            .collect();
-        let features = match table.get("features") {
-            None => Vec::new(),
-            Some(toml::Value::Table(features)) => {
-                let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
-                parse_feature_table(features, &names, &choices)?
-            }
-            Some(_) => return Err(DomainError::Other("`features` must be a table".into())),
-        };
-        Ok(Domain {
-            fields,
-            constraints,
-            main_output: (output_text, output_expr),
-            features,
-            choices,
-        })
+    pub fn from_toml(text: &str) -> Result<Domain, Located<DomainError>> {
+        Domain::from_toml_file("", text)
+    }
+
+    /// Reads the domain file `name` (its errors name it and point into it).
+    pub fn from_toml_file(name: &str, text: &str) -> Result<Domain, Located<DomainError>> {
+        let mut map = SourceMap::default();
+        let file = map.add(SourceFile::new(name, name, text.to_string()));
+        let sources = Arc::new(map);
+        read_domain(text, file, &sources).map_err(|e| Located::new(e, sources.clone()))
+    }
+
+    /// Replaces the definition of `F` by `text`, given by `origin` (such as `--output`, the
+    /// name its errors show).
+    pub fn set_output(&mut self, origin: &str, text: &str) -> Result<(), ParseError> {
+        let sources = Arc::make_mut(&mut self.sources);
+        let file = sources.add(SourceFile::new(origin, origin, text.to_string()));
+        let expr = parse_expression_at(text, &[], self.sources.clone(), &|s| Span { file, ..s })?;
+        self.main_output = (text.to_string(), expr);
+        Ok(())
+    }
+
+    /// An error at a span of this domain's file, with the file to show it.
+    pub(crate) fn locate<E>(&self, error: E) -> Located<E> {
+        Located::new(error, self.sources.clone())
     }
 
     pub fn field(&self, name: &str) -> Option<&FieldSpec> {
@@ -323,22 +313,145 @@ impl Domain {
         Ok(true)
     }
 
-    /// The value of `F` for an output record.
-    pub(crate) fn main_output_value(&self, outputs: &Record) -> Result<Value, EvalError> {
+    /// The value of `F` for an output record (an error at its place in the definition).
+    pub(crate) fn main_output_value(&self, outputs: &Record) -> Result<Value, Located<EvalError>> {
         let env = RecordEnvironment {
             record: outputs,
             constants: &self.choices,
         };
-        value(&self.main_output.1, &env)
+        value(&self.main_output.1, &env).map_err(|e| self.locate(e))
     }
 }
 
-fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError> {
-    let error = |message: &str| DomainError::Field {
+/// An expression written in the string at `path` of the domain file.
+fn expression_at(
+    text: &str,
+    value: &str,
+    at: Option<Span>,
+    sources: &Arc<SourceMap>,
+) -> Result<Expr, ParseError> {
+    match at {
+        Some(at) => {
+            let place = TomlSpans::string_place(text, at, value);
+            parse_expression_at(value, &[], sources.clone(), &place)
+        }
+        None => crate::relation::parse_expression(value, &[]),
+    }
+}
+
+/// The domain of the TOML `text`, file `file` of `sources`.
+fn read_domain(
+    text: &str,
+    file: diagnostics::FileId,
+    sources: &Arc<SourceMap>,
+) -> Result<Domain, DomainError> {
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| DomainError::Toml {
+            message: e.message().to_string(),
+            span: e.span().map(|r| Span::new(file, r.start, r.end)),
+        })?;
+    let spans = TomlSpans::new(text, file);
+    let other = |message: &str, span: Option<Span>| DomainError::Other {
+        message: message.to_string(),
+        span,
+    };
+    let output_text = match table.get("output") {
+        Some(toml::Value::String(s)) => s.clone(),
+        Some(_) => return Err(other("`output` must be a string", spans.value(&["output"]))),
+        None => "F".to_string(),
+    };
+    let output_expr = if table.contains_key("output") {
+        expression_at(text, &output_text, spans.value(&["output"]), sources)
+    } else {
+        crate::relation::parse_expression(&output_text, &[])
+    }
+    .map_err(|error| DomainError::Output {
+        text: output_text.clone(),
+        error,
+    })?;
+    let mut constraints = Vec::new();
+    if let Some(list) = table.get("constraints") {
+        let items = list.as_array().ok_or_else(|| {
+            other(
+                "`constraints` must be a list",
+                spans.value(&["constraints"]),
+            )
+        })?;
+        for (i, item) in items.iter().enumerate() {
+            let at = spans.item(&["constraints"], i);
+            let text_of = item
+                .as_str()
+                .ok_or_else(|| other("constraints must be strings", at))?;
+            let expr = expression_at(text, text_of, at, sources).map_err(|error| {
+                DomainError::Constraint {
+                    text: text_of.to_string(),
+                    error,
+                }
+            })?;
+            constraints.push((text_of.to_string(), expr));
+        }
+    }
+    let field_table = table
+        .get("fields")
+        .and_then(|f| f.as_table())
+        .ok_or_else(|| other("missing `[fields.NAME]` tables", spans.key(&["fields"])))?;
+    let mut fields = Vec::new();
+    for (name, spec) in field_table {
+        fields.push(parse_field(name, spec, &spans)?);
+    }
+    let choices: Vec<String> = fields
+        .iter()
+        .filter_map(|f| match &f.kind {
+            FieldKind::Enum { choices } => Some(choices.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let features = match table.get("features") {
+        None => Vec::new(),
+        Some(toml::Value::Table(features)) => {
+            let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
+            let read = crate::features::FeatureSource {
+                text,
+                spans: &spans,
+                sources,
+            };
+            parse_feature_table(features, &names, &choices, &read)?
+        }
+        Some(_) => {
+            return Err(other(
+                "`features` must be a table",
+                spans.value(&["features"]),
+            ))
+        }
+    };
+    Ok(Domain {
+        fields,
+        constraints,
+        main_output: (output_text, output_expr),
+        features,
+        choices,
+        sources: sources.clone(),
+    })
+}
+
+fn parse_field(
+    name: &str,
+    spec: &toml::Value,
+    spans: &TomlSpans,
+) -> Result<FieldSpec, DomainError> {
+    let key = spans.key(&["fields", name]);
+    let at = |entry: &str| spans.value(&["fields", name, entry]).or(key);
+    let error_at = |message: &str, span: Option<Span>| DomainError::Field {
         field: name.to_string(),
         message: message.to_string(),
+        span,
     };
-    let table = spec.as_table().ok_or_else(|| error("must be a table"))?;
+    let error = |message: &str| error_at(message, key);
+    let table = spec
+        .as_table()
+        .ok_or_else(|| error_at("must be a table", spans.value(&["fields", name])))?;
     let kind_name = table
         .get("type")
         .and_then(|t| t.as_str())
@@ -348,7 +461,7 @@ fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError>
             None => Ok(None),
             Some(toml::Value::Integer(i)) => Ok(Some(*i as f64)),
             Some(toml::Value::Float(x)) => Ok(Some(*x)),
-            Some(_) => Err(error(&format!("`{key}` must be a number"))),
+            Some(_) => Err(error_at(&format!("`{key}` must be a number"), at(key))),
         }
     };
     let kind = match kind_name {
@@ -357,7 +470,7 @@ fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError>
             let min = number("min")?.ok_or_else(|| error("integer fields need `min`"))?;
             let max = number("max")?.ok_or_else(|| error("integer fields need `max`"))?;
             if min > max {
-                return Err(error("`min` exceeds `max`"));
+                return Err(error_at("`min` exceeds `max`", at("min")));
             }
             FieldKind::Integer {
                 min: min as i64,
@@ -375,8 +488,9 @@ fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError>
             // Catala reads money exactly and refuses digits below the cent: every value drawn
             // must be a whole number of cents.
             if kind_name == "money" && (step <= 0.0 || step_decimals(step) > 2) {
-                return Err(error(
+                return Err(error_at(
                     "money fields need a `step` of whole cents (0.01, 0.05, 1, ...; default 0.01)",
+                    at("step"),
                 ));
             }
             FieldKind::Number { min, max, step }
@@ -390,15 +504,19 @@ fn parse_field(name: &str, spec: &toml::Value) -> Result<FieldSpec, DomainError>
                 .filter_map(|c| c.as_str().map(str::to_string))
                 .collect();
             if choices.is_empty() {
-                return Err(error("`choices` must be a non-empty list of strings"));
+                return Err(error_at(
+                    "`choices` must be a non-empty list of strings",
+                    at("choices"),
+                ));
             }
             FieldKind::Enum { choices }
         }
-        other => return Err(error(&format!("unknown type `{other}`"))),
+        other => return Err(error_at(&format!("unknown type `{other}`"), at("type"))),
     };
     Ok(FieldSpec {
         name: name.to_string(),
         kind,
+        span: key.unwrap_or(crate::located::NOWHERE),
     })
 }
 
@@ -463,6 +581,19 @@ type = "boolean"
             domain.main_output_value(&outputs).unwrap(),
             Value::Number(6.0)
         );
+        // Without an `owed` output, F cannot be computed: the error is at `owed` in the file
+        // (line 2 is `output = "refund - owed"`, `owed` from column 20).
+        let named = Domain::from_toml_file("d.toml", DOMAIN).unwrap();
+        let only_refund: Record = [("refund".to_string(), Value::Number(10.0))]
+            .into_iter()
+            .collect();
+        assert_eq!(
+            named
+                .main_output_value(&only_refund)
+                .unwrap_err()
+                .to_string(),
+            "d.toml:2:20: `owed` is neither a name known here nor a choice of an enum field"
+        );
     }
 
     #[test]
@@ -474,6 +605,7 @@ type = "boolean"
                 max: 100.0,
                 step: 1.0,
             },
+            span: Span::default(),
         };
         let mut bounds = Interval::unbounded();
         bounds.raise_lo(98.0, true);
@@ -487,6 +619,7 @@ type = "boolean"
         let int = FieldSpec {
             name: "i".into(),
             kind: FieldKind::Integer { min: 18, max: 90 },
+            span: Span::default(),
         };
         let mut under = Interval::unbounded();
         under.lower_hi(65.0, true);
@@ -500,9 +633,13 @@ type = "boolean"
     fn errors_name_the_field() {
         let err = Domain::from_toml("[fields.a]\ntype = \"integer\"\nmin = 1").unwrap_err();
         assert!(err.to_string().contains("field `a`"), "{err}");
+        // The end of the constraint `a >=`, written from column 17 of line 1: column 21.
         let err = Domain::from_toml("constraints = [\"a >=\"]\n[fields.a]\ntype = \"boolean\"")
             .unwrap_err();
-        assert!(err.to_string().contains("1:5"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "1:21: constraint `a >=`: expected an expression, found end of input"
+        );
     }
 
     #[test]

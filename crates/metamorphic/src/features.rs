@@ -17,10 +17,14 @@
 
 use crate::domain::Domain;
 use crate::relation::eval::{value, CaseEnvironment, RecordEnvironment};
-use crate::relation::{parse_expression, ArithOp, Expr, ParseError, Relation};
+use crate::relation::{parse_expression_at, ArithOp, Expr, ParseError, Relation};
 use crate::search::TestRecord;
+use crate::toml_spans::TomlSpans;
 use crate::tree::{Dataset, Feature, FeatureKind};
 use crate::value::{Record, Value};
+use crate::Positioned;
+use diagnostics::{SourceMap, Span};
+use std::sync::Arc;
 use thiserror::Error;
 
 /// A named expression over the input fields of one case, declared in the domain file.
@@ -34,38 +38,60 @@ pub struct DeclaredFeature {
     pub constants: Vec<String>,
 }
 
-/// An error in the domain's `[features]` table.
-#[derive(Debug, Error)]
+/// An error in the domain's `[features]` table, at the feature's name or at the offending
+/// part of its expression.
+#[derive(Debug, Clone, Error)]
 pub enum FeatureError {
     #[error("feature `{name}` must be a string holding an expression")]
-    NotAString { name: String },
-    #[error("feature `{name}` = `{text}`: {error}")]
+    NotAString { name: String, span: Option<Span> },
+    #[error("feature `{name}` = `{text}`: {}", error.located.message)]
     Parse {
         name: String,
         text: String,
         error: ParseError,
     },
     #[error("feature `{name}` has the name of an input field")]
-    ShadowsField { name: String },
+    ShadowsField { name: String, span: Option<Span> },
     #[error("feature `{name}` uses `{used}`, which is neither an input field, a feature nor a choice of an enum field")]
     UnknownName {
         name: String,
         used: String,
-        /// The feature's expression, and the position of `used` in it.
+        /// The feature's expression.
         text: String,
-        pos: crate::relation::Pos,
+        /// `used` in the domain file.
+        span: Span,
     },
-    #[error("the features {0} are defined in terms of each other")]
-    Cycle(String),
+    #[error("the features {names} are defined in terms of each other")]
+    Cycle { names: String, span: Option<Span> },
 }
 
-/// Bare names read by an expression, each with its first position.
-fn names_with_positions(expr: &Expr) -> Vec<(String, crate::relation::Pos)> {
-    let mut names: Vec<(String, crate::relation::Pos)> = Vec::new();
+impl Positioned for FeatureError {
+    fn span(&self) -> Option<Span> {
+        match self {
+            FeatureError::NotAString { span, .. }
+            | FeatureError::ShadowsField { span, .. }
+            | FeatureError::Cycle { span, .. } => *span,
+            FeatureError::Parse { error, .. } => Some(error.located.span),
+            FeatureError::UnknownName { span, .. } => Some(*span),
+        }
+    }
+}
+
+/// The domain file a `[features]` table is read from: its text, the spans of its keys and
+/// values, and the sources the expressions' spans are in.
+pub(crate) struct FeatureSource<'a> {
+    pub text: &'a str,
+    pub spans: &'a TomlSpans,
+    pub sources: &'a Arc<SourceMap>,
+}
+
+/// Bare names read by an expression, each with its first span.
+fn names_with_spans(expr: &Expr) -> Vec<(String, Span)> {
+    let mut names: Vec<(String, Span)> = Vec::new();
     expr.walk(&mut |e| {
-        if let Expr::Name(n, pos) = e {
+        if let Expr::Name(n, span) = e {
             if !names.iter().any(|(m, _)| m == n) {
-                names.push((n.clone(), *pos));
+                names.push((n.clone(), *span));
             }
         }
     });
@@ -92,16 +118,30 @@ pub(crate) fn parse_feature_table(
     table: &toml::Table,
     fields: &[String],
     choices: &[String],
+    file: &FeatureSource,
 ) -> Result<Vec<DeclaredFeature>, FeatureError> {
+    let key = |name: &str| file.spans.key(&["features", name]);
     let mut pending = Vec::new();
     for (name, text) in table {
-        let text = text
-            .as_str()
-            .ok_or_else(|| FeatureError::NotAString { name: name.clone() })?;
+        let at = file.spans.value(&["features", name]);
+        let text = text.as_str().ok_or_else(|| FeatureError::NotAString {
+            name: name.clone(),
+            span: at,
+        })?;
         if fields.contains(name) {
-            return Err(FeatureError::ShadowsField { name: name.clone() });
+            return Err(FeatureError::ShadowsField {
+                name: name.clone(),
+                span: key(name),
+            });
         }
-        let expr = parse_expression(text, &[]).map_err(|error| FeatureError::Parse {
+        let parsed = match at {
+            Some(at) => {
+                let place = TomlSpans::string_place(file.text, at, text);
+                parse_expression_at(text, &[], file.sources.clone(), &place)
+            }
+            None => crate::relation::parse_expression(text, &[]),
+        };
+        let expr = parsed.map_err(|error| FeatureError::Parse {
             name: name.clone(),
             text: text.to_string(),
             error,
@@ -114,7 +154,7 @@ pub(crate) fn parse_feature_table(
         });
     }
     for feature in &pending {
-        for (used, pos) in names_with_positions(&feature.expr) {
+        for (used, span) in names_with_spans(&feature.expr) {
             let known = fields.contains(&used)
                 || choices.contains(&used)
                 || pending.iter().any(|f| f.name == used);
@@ -123,7 +163,7 @@ pub(crate) fn parse_feature_table(
                     name: feature.name.clone(),
                     used,
                     text: feature.text.clone(),
-                    pos,
+                    span,
                 });
             }
         }
@@ -140,7 +180,10 @@ pub(crate) fn parse_feature_table(
             Some(i) => ordered.push(pending.remove(i)),
             None => {
                 let names: Vec<String> = pending.iter().map(|f| format!("`{}`", f.name)).collect();
-                return Err(FeatureError::Cycle(names.join(", ")));
+                return Err(FeatureError::Cycle {
+                    names: names.join(", "),
+                    span: pending.first().and_then(|f| key(&f.name)),
+                });
             }
         }
     }
@@ -323,8 +366,30 @@ mod tests {
     use super::*;
     use crate::relation::parse_relations;
 
-    fn table(text: &str) -> toml::Table {
-        text.parse().unwrap()
+    /// The features of a domain file whose `[features]` table is `text`.
+    fn read(
+        text: &str,
+        fields: &[String],
+        choices: &[String],
+    ) -> Result<Vec<DeclaredFeature>, crate::Located<FeatureError>> {
+        let text = format!("[features]\n{text}");
+        let mut map = SourceMap::default();
+        let file = map.add(diagnostics::SourceFile::new(
+            "d.toml",
+            "d.toml",
+            text.clone(),
+        ));
+        let sources = Arc::new(map);
+        let spans = TomlSpans::new(&text, file);
+        let table: toml::Table = text.parse().unwrap();
+        let features = table["features"].as_table().unwrap();
+        let source = FeatureSource {
+            text: &text,
+            spans: &spans,
+            sources: &sources,
+        };
+        parse_feature_table(features, fields, choices, &source)
+            .map_err(|e| crate::Located::new(e, sources.clone()))
     }
 
     #[test]
@@ -332,11 +397,9 @@ mod tests {
         let fields = vec!["agi".to_string(), "mde".to_string(), "sts".to_string()];
         let choices = vec!["MFJ".to_string(), "Single".to_string()];
         // `allowed` uses `floor`, declared after it in alphabetical (TOML) order.
-        let features = parse_feature_table(
-            &table(
-                "allowed = \"max(0, mde - floor)\"\nfloor = \"agi * 7.5%\"\n\
-                 joint = \"(sts = MFJ) * 2\"",
-            ),
+        let features = read(
+            "allowed = \"max(0, mde - floor)\"\nfloor = \"agi * 7.5%\"\n\
+             joint = \"(sts = MFJ) * 2\"",
             &fields,
             &choices,
         )
@@ -360,18 +423,30 @@ mod tests {
     #[test]
     fn feature_table_errors() {
         let fields = vec!["agi".to_string()];
-        let err = parse_feature_table(&table("a = \"b + 1\"\nb = \"a\""), &fields, &[]);
-        assert!(matches!(err, Err(FeatureError::Cycle(_))), "{err:?}");
-        let err = parse_feature_table(&table("a = \"agi + income\""), &fields, &[]);
+        let err = read("a = \"b + 1\"\nb = \"a\"", &fields, &[]).unwrap_err();
+        assert!(matches!(err.error, FeatureError::Cycle { .. }), "{err:?}");
+        // Line 2 of the file is `a = "agi + income"`: `income` starts at column 12.
+        let err = read("a = \"agi + income\"", &fields, &[]).unwrap_err();
         assert!(
-            matches!(&err, Err(FeatureError::UnknownName { used, pos, .. })
-                if used == "income" && pos.col == 7),
+            matches!(&err.error, FeatureError::UnknownName { used, .. } if used == "income"),
             "{err:?}"
         );
-        let err = parse_feature_table(&table("agi = \"1\""), &fields, &[]);
-        assert!(matches!(err, Err(FeatureError::ShadowsField { .. })));
-        let err = parse_feature_table(&table("a = \"agi +\""), &fields, &[]).unwrap_err();
-        assert!(err.to_string().contains("1:6"), "{err}");
+        assert_eq!(err.line_col(), Some((2, 12)));
+        assert!(
+            err.render().contains("├─➤ d.toml:2.12-18:\n"),
+            "{}",
+            err.render()
+        );
+        // The name of a feature that shadows a field is marked: line 2, column 1.
+        let err = read("agi = \"1\"", &fields, &[]).unwrap_err();
+        assert!(matches!(err.error, FeatureError::ShadowsField { .. }));
+        assert_eq!(
+            err.to_string(),
+            "d.toml:2:1: feature `agi` has the name of an input field"
+        );
+        // The end of `agi +`: column 11 of `a = "agi +"`, before the closing quote.
+        let err = read("a = \"agi +\"", &fields, &[]).unwrap_err();
+        assert_eq!(err.line_col(), Some((2, 11)), "{err}");
     }
 
     #[test]

@@ -7,9 +7,11 @@
 //! [`crate::validate_relation`], features when the domain is read.)
 
 use crate::domain::Domain;
-use crate::relation::{Expr, Pos, Relation};
+use crate::relation::{Expr, Relation};
 use crate::rng::SeededRng;
 use crate::system::{RunFailure, SystemUnderTest};
+use crate::{Located, Positioned};
+use diagnostics::Span;
 use thiserror::Error;
 
 /// Probe inputs tried before giving up on learning a system's outputs.
@@ -19,41 +21,38 @@ const PROBE_DRAWS: usize = 1000;
 /// Output names listed in an error message.
 const NAMES_SHOWN: usize = 40;
 
-/// A name that does not exist where it is used.
+/// A name that does not exist where it is used, at the name (in the relations file, the
+/// domain file or the `--output` option).
 #[derive(Debug, Clone, Error, PartialEq)]
 pub enum NameError {
-    #[error("{pos}: relation `{relation}` reads the output `{name}`, which the system does not give (its outputs: {known})")]
+    #[error("relation `{relation}` reads the output `{name}`, which the system does not give (its outputs: {known})")]
     RelationOutput {
         relation: String,
         name: String,
-        pos: Pos,
+        span: Span,
         known: String,
     },
-    /// Displayed without its position, which is inside `text` (see [`NameError::domain_text`]).
     #[error("the definition of F `{text}` reads `{name}`, which is not an output of the system (its outputs: {known})")]
     MainOutput {
         text: String,
         name: String,
-        pos: Pos,
+        span: Span,
         known: String,
     },
-    /// Displayed without its position, which is inside `text` (see [`NameError::domain_text`]).
     #[error("the constraint `{text}` reads `{name}`, which is neither a field of the domain nor a choice of an enum field")]
     ConstraintName {
         text: String,
         name: String,
-        pos: Pos,
+        span: Span,
     },
 }
 
-impl NameError {
-    /// The expression text the position refers to, for errors about a text of the domain
-    /// file (to turn the position into one in the file, see [`locate_string`]).
-    pub fn domain_text(&self) -> Option<(&str, Pos)> {
+impl Positioned for NameError {
+    fn span(&self) -> Option<Span> {
         match self {
-            NameError::MainOutput { text, pos, .. }
-            | NameError::ConstraintName { text, pos, .. } => Some((text, *pos)),
-            NameError::RelationOutput { .. } => None,
+            NameError::RelationOutput { span, .. }
+            | NameError::MainOutput { span, .. }
+            | NameError::ConstraintName { span, .. } => Some(*span),
         }
     }
 }
@@ -135,12 +134,12 @@ fn listing(outputs: &[String]) -> String {
     shown.join(", ")
 }
 
-/// Bare names of an expression with their positions.
-fn bare_names(expr: &Expr) -> Vec<(String, Pos)> {
+/// Bare names of an expression with their spans.
+fn bare_names(expr: &Expr) -> Vec<(String, Span)> {
     let mut names = Vec::new();
     expr.walk(&mut |e| {
-        if let Expr::Name(n, pos) = e {
-            names.push((n.clone(), *pos));
+        if let Expr::Name(n, span) = e {
+            names.push((n.clone(), *span));
         }
     });
     names
@@ -152,27 +151,27 @@ pub fn check_names(
     domain: &Domain,
     relations: &[Relation],
     outputs: &[String],
-) -> Result<(), NameError> {
+) -> Result<(), Located<NameError>> {
     for (text, constraint) in &domain.constraints {
-        for (name, pos) in bare_names(constraint) {
+        for (name, span) in bare_names(constraint) {
             if domain.field(&name).is_none() && !domain.choices.contains(&name) {
-                return Err(NameError::ConstraintName {
+                return Err(domain.locate(NameError::ConstraintName {
                     text: text.clone(),
                     name,
-                    pos,
-                });
+                    span,
+                }));
             }
         }
     }
     let (text, definition) = &domain.main_output;
-    for (name, pos) in bare_names(definition) {
+    for (name, span) in bare_names(definition) {
         if !is_output(&name, outputs) && !domain.choices.contains(&name) {
-            return Err(NameError::MainOutput {
+            return Err(domain.locate(NameError::MainOutput {
                 text: text.clone(),
                 name,
-                pos,
+                span,
                 known: listing(outputs),
-            });
+            }));
         }
     }
     for relation in relations {
@@ -180,7 +179,7 @@ pub fn check_names(
         let mut visit = |e: &Expr| {
             if let Expr::Output {
                 output: Some(name),
-                pos,
+                span,
                 ..
             } = e
             {
@@ -188,7 +187,7 @@ pub fn check_names(
                     problem = Some(NameError::RelationOutput {
                         relation: relation.name.clone(),
                         name: name.clone(),
-                        pos: *pos,
+                        span: *span,
                         known: listing(outputs),
                     });
                 }
@@ -197,37 +196,10 @@ pub fn check_names(
         relation.premise().walk(&mut visit);
         relation.conclusion.walk(&mut visit);
         if let Some(problem) = problem {
-            return Err(problem);
+            return Err(relation.locate(problem));
         }
     }
     Ok(())
-}
-
-/// Where the string `value` is written in a TOML `source` (its first occurrence as a quoted
-/// string), shifted by `inner`, a position inside the string: the position in the file of a
-/// position in a domain's expression.
-pub fn locate_string(source: &str, value: &str, inner: Pos) -> Option<Pos> {
-    for quote in ['"', '\''] {
-        let needle = format!("{quote}{value}{quote}");
-        if let Some(at) = source.find(&needle) {
-            let before = &source[..at];
-            let line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let col = source[line_start..at].chars().count() + 2;
-            return Some(if inner.line <= 1 {
-                Pos {
-                    line,
-                    col: col + inner.col.saturating_sub(1),
-                }
-            } else {
-                Pos {
-                    line: line + inner.line - 1,
-                    col: inner.col,
-                }
-            });
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -253,32 +225,32 @@ mod tests {
     fn misspelt_outputs_are_positioned_errors() {
         let mut domain = Domain::from_toml(DOMAIN).unwrap();
         assert_eq!(check_names(&domain, &[], &outputs()), Ok(()));
-        domain.main_output = (
-            "refnd".to_string(),
-            crate::relation::parse_expression("refnd", &[]).unwrap(),
-        );
-        match check_names(&domain, &[], &outputs()) {
-            Err(NameError::MainOutput {
-                name, pos, known, ..
-            }) => {
+        domain.set_output("--output", "refund + refnd").unwrap();
+        let error = check_names(&domain, &[], &outputs()).unwrap_err();
+        match &error.error {
+            NameError::MainOutput { name, known, .. } => {
                 assert_eq!(name, "refnd");
-                assert_eq!(pos, Pos { line: 1, col: 1 });
                 assert_eq!(known, "refund, owed, credit");
             }
             other => panic!("{other:?}"),
         }
+        // `refnd` is the tenth character of the option's text.
+        assert!(error
+            .to_string()
+            .starts_with("--output:1:10: the definition of F"));
         let domain = Domain::from_toml(DOMAIN).unwrap();
         let relations =
             parse_relations("relation r forall x, y. x ==[kids] y =>\n  out.credt(x) >= 0")
                 .unwrap();
-        match check_names(&domain, &relations, &outputs()) {
-            Err(e @ NameError::RelationOutput { .. }) => {
-                assert!(e
-                    .to_string()
-                    .starts_with("2:3: relation `r` reads the output `credt`"));
-            }
-            other => panic!("{other:?}"),
-        }
+        let error = check_names(&domain, &relations, &outputs()).unwrap_err();
+        assert!(matches!(error.error, NameError::RelationOutput { .. }));
+        // At the output's name: `credt` after `  out.` on line 2.
+        assert!(
+            error
+                .to_string()
+                .starts_with("2:7: relation `r` reads the output `credt`"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -286,20 +258,13 @@ mod tests {
         let text = DOMAIN.replace("kids <= 3", "kid <= 3");
         let domain = Domain::from_toml(&text).unwrap();
         let error = check_names(&domain, &[], &outputs()).unwrap_err();
-        assert_eq!(
-            error,
-            NameError::ConstraintName {
-                text: "kid <= 3".into(),
-                name: "kid".into(),
-                pos: Pos { line: 1, col: 1 }
-            }
+        assert!(
+            matches!(&error.error, NameError::ConstraintName { text, name, .. }
+                if text == "kid <= 3" && name == "kid"),
+            "{error:?}"
         );
-        // In the file: line 2, the string starts after `constraints = ["`.
-        let (inner_text, inner) = error.domain_text().unwrap();
-        assert_eq!(
-            locate_string(&text, inner_text, inner),
-            Some(Pos { line: 2, col: 17 })
-        );
+        // In the file: line 2, the string starts after `constraints = ["` (16 characters).
+        assert_eq!(error.line_col(), Some((2, 17)));
         let fine =
             Domain::from_toml(&DOMAIN.replace("kids <= 3", "sts = joint => kids <= 3")).unwrap();
         assert_eq!(check_names(&fine, &[], &outputs()), Ok(()));

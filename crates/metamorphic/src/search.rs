@@ -324,7 +324,8 @@ impl SearchState<'_> {
                     outputs: Some(&outputs),
                     main_output: MAIN_OUTPUT_KEY,
                 };
-                judge(&self.relation.conclusion, &env, false).map_err(|e| e.to_string())
+                judge(&self.relation.conclusion, &env, false)
+                    .map_err(|e| self.relation.locate(e).to_string())
             }
         };
         let judgement = match judged {

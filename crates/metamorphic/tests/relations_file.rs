@@ -1,9 +1,9 @@
 //! The shipped relations files: the 16 relations of Table 1 parse into the quantifier
-//! structure of the paper, and relations that do not fit their domain are rejected with a
-//! line:column position.
+//! structure of the paper, and relations that do not fit their domain are rejected at the
+//! offending name, as `file:line:column` and in the box with the source line.
 
 use metamorphic::domain::Domain;
-use metamorphic::relation::{parse_relations, Relation};
+use metamorphic::relation::{parse_relations, parse_relations_file, Relation};
 use metamorphic::{validate_relation, ValidationError};
 use std::path::PathBuf;
 
@@ -73,10 +73,39 @@ fn relations_outside_the_domain_are_located() {
     let text = "relation typo\n  forall x, y. x ==[agi] y and\n    x.aig > 0 => F(x) >= F(y)";
     let relation = &parse_relations(text).unwrap()[0];
     let error = validate_relation(relation, &domain).unwrap_err();
-    assert!(matches!(&error, ValidationError::UnknownField { field, .. } if field == "aig"));
-    assert!(error.to_string().starts_with("3:5:"), "{error}");
+    assert!(matches!(&error.error, ValidationError::UnknownField { field, .. } if field == "aig"));
+    // At the field's name: `aig` after `    x.` on line 3.
+    assert!(error.to_string().starts_with("3:7:"), "{error}");
     let text = "relation status forall x, y. x ==[agi] y and x.sts = MFJJ => F(x) >= F(y)";
     let relation = &parse_relations(text).unwrap()[0];
     let error = validate_relation(relation, &domain).unwrap_err();
-    assert!(matches!(&error, ValidationError::UnknownConstant { name, .. } if name == "MFJJ"));
+    assert!(
+        matches!(&error.error, ValidationError::UnknownConstant { name, .. } if name == "MFJJ")
+    );
+    // `MFJJ` is the 54th character of the line.
+    assert_eq!(error.line_col(), Some((1, 54)));
+}
+
+#[test]
+fn a_field_missing_from_the_domain_is_marked_on_its_name_in_the_file() {
+    let domain = Domain::from_toml(&example("form1040.toml")).unwrap();
+    // `children` is not a field of the domain: it is excepted in the equivalence of line 2,
+    // written from column 21 (after the 20 characters of `  forall x, y. x ==[`), eight
+    // characters long.
+    let text =
+        "relation kids \"more children\"\n  forall x, y. x ==[children] y =>\n  F(x) <= F(y)\n";
+    let relation = &parse_relations_file("kids.mr", text).unwrap()[0];
+    let error = validate_relation(relation, &domain).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "kids.mr:2:21: relation `kids` uses `children`, which is not a field of the domain"
+    );
+    let boxed = error.render();
+    assert!(boxed.contains("├─➤ kids.mr:2.21-29:\n"), "{boxed}");
+    let marked = format!(
+        "│ 2 │   forall x, y. x ==[children] y =>\n│   │ {}{}\n",
+        " ".repeat(20),
+        "‾".repeat(8)
+    );
+    assert!(boxed.contains(&marked), "{boxed}");
 }

@@ -5,15 +5,15 @@
 //! that never answers).
 
 use metamorphic::check::RelationReport;
-use metamorphic::domain::{Domain, DomainError};
+use metamorphic::domain::Domain;
 use metamorphic::external::{CallMode, ExternalProgram};
-use metamorphic::features::FeatureError;
-use metamorphic::names::{check_names, known_outputs, locate_string, NameError, ProbeError};
-use metamorphic::relation::{parse_relations, Relation};
+use metamorphic::names::{check_names, known_outputs, ProbeError};
+use metamorphic::relation::{parse_relations_file, Relation};
 use metamorphic::search::{LiveSearch, SearchConfig, Verdict};
 use metamorphic::system::SystemUnderTest;
 use metamorphic::tree::TreeOptions;
-use metamorphic::InputMismatch;
+use metamorphic::{Located, Positioned, SourceError};
+use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -205,23 +205,54 @@ fn make_system(
 pub fn run(args: MetamorphicArgs) -> i32 {
     match run_checked(&args) {
         Ok(code) => code,
-        Err(message) => {
-            match crate::positioned::render(&message) {
-                Some(boxed) => eprint!("{boxed}"),
-                None => eprintln!("lexprobe metamorphic: {message}"),
-            }
+        Err(Failure::Located(error)) => {
+            eprint!("{}", error.render());
+            exit::USAGE
+        }
+        Err(Failure::Message(message)) => {
+            eprintln!("lexprobe metamorphic: {message}");
             exit::USAGE
         }
     }
 }
 
-/// The line of a domain file that opens the table of `field` (`[fields.NAME]`).
-fn field_table_line(domain_text: &str, field: &str) -> Option<usize> {
-    let header = format!("[fields.{field}]");
-    domain_text
-        .lines()
-        .position(|l| l.trim() == header)
-        .map(|i| i + 1)
+/// Why a check stops before any verdict: an error at a position of an input file (the
+/// relations, the domain or `--output`: shown in the box layout), or a message.
+#[derive(Debug, PartialEq)]
+enum Failure {
+    Located(SourceError),
+    Message(String),
+}
+
+impl fmt::Display for Failure {
+    /// `file:line:column: message`, or the message.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Located(e) => e.fmt(f),
+            Failure::Message(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Message(message)
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(message: &str) -> Failure {
+        Failure::Message(message.to_string())
+    }
+}
+
+/// An error of the file `file`: at its position, or (about the whole file) after its name.
+fn in_file<E: Positioned>(error: Located<E>, file: &str) -> Failure {
+    if error.line_col().is_some() {
+        Failure::Located(error.source_error())
+    } else {
+        Failure::Message(format!("{file}: {}", error.error))
+    }
 }
 
 /// The exit code for a set of verdicts: 1 if any failed, else 3 if any is inconclusive.
@@ -236,39 +267,14 @@ fn exit_code(verdicts: impl IntoIterator<Item = Verdict>) -> i32 {
     }
 }
 
-/// A name error with its position in the file it comes from: the relations file, the
-/// domain file, or the `--output` option.
-fn positioned_name_error(
-    error: &NameError,
-    args: &MetamorphicArgs,
-    domain_text: &str,
-    output_from_option: bool,
-) -> String {
-    match error.domain_text() {
-        None => format!("{}:{error}", args.relations),
-        Some((_, inner)) if output_from_option && matches!(error, NameError::MainOutput { .. }) => {
-            format!("--output:{inner}: {error}")
-        }
-        Some((text, inner)) => match locate_string(domain_text, text, inner) {
-            Some(pos) => format!("{}:{pos}: {error}", args.domain),
-            None => format!("{}: {error}", args.domain),
-        },
-    }
-}
-
-fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
+fn run_checked(args: &MetamorphicArgs) -> Result<i32, Failure> {
     let budget = parse_duration(&args.budget)?;
     let timeout = parse_duration(&args.timeout)?;
-    let (domain, domain_text) = read_domain(args)?;
+    let domain = read_domain(args)?;
     let relations = read_relations(args, &domain)?;
     let system = make_system(args, timeout)?;
-    metamorphic::check_domain_inputs(&domain, system.as_ref()).map_err(|e| match &e {
-        InputMismatch::UnknownInput(field) => match field_table_line(&domain_text, field) {
-            Some(line) => format!("{}:{line}:1: {e}", args.domain),
-            None => format!("{}: {e}", args.domain),
-        },
-        InputMismatch::MissingInput(_) => format!("{}: {e}", args.domain),
-    })?;
+    metamorphic::check_domain_inputs(&domain, system.as_ref())
+        .map_err(|e| in_file(e, &args.domain))?;
     // Every name must exist before the search starts: the outputs are the scope's declared
     // ones, or those of a first probe run of the program.
     let outputs = known_outputs(system.as_ref(), &domain, args.seed).map_err(|e| match &e {
@@ -278,10 +284,9 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
         } => format!("the program gave no usable answer: {e}"),
         _ => e.to_string(),
     })?;
-    check_names(&domain, &relations, &outputs)
-        .map_err(|e| positioned_name_error(&e, args, &domain_text, args.output.is_some()))?;
+    check_names(&domain, &relations, &outputs).map_err(|e| Failure::Located(e.source_error()))?;
     if args.prove {
-        return run_prove(args, &domain, &relations, budget);
+        return run_prove(args, &domain, &relations, budget).map_err(Failure::Message);
     }
     let reports = search_relations(args, &relations, &domain, system.as_ref(), budget);
     let description = system.describe();
@@ -298,46 +303,39 @@ fn run_checked(args: &MetamorphicArgs) -> Result<i32, String> {
     Ok(exit_code(reports.iter().map(|r| r.outcome.verdict)))
 }
 
-/// The input domain (`--domain`, with `--output` in place of its main output), and the text
-/// of its file (for the positions of later errors).
-fn read_domain(args: &MetamorphicArgs) -> Result<(Domain, String), String> {
+/// The input domain (`--domain`, with `--output` in place of its main output); it keeps the
+/// texts its later errors point into.
+fn read_domain(args: &MetamorphicArgs) -> Result<Domain, Failure> {
     let domain_text = std::fs::read_to_string(&args.domain)
         .map_err(|e| format!("cannot read {}: {e}", args.domain))?;
-    let mut domain = Domain::from_toml(&domain_text).map_err(|e| {
-        // A feature naming something unknown: the position of that name in the file.
-        if let DomainError::Feature(FeatureError::UnknownName { text, pos, .. }) = &e {
-            if let Some(at) = locate_string(&domain_text, text, *pos) {
-                return format!("{}:{at}: {e}", args.domain);
-            }
-        }
-        format!("{}: {e}", args.domain)
-    })?;
+    let mut domain =
+        Domain::from_toml_file(&args.domain, &domain_text).map_err(|e| in_file(e, &args.domain))?;
     if let Some(output) = &args.output {
-        let expr = metamorphic::relation::parse_expression(output, &[])
-            .map_err(|e| format!("--output `{output}`: {e}"))?;
-        domain.main_output = (output.clone(), expr);
+        domain
+            .set_output("--output", output)
+            .map_err(|e| Failure::Located(*e.located))?;
     }
-    Ok((domain, domain_text))
+    Ok(domain)
 }
 
 /// The relations of `--relations` (those of `--only` when given), each checked against the
 /// domain.
-fn read_relations(args: &MetamorphicArgs, domain: &Domain) -> Result<Vec<Relation>, String> {
+fn read_relations(args: &MetamorphicArgs, domain: &Domain) -> Result<Vec<Relation>, Failure> {
     let relations_text = std::fs::read_to_string(&args.relations)
         .map_err(|e| format!("cannot read {}: {e}", args.relations))?;
-    let mut relations =
-        parse_relations(&relations_text).map_err(|e| format!("{}:{e}", args.relations))?;
+    let mut relations = parse_relations_file(&args.relations, &relations_text)
+        .map_err(|e| Failure::Located(*e.located))?;
     if !args.only.is_empty() {
         for name in &args.only {
             if !relations.iter().any(|r| &r.name == name) {
-                return Err(format!("no relation named `{name}` in {}", args.relations));
+                return Err(format!("no relation named `{name}` in {}", args.relations).into());
             }
         }
         relations.retain(|r| args.only.contains(&r.name));
     }
     for relation in &relations {
         metamorphic::validate_relation(relation, domain)
-            .map_err(|e| format!("{}:{e}", args.relations))?;
+            .map_err(|e| Failure::Located(e.source_error()))?;
     }
     Ok(relations)
 }
@@ -582,6 +580,7 @@ mod tests {
         );
         assert!(run_checked(&unknown)
             .unwrap_err()
+            .to_string()
             .contains("no relation named `r99`"));
         let mut wrong_domain = args(
             "catala:EXAMPLES/form1040_bug_eitc_mfs.catala_en#TestJointReturn",
@@ -589,9 +588,9 @@ mod tests {
             "EXAMPLES/form1040.mr",
         );
         wrong_domain.max_tests = Some(1);
-        let message = run_checked(&wrong_domain).unwrap_err();
+        let message = run_checked(&wrong_domain).unwrap_err().to_string();
         assert!(message.contains("has no such input"), "{message}");
-        // Positioned at the field's table in the domain file.
+        // Positioned at the field's name in its table header `[fields.NAME]`: column 9.
         let field = message
             .split('`')
             .nth(1)
@@ -599,21 +598,23 @@ mod tests {
             .to_string();
         let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/metamorphic");
         let text = std::fs::read_to_string(format!("{examples}/form1040.toml")).unwrap();
-        let line = field_table_line(&text, &field).unwrap();
+        let header = format!("[fields.{field}]");
+        let line = text.lines().position(|l| l.trim() == header).unwrap() + 1;
         assert!(
-            message.contains(&format!("form1040.toml:{line}:1: ")),
+            message.contains(&format!("form1040.toml:{line}:9: ")),
             "{message}"
         );
         let bad_system = args("ftp:nowhere", &[], "EXAMPLES/form1040.mr");
         assert!(run_checked(&bad_system)
             .unwrap_err()
+            .to_string()
             .contains("unknown system"));
         let dir = std::env::temp_dir().join(format!("lexprobe-mr-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let broken = dir.join("broken.mr");
         std::fs::write(&broken, "relation r\n  forall x, y. x.agi >=\n").unwrap();
         let broken_args = args("cmd:true", &[], broken.to_str().unwrap());
-        let message = run_checked(&broken_args).unwrap_err();
+        let message = run_checked(&broken_args).unwrap_err().to_string();
         assert!(message.contains("broken.mr:3:1:"), "{message}");
     }
 
@@ -658,7 +659,7 @@ mod tests {
             "EXAMPLES/form1040.mr",
         );
         option.output = Some("refund + refnd".into());
-        let message = run_checked(&option).unwrap_err();
+        let message = run_checked(&option).unwrap_err().to_string();
         assert!(
             message
                 .starts_with("--output:1:10: the definition of F `refund + refnd` reads `refnd`"),
@@ -682,7 +683,7 @@ mod tests {
             "EXAMPLES/form1040.mr",
         );
         in_domain.domain = domain.clone();
-        let message = run_checked(&in_domain).unwrap_err();
+        let message = run_checked(&in_domain).unwrap_err().to_string();
         assert!(
             message.starts_with(&format!("{domain}:2:11: the definition of F")),
             "{message}"
@@ -700,7 +701,7 @@ mod tests {
             "EXAMPLES/form1040.mr",
         );
         bad_feature.domain = scratch("feature.toml", &with_feature);
-        let message = run_checked(&bad_feature).unwrap_err();
+        let message = run_checked(&bad_feature).unwrap_err().to_string();
         assert!(
             message.starts_with(&format!(
                 "{}:{}:17: feature `zz_bad` uses `incme`",
@@ -719,10 +720,11 @@ mod tests {
             &[],
             &relations,
         );
-        let message = run_checked(&named).unwrap_err();
+        let message = run_checked(&named).unwrap_err().to_string();
+        // At the output's name, after `  out.` on line 2.
         assert!(
             message.starts_with(&format!(
-                "{relations}:2:3: relation `r` reads the output `eic`"
+                "{relations}:2:7: relation `r` reads the output `eic`"
             )),
             "{message}"
         );
@@ -735,7 +737,7 @@ mod tests {
             &["r3_eitc_mfs"],
             "EXAMPLES/form1040.mr",
         );
-        let message = run_checked(&silent).unwrap_err();
+        let message = run_checked(&silent).unwrap_err().to_string();
         assert!(message.contains("gave no usable answer"), "{message}");
         assert!(
             message.contains("`echo 'no tax tables' >&2; exit 7`"),

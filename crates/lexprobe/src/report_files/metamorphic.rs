@@ -73,7 +73,14 @@ pub(crate) fn metamorphic_sarif(
                     o.stop_reason.as_deref().unwrap_or("no test completed")
                 )
             };
-            let pos = &r.relation.pos;
+            // The `relation` keyword that opens it.
+            let relation = &r.relation;
+            let (start_line, start_col) =
+                relation.sources.line_col(relation.span).unwrap_or((1, 1));
+            let (end_line, end_col) = relation
+                .sources
+                .line_col(metamorphic::relation::end_of(relation.span))
+                .unwrap_or((start_line, start_col));
             Finding {
                 rule_id: if failed {
                     "relation-failed"
@@ -85,10 +92,10 @@ pub(crate) fn metamorphic_sarif(
                 message,
                 locations: vec![Location {
                     file: relations_file.to_string(),
-                    start_line: pos.line,
-                    start_col: pos.col,
-                    end_line: pos.line,
-                    end_col: pos.col + "relation".len(),
+                    start_line,
+                    start_col,
+                    end_line,
+                    end_col,
                 }],
                 properties,
             }

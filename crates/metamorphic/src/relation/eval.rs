@@ -4,8 +4,9 @@
 //! labels a test failed when its conclusion deviates by more than the tolerance δ, and keeps
 //! the most deviating base as its next seed.
 
-use super::{ArithOp, Builtin, CmpOp, Expr, Pos};
+use super::{ArithOp, Builtin, CmpOp, Expr};
 use crate::value::{Record, Value};
+use diagnostics::Span;
 use thiserror::Error;
 
 /// Smallest deviation reported for a violated strict comparison between equal numbers.
@@ -13,27 +14,40 @@ const STRICT_VIOLATION: f64 = 1e-9;
 /// Relative difference below which two numbers are taken as equal.
 const RELATIVE_NOISE: f64 = 1e-9;
 
-/// An error while evaluating an expression.
+/// An error while evaluating an expression (`Display`: the message; shown at its span by
+/// [`crate::Located`], with the sources of the relation or domain the expression is from).
 #[derive(Debug, Clone, Error, PartialEq)]
 pub enum EvalError {
-    #[error("{pos}: `{var}` has no field `{field}`")]
+    #[error("`{var}` has no field `{field}`")]
     UnknownField {
         var: String,
         field: String,
-        pos: Pos,
+        span: Span,
     },
-    #[error("{pos}: `{name}` is neither a name known here nor a choice of an enum field")]
-    UnknownName { name: String, pos: Pos },
-    #[error("{pos}: the system returned no output `{output}` for `{var}`")]
+    #[error("`{name}` is neither a name known here nor a choice of an enum field")]
+    UnknownName { name: String, span: Span },
+    #[error("the system returned no output `{output}` for `{var}`")]
     MissingOutput {
         output: String,
         var: String,
-        pos: Pos,
+        span: Span,
     },
-    #[error("{pos}: `{var}` is not bound here")]
-    UnboundVariable { var: String, pos: Pos },
+    #[error("`{var}` is not bound here")]
+    UnboundVariable { var: String, span: Span },
     #[error("type error: {0}")]
     Type(String),
+}
+
+impl crate::Positioned for EvalError {
+    fn span(&self) -> Option<Span> {
+        match self {
+            EvalError::UnknownField { span, .. }
+            | EvalError::UnknownName { span, .. }
+            | EvalError::MissingOutput { span, .. }
+            | EvalError::UnboundVariable { span, .. } => Some(*span),
+            EvalError::Type(_) => None,
+        }
+    }
 }
 
 /// What an expression can read: case fields, bare names and outputs.
@@ -145,28 +159,28 @@ pub fn value(expr: &Expr, env: &dyn Environment) -> Result<Value, EvalError> {
     match expr {
         Expr::Bool(b) => Ok(Value::Bool(*b)),
         Expr::Number(n) => Ok(Value::Number(*n)),
-        Expr::Name(name, pos) => match env.name(name) {
+        Expr::Name(name, span) => match env.name(name) {
             Some(v) => Ok(v),
             None if env.is_constant(name) => Ok(Value::Enum(name.clone())),
             None => Err(EvalError::UnknownName {
                 name: name.clone(),
-                pos: *pos,
+                span: *span,
             }),
         },
-        Expr::Field { var, field, pos } => {
+        Expr::Field { var, field, span } => {
             env.field(var, field)
                 .ok_or_else(|| EvalError::UnknownField {
                     var: var.clone(),
                     field: field.clone(),
-                    pos: *pos,
+                    span: *span,
                 })
         }
-        Expr::Output { output, var, pos } => {
+        Expr::Output { output, var, span } => {
             env.output(output.as_deref(), var)
                 .ok_or_else(|| EvalError::MissingOutput {
                     output: output.clone().unwrap_or_else(|| "F".to_string()),
                     var: var.clone(),
-                    pos: *pos,
+                    span: *span,
                 })
         }
         Expr::Neg(e) => Ok(Value::Number(-number(&value(e, env)?)?)),
@@ -330,11 +344,12 @@ pub fn judge(expr: &Expr, env: &dyn Environment, negated: bool) -> Result<Judgem
             left,
             right,
             except,
-            pos,
+            span,
+            ..
         } => {
             let unbound = |var: &String| EvalError::UnboundVariable {
                 var: var.clone(),
-                pos: *pos,
+                span: *span,
             };
             let l = env.record(left).ok_or_else(|| unbound(left))?;
             let r = env.record(right).ok_or_else(|| unbound(right))?;
@@ -447,12 +462,14 @@ mod tests {
         let choice = parse_expression("MFJ", &[]).unwrap();
         assert_eq!(value(&choice, &env).unwrap(), Value::Enum("MFJ".into()));
         let misspelt = parse_expression("AGI + MDEE", &[]).unwrap();
+        let error = value(&misspelt, &env).unwrap_err();
+        // `MDEE` is bytes 6-10 of the text.
         assert_eq!(
-            value(&misspelt, &env),
-            Err(EvalError::UnknownName {
+            error,
+            EvalError::UnknownName {
                 name: "MDEE".into(),
-                pos: Pos { line: 1, col: 7 }
-            })
+                span: Span::new(diagnostics::FileId(0), 6, 10)
+            }
         );
     }
 }

@@ -1,10 +1,9 @@
-//! Tokens of the relation language, with their line:column positions and byte ranges. `#` starts a comment
+//! Tokens of the relation language, with their byte ranges in the text. `#` starts a comment
 //! to the end of the line. Numbers may carry `_` separators, a leading `$`, and a `k`
 //! (thousands) or `%` (hundredths) suffix. Identifiers may end in primes (`x'`). The
 //! mathematical symbols `∀ ∧ ∨ ¬ ⇒ ≥ ≤ ≠ ≡` are accepted as spellings of the keywords.
 
 use super::parser::{SyntaxError, TEXT};
-use super::Pos;
 use diagnostics::Span;
 
 /// One token.
@@ -89,11 +88,10 @@ fn token_text(t: &Token) -> &'static str {
     }
 }
 
-/// A token, where it starts (line:column) and its byte range in the text.
+/// A token and its byte range in the text.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Spanned {
     pub token: Token,
-    pub pos: Pos,
     pub span: Span,
 }
 
@@ -102,27 +100,18 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
     let chars: Vec<char> = source.chars().collect();
     let mut tokens = Vec::new();
     let mut i = 0;
-    let mut line = 1;
-    let mut col = 1;
     // Byte offset of `chars[i]`.
     let mut byte = 0;
     macro_rules! advance {
         ($n:expr) => {{
             for _ in 0..$n {
                 byte += chars.get(i).map_or(0, |c| c.len_utf8());
-                if chars.get(i) == Some(&'\n') {
-                    line += 1;
-                    col = 1;
-                } else {
-                    col += 1;
-                }
                 i += 1;
             }
         }};
     }
     while i < chars.len() {
         let c = chars[i];
-        let pos = Pos { line, col };
         let start = byte;
         // The span from the token's start to the current character; an error's covers at
         // least the character it is at.
@@ -133,11 +122,7 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
         }
         macro_rules! error {
             ($message:expr) => {
-                SyntaxError {
-                    pos,
-                    span: Some(span!()),
-                    message: $message.into(),
-                }
+                SyntaxError::new(span!(), $message)
             };
         }
         if c.is_whitespace() {
@@ -190,7 +175,6 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
             advance!(len);
             tokens.push(Spanned {
                 token,
-                pos,
                 span: span!(),
             });
             continue;
@@ -215,7 +199,6 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
             }
             tokens.push(Spanned {
                 token: Token::Str(text),
-                pos,
                 span: span!(),
             });
             continue;
@@ -257,7 +240,6 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
             }
             tokens.push(Spanned {
                 token: Token::Number(value),
-                pos,
                 span: span!(),
             });
             continue;
@@ -293,7 +275,6 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
             };
             tokens.push(Spanned {
                 token,
-                pos,
                 span: span!(),
             });
             continue;
@@ -302,7 +283,6 @@ pub(crate) fn tokenize(source: &str) -> Result<Vec<Spanned>, SyntaxError> {
     }
     tokens.push(Spanned {
         token: Token::Eof,
-        pos: Pos { line, col },
         span: Span::new(TEXT, byte, byte),
     });
     Ok(tokens)
@@ -323,7 +303,8 @@ mod tests {
             .iter()
             .find(|t| t.token == Token::Ident("y".into()))
             .unwrap();
-        assert_eq!(y.pos, Pos { line: 2, col: 3 });
+        // `y` opens line 2 after two spaces: bytes 22-23 of the text.
+        assert_eq!(y.span, Span::new(TEXT, 22, 23));
     }
 
     #[test]
@@ -340,6 +321,7 @@ mod tests {
     #[test]
     fn bad_character_is_located() {
         let err = tokenize("x.a >= 1\n  @").unwrap_err();
-        assert_eq!(err.pos, Pos { line: 2, col: 3 });
+        // Line 2, column 3: the byte after `x.a >= 1\n  `.
+        assert_eq!(err.span, Span::new(TEXT, 11, 12));
     }
 }

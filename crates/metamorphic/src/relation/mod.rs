@@ -23,20 +23,18 @@ pub mod eval;
 pub mod lexer;
 pub mod parser;
 
+use diagnostics::{SourceMap, Span};
 use std::fmt;
+use std::sync::Arc;
 
+pub(crate) use parser::parse_expression_at;
 pub use parser::{parse_expression, parse_relations, parse_relations_file, ParseError};
 
-/// A line:column position in a source text (both 1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Pos {
-    pub line: usize,
-    pub col: usize,
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.col)
+/// The empty span at the end of `span` (where its last character ends).
+pub fn end_of(span: Span) -> Span {
+    Span {
+        start: span.end,
+        ..span
     }
 }
 
@@ -113,18 +111,19 @@ pub enum Expr {
     Number(f64),
     /// A bare name: an enumeration constructor in relations, or a field name in domain
     /// constraints and output definitions (resolved by the evaluator's environment).
-    Name(String, Pos),
-    /// `var.field`
+    Name(String, Span),
+    /// `var.field`; the span is the field name's.
     Field {
         var: String,
         field: String,
-        pos: Pos,
+        span: Span,
     },
-    /// `F(var)` (output = None) or `out.name(var)` (output = Some(name)).
+    /// `F(var)` (output = None) or `out.name(var)` (output = Some(name)); the span is `F`'s
+    /// or the output name's.
     Output {
         output: Option<String>,
         var: String,
-        pos: Pos,
+        span: Span,
     },
     Neg(Box<Expr>),
     Not(Box<Expr>),
@@ -135,12 +134,14 @@ pub enum Expr {
         operands: Vec<Expr>,
         ops: Vec<CmpOp>,
     },
-    /// `left ==[except...] right`
+    /// `left ==[except...] right`; the span is `left`'s, `except_spans` those of the
+    /// excepted field names.
     Equiv {
         left: String,
         right: String,
         except: Vec<String>,
-        pos: Pos,
+        except_spans: Vec<Span>,
+        span: Span,
     },
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
@@ -266,7 +267,7 @@ impl fmt::Display for Expr {
 }
 
 /// One named metamorphic relation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Relation {
     pub name: String,
     pub description: Option<String>,
@@ -282,7 +283,11 @@ pub struct Relation {
     pub follow_premise: Expr,
     /// The output relation that must hold.
     pub conclusion: Expr,
-    pub pos: Pos,
+    /// The `relation` keyword that opens it.
+    pub span: Span,
+    /// The relations file it was read from (shared by all its relations), to show errors
+    /// at its spans.
+    pub sources: Arc<SourceMap>,
 }
 
 impl Relation {
@@ -293,6 +298,11 @@ impl Relation {
             .chain(self.follow_vars.iter())
             .cloned()
             .collect()
+    }
+
+    /// An error at a span of this relation's file, with the file to show it.
+    pub(crate) fn locate<E>(&self, error: E) -> crate::Located<E> {
+        crate::Located::new(error, self.sources.clone())
     }
 
     /// The whole premise: base premise and follow-up premise.

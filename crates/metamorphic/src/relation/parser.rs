@@ -1,22 +1,21 @@
 //! Recursive-descent parser for relations files and single expressions. Precedence, lowest
 //! first: `=>` (right-associative), `or`, `and`, `not`, comparisons (chainable, plus the
-//! equivalence `x ==[f] y`), `+ -`, `* /`, unary minus. Errors carry line:column and the span
-//! of the token they are at, with the text, so that they show in the box layout of the
-//! `diagnostics` crate.
+//! equivalence `x ==[f] y`), `+ -`, `* /`, unary minus. Every node keeps the span of its token
+//! in the text's source map; errors carry the span of the token they are at, with the text,
+//! so that they show in the box layout of the `diagnostics` crate.
 
 use super::lexer::{tokenize, Spanned, Token};
-use super::{ArithOp, Builtin, CmpOp, Expr, Pos, Relation};
+use super::{ArithOp, Builtin, CmpOp, Expr, Relation};
 use diagnostics::{FileId, SourceError, SourceFile, SourceMap, Span};
 use std::sync::Arc;
 use thiserror::Error;
 
-/// A syntax error at a position of a relations file or an expression text: its line:column,
-/// and the error with its message, span and the text (`Display`: `line:column: message`, or
-/// `file:line:column: message` for a named file; [`ParseError::render`]: the box).
+/// A syntax error at a span of a relations file or an expression text, with the text
+/// (`Display`: `line:column: message`, or `file:line:column: message` for a named file;
+/// [`ParseError::render`]: the box).
 #[derive(Debug, Clone, Error, PartialEq)]
 #[error("{located}")]
 pub struct ParseError {
-    pub pos: Pos,
     pub located: Box<SourceError>,
 }
 
@@ -25,28 +24,30 @@ impl ParseError {
     pub fn render(&self) -> String {
         self.located.render()
     }
+
+    /// 1-based line and column (in code points) of the offending token.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        self.located.line_col()
+    }
 }
 
-/// A syntax error while reading: where (the span when the lexer knows it; the parser's are
-/// found from the token at `pos`) and what.
+/// A syntax error while reading: the span of the token it is at, and what.
 #[derive(Debug, Clone)]
 pub(crate) struct SyntaxError {
-    pub(crate) pos: Pos,
-    pub(crate) span: Option<Span>,
+    pub(crate) span: Span,
     pub(crate) message: String,
 }
 
 impl SyntaxError {
-    pub(crate) fn new(pos: Pos, message: impl Into<String>) -> SyntaxError {
+    pub(crate) fn new(span: Span, message: impl Into<String>) -> SyntaxError {
         SyntaxError {
-            pos,
-            span: None,
+            span,
             message: message.into(),
         }
     }
 }
 
-/// The file id of every text the parser reads (each text is its own source map).
+/// The file id the lexer gives every text it reads (spans are then placed in the sources).
 pub(crate) const TEXT: FileId = FileId(0);
 
 /// Parses every relation of a relations file.
@@ -54,15 +55,19 @@ pub fn parse_relations(source: &str) -> Result<Vec<Relation>, ParseError> {
     parse_relations_file("", source)
 }
 
-/// Parses every relation of the relations file `name` (its errors name it).
+/// Parses every relation of the relations file `name` (its errors name it, and its relations
+/// keep the file to show later errors).
 pub fn parse_relations_file(name: &str, source: &str) -> Result<Vec<Relation>, ParseError> {
-    read(name, source, Vec::new(), |parser| {
+    let mut sources = SourceMap::default();
+    let file = sources.add(SourceFile::new(name, name, source.to_string()));
+    let place = move |s: Span| Span { file, ..s };
+    read(source, Vec::new(), Arc::new(sources), &place, |parser| {
         let mut relations: Vec<Relation> = Vec::new();
         while parser.peek() != &Token::Eof {
             let relation = parser.relation()?;
             if relations.iter().any(|r| r.name == relation.name) {
                 return Err(SyntaxError::new(
-                    relation.pos,
+                    relation.span,
                     format!("relation `{}` is defined twice", relation.name),
                 ));
             }
@@ -75,52 +80,55 @@ pub fn parse_relations_file(name: &str, source: &str) -> Result<Vec<Relation>, P
 /// Parses one expression in which `vars` are the bound case variables (may be empty, e.g.
 /// for domain constraints written over bare field names).
 pub fn parse_expression(source: &str, vars: &[&str]) -> Result<Expr, ParseError> {
+    let mut sources = SourceMap::default();
+    let file = sources.add(SourceFile::new("", "", source.to_string()));
+    parse_expression_at(source, vars, Arc::new(sources), &move |s| Span {
+        file,
+        ..s
+    })
+}
+
+/// Parses one expression written inside a larger file (a string of a domain file): `place`
+/// turns a span of `source` into one of `sources`, where the errors are shown.
+pub(crate) fn parse_expression_at(
+    source: &str,
+    vars: &[&str],
+    sources: Arc<SourceMap>,
+    place: &dyn Fn(Span) -> Span,
+) -> Result<Expr, ParseError> {
     let vars = vars.iter().map(|v| v.to_string()).collect();
-    read("", source, vars, |parser| {
+    read(source, vars, sources, place, |parser| {
         let expr = parser.implication()?;
         parser.expect(&Token::Eof)?;
         Ok(expr)
     })
 }
 
-/// Runs `parse` on the tokens of `source`; a syntax error becomes a [`ParseError`] with its
-/// span in the text.
+/// Runs `parse` on the tokens of `source`, each token's span placed in `sources` by `place`;
+/// a syntax error becomes a [`ParseError`] at its placed span.
 fn read<T>(
-    name: &str,
     source: &str,
     vars: Vec<String>,
+    sources: Arc<SourceMap>,
+    place: &dyn Fn(Span) -> Span,
     parse: impl FnOnce(&mut Parser) -> Result<T, SyntaxError>,
 ) -> Result<T, ParseError> {
-    let result = tokenize(source).and_then(|tokens| {
-        let mut parser = Parser {
-            tokens,
-            index: 0,
-            vars,
-        };
-        parse(&mut parser).map_err(|mut e| {
-            if e.span.is_none() {
-                e.span = parser
-                    .tokens
-                    .iter()
-                    .find(|t| t.pos == e.pos)
-                    .map(|t| t.span);
+    let result = tokenize(source)
+        .map_err(|e| SyntaxError::new(place(e.span), e.message))
+        .and_then(|mut tokens| {
+            for t in &mut tokens {
+                t.span = place(t.span);
             }
-            e
-        })
-    });
-    result.map_err(|e| {
-        let mut sources = SourceMap::default();
-        let id = sources.add(SourceFile::new(name, name, source.to_string()));
-        let span = e
-            .span
-            .map_or(Span::new(id, source.len(), source.len()), |s| Span {
-                file: id,
-                ..s
-            });
-        ParseError {
-            pos: e.pos,
-            located: Box::new(SourceError::new(e.message, span, Arc::new(sources))),
-        }
+            let mut parser = Parser {
+                tokens,
+                index: 0,
+                vars,
+                sources: sources.clone(),
+            };
+            parse(&mut parser)
+        });
+    result.map_err(|e| ParseError {
+        located: Box::new(SourceError::new(e.message, e.span, sources)),
     })
 }
 
@@ -134,6 +142,8 @@ struct Parser {
     tokens: Vec<Spanned>,
     index: usize,
     vars: Vec<String>,
+    /// The sources the token spans are in (kept by every relation read).
+    sources: Arc<SourceMap>,
 }
 
 impl Parser {
@@ -145,8 +155,8 @@ impl Parser {
         &self.tokens[(self.index + offset).min(self.tokens.len() - 1)].token
     }
 
-    fn pos(&self) -> Pos {
-        self.tokens[self.index.min(self.tokens.len() - 1)].pos
+    fn span(&self) -> Span {
+        self.tokens[self.index.min(self.tokens.len() - 1)].span
     }
 
     fn bump(&mut self) -> Token {
@@ -168,7 +178,7 @@ impl Parser {
 
     fn error_expected(&self, what: &str) -> SyntaxError {
         SyntaxError::new(
-            self.pos(),
+            self.span(),
             format!("expected {what}, found {}", self.peek().describe()),
         )
     }
@@ -192,7 +202,7 @@ impl Parser {
     }
 
     fn relation(&mut self) -> Result<Relation, SyntaxError> {
-        let pos = self.pos();
+        let pos = self.span();
         self.expect(&Token::Relation)?;
         let name = self.ident("a relation name")?;
         let mut description = None;
@@ -218,7 +228,7 @@ impl Parser {
             return Err(self.error_expected("`forall`"));
         }
         self.vars.clear();
-        let quantifier_pos = self.pos();
+        let quantifier_pos = self.span();
         let (first_vars, body) = self.quantified()?;
         let (base_vars, follow_vars, base_premise, rest) = match body {
             Body::Nested(premise, second_vars, inner) => (first_vars, second_vars, premise, *inner),
@@ -260,7 +270,8 @@ impl Parser {
             base_premise,
             follow_premise,
             conclusion,
-            pos,
+            span: pos,
+            sources: self.sources.clone(),
         })
     }
 
@@ -269,7 +280,7 @@ impl Parser {
         self.expect(&Token::Forall)?;
         let mut vars = Vec::new();
         loop {
-            let pos = self.pos();
+            let pos = self.span();
             let var = self.ident("a variable name")?;
             if self.vars.contains(&var) {
                 return Err(SyntaxError::new(
@@ -295,7 +306,7 @@ impl Parser {
                 let (vars, inner) = self.quantified()?;
                 return Ok(Body::Nested(lhs, vars, Box::new(inner)));
             }
-            let pos = self.pos();
+            let pos = self.span();
             return match self.body()? {
                 Body::Plain(rhs) => Ok(Body::Plain(Expr::Implies(Box::new(lhs), Box::new(rhs)))),
                 Body::Nested(..) => Err(SyntaxError::new(
@@ -355,7 +366,7 @@ impl Parser {
     }
 
     fn comparison(&mut self) -> Result<Expr, SyntaxError> {
-        let pos = self.pos();
+        let pos = self.span();
         let first = self.additive()?;
         if self.peek() == &Token::Equiv {
             if let Expr::Name(left, _) = &first {
@@ -385,11 +396,13 @@ impl Parser {
     }
 
     /// After `left`: `==[f, g] right` (the bracket list may be empty or absent).
-    fn equivalence(&mut self, left: String, pos: Pos) -> Result<Expr, SyntaxError> {
+    fn equivalence(&mut self, left: String, pos: Span) -> Result<Expr, SyntaxError> {
         self.expect(&Token::Equiv)?;
         let mut except = Vec::new();
+        let mut except_spans = Vec::new();
         if self.eat(&Token::LBracket) && !self.eat(&Token::RBracket) {
             loop {
+                except_spans.push(self.span());
                 except.push(self.ident("a field name")?);
                 if !self.eat(&Token::Comma) {
                     break;
@@ -397,7 +410,7 @@ impl Parser {
             }
             self.expect(&Token::RBracket)?;
         }
-        let right_pos = self.pos();
+        let right_pos = self.span();
         let right = self.ident("a variable name")?;
         if !self.vars.contains(&right) {
             return Err(SyntaxError::new(
@@ -409,7 +422,8 @@ impl Parser {
             left,
             right,
             except,
-            pos,
+            except_spans,
+            span: pos,
         })
     }
 
@@ -453,7 +467,7 @@ impl Parser {
     }
 
     fn bound_var(&mut self) -> Result<String, SyntaxError> {
-        let pos = self.pos();
+        let pos = self.span();
         let var = self.ident("a variable name")?;
         if !self.vars.contains(&var) {
             return Err(SyntaxError::new(
@@ -465,7 +479,7 @@ impl Parser {
     }
 
     fn primary(&mut self) -> Result<Expr, SyntaxError> {
-        let pos = self.pos();
+        let pos = self.span();
         match self.peek().clone() {
             Token::Number(n) => {
                 self.bump();
@@ -493,7 +507,7 @@ impl Parser {
         }
     }
 
-    fn after_identifier(&mut self, name: String, pos: Pos) -> Result<Expr, SyntaxError> {
+    fn after_identifier(&mut self, name: String, pos: Span) -> Result<Expr, SyntaxError> {
         let builtin = match name.as_str() {
             "ceil" => Some(Builtin::Ceil),
             "floor" => Some(Builtin::Floor),
@@ -528,11 +542,12 @@ impl Parser {
             return Ok(Expr::Output {
                 output: None,
                 var,
-                pos,
+                span: pos,
             });
         }
         if name == "out" && self.peek() == &Token::Dot && !self.vars.contains(&name) {
             self.bump();
+            let output_span = self.span();
             let output = self.ident("an output name")?;
             self.expect(&Token::LParen)?;
             let var = self.bound_var()?;
@@ -540,7 +555,7 @@ impl Parser {
             return Ok(Expr::Output {
                 output: Some(output),
                 var,
-                pos,
+                span: output_span,
             });
         }
         if self.peek() == &Token::Dot && matches!(self.peek_at(1), Token::Ident(_)) {
@@ -551,11 +566,12 @@ impl Parser {
                 ));
             }
             self.bump();
+            let field_span = self.span();
             let field = self.ident("a field name")?;
             return Ok(Expr::Field {
                 var: name,
                 field,
-                pos,
+                span: field_span,
             });
         }
         Ok(Expr::Name(name, pos))
@@ -617,13 +633,13 @@ mod tests {
     fn errors_name_line_and_column() {
         let err =
             parse_relations("relation r\n  forall x, y.\n    x.a >= => F(x) = F(y)").unwrap_err();
-        assert_eq!(err.pos, Pos { line: 3, col: 12 });
+        assert_eq!(err.line_col(), Some((3, 12)));
         assert!(
             err.located.message.contains("expected an expression"),
             "{err}"
         );
         let err = parse_relations("relation r forall x. z.a > 0 => F(x) > 0").unwrap_err();
-        assert_eq!(err.pos, Pos { line: 1, col: 22 });
+        assert_eq!(err.line_col(), Some((1, 22)));
         assert!(err
             .located
             .message
@@ -634,7 +650,7 @@ mod tests {
             "relation r forall x. x.a > 0 => F(x) > 0\nrelation r forall x. x.a > 0 => F(x) > 0",
         )
         .unwrap_err();
-        assert_eq!(err.pos.line, 2);
+        assert_eq!(err.line_col(), Some((2, 1)));
     }
 
     #[test]
@@ -669,7 +685,7 @@ mod tests {
     fn columns_count_code_points() {
         // `≥` is three bytes: `@` is the 28th character of the line and its 30th byte.
         let err = parse_relations_file("r.rel", "relation r forall x. x.a ≥ @").unwrap_err();
-        assert_eq!(err.pos, Pos { line: 1, col: 28 });
+        assert_eq!(err.line_col(), Some((1, 28)));
         assert_eq!(err.to_string(), "r.rel:1:28: unexpected character `@`");
         assert!(err.render().contains("├─➤ r.rel:1.28-29:\n"));
     }
