@@ -112,7 +112,8 @@ pub fn replay(
         outputs: Some(&outputs),
         main_output: MAIN_OUTPUT_KEY,
     };
-    let judgement = judge(&relation.conclusion, &env, false).map_err(|e| e.to_string())?;
+    let judgement =
+        judge(&relation.conclusion, &env, false).map_err(|e| relation.locate(e).to_string())?;
     Ok(Replayed {
         outputs,
         judgement,
