@@ -272,7 +272,21 @@ fn max_tests_of_a_resumed_run_counts_its_new_tests() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_writes_the_checkpoint_and_the_closing_line() {
-    let dir = std::env::temp_dir().join(format!("lexprobe-int-{}", std::process::id()));
+    ctrl_c_stops("1");
+}
+
+/// With two workers, both in Z3 checks when Ctrl-C comes: the solver must not have taken the
+/// signal over (Z3 swaps its own SIGINT handler in around each check, and two threads doing so
+/// left it installed, so the run went on to its end).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_two_workers_in_solver_checks() {
+    ctrl_c_stops("2");
+}
+
+#[cfg(unix)]
+fn ctrl_c_stops(jobs: &str) {
+    let dir = std::env::temp_dir().join(format!("lexprobe-int-{}-{jobs}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let ckpt = dir.join("cubes.ckpt");
     let _ = std::fs::remove_file(&ckpt);
@@ -284,6 +298,8 @@ fn ctrl_c_writes_the_checkpoint_and_the_closing_line() {
             "--scope",
             "HardCubes",
             "--jsonl",
+            "--jobs",
+            jobs,
             "--checkpoint",
         ])
         .arg(&ckpt)

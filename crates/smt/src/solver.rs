@@ -193,6 +193,8 @@ impl Z3Layer {
         let solver = z3::Solver::new(context.get());
         let mut params = z3::Params::new(context.get());
         params.set_u32("timeout", timeout_ms);
+        // Ctrl-C is the binary's to handle, not Z3's (see `catala::z3_base`).
+        params.set_bool("ctrl_c", false);
         solver.set_params(&params);
         solver
     }

@@ -79,6 +79,11 @@ impl Z3Base {
         let ctx = self.encoder.ctx();
         let solver = Solver::new(ctx);
         let mut params = Params::new(ctx);
+        // Z3 would otherwise install its own SIGINT handler around each check and restore the
+        // previous one after it: with checks in several threads, a handler saved by one
+        // thread while another's check ran is restored last, and Ctrl-C then reaches a
+        // finished check instead of the exploration's flag (the watchdog interrupts checks).
+        params.set_bool("ctrl_c", false);
         if let (Some(t), None) = (timeout, &self.watchdog) {
             params.set_u32("timeout", u32::try_from(t.as_millis()).unwrap_or(u32::MAX));
         }
