@@ -294,4 +294,4 @@ impl CatalaSession {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

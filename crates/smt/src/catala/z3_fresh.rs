@@ -265,24 +265,7 @@ mod tests {
     /// x³ = 2y³ + 4z³ over positives below 1,000 (unsatisfiable, which Z3 searches for far
     /// longer than these tests) and a count 1 ≤ n ≤ 32 to split on.
     fn hard_with_a_count() -> Vec<Term> {
-        let cube = |i: u32| app(Op::Mul, vec![int(i), int(i), int(i)]);
-        let mut path: Vec<Term> = (0..3)
-            .map(|i| app(Op::Gt, vec![int(i), int_const("0")]))
-            .collect();
-        path.push(app(Op::Lt, vec![int(0), int_const("1000")]));
-        path.push(app(
-            Op::Eq,
-            vec![
-                cube(0),
-                app(
-                    Op::Add,
-                    vec![
-                        app(Op::Mul, vec![int_const("2"), cube(1)]),
-                        app(Op::Mul, vec![int_const("4"), cube(2)]),
-                    ],
-                ),
-            ],
-        ));
+        let mut path = crate::catala::session::tests::cubes();
         path.push(app(Op::Ge, vec![int(3), int_const("1")]));
         path.push(app(Op::Le, vec![int(3), int_const("32")]));
         path

@@ -18,7 +18,7 @@ fn read(s: &CatalaSession, v: u32) -> i64 {
 
 /// x³ = 2y³ + 4z³ over positives below 1,000: unsatisfiable (by descent), and Z3 4.8 spends
 /// about 20 s on it before using up the incremental solver's resource limit.
-fn cubes() -> Vec<Term> {
+pub(crate) fn cubes() -> Vec<Term> {
     let cube = |i: u32| app(Op::Mul, vec![int(i), int(i), int(i)]);
     let mut path: Vec<Term> = (0..3)
         .map(|i| app(Op::Gt, vec![int(i), int_const("0")]))
