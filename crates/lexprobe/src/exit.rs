@@ -9,5 +9,8 @@ pub const USAGE: i32 = 2;
 pub(crate) const RELATION_FAILED: i32 = 1;
 /// `lexprobe metamorphic`: no relation failed, but at least one is inconclusive.
 pub(crate) const INCONCLUSIVE: i32 = 3;
+/// `lexprobe concolic`: a problem (a runtime error: conflict, empty default, …) was found on
+/// some path.
+pub(crate) const PROBLEMS_FOUND: i32 = 1;
 /// `lexprobe falsify`: the property was falsified (a violating trace was found).
 pub(crate) const FALSIFIED: i32 = 1;

@@ -3,6 +3,11 @@
 //! problem), and one result per distinct problem with every position it points at, its message
 //! and, in `properties`, the inputs that show it. Columns count Unicode code points, as Catala's
 //! do (`columnKind: unicodeCodePoints`).
+//!
+//! With a [`UriBase`] (e.g. `SRCROOT`, the checkout's top directory), the log names it in
+//! `run.originalUriBaseIds` and every file under it as a URI relative to it with `uriBaseId`, as
+//! GitHub code scanning expects: the results then point at the same lines wherever the
+//! repository was checked out.
 
 use crate::uri::path_to_uri;
 use serde_json::{json, Map, Value as Json};
@@ -67,7 +72,39 @@ pub struct Tool {
     pub information_uri: Option<String>,
 }
 
-fn location_json(l: &Location) -> Json {
+/// A base directory of the artifacts (a SARIF `originalUriBaseIds` entry): relative file paths
+/// of the locations are resolved against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UriBase {
+    /// The base id, e.g. `SRCROOT`.
+    pub id: String,
+    /// The directory, as an absolute path (`/`-separated); may be empty when it is not known,
+    /// and the log then names the base without saying where it is.
+    pub dir: String,
+}
+
+/// An absolute `/`-separated path as a `file://` URI (`/` appended when `dir` asks for it).
+fn file_uri(path: &str, dir: bool) -> String {
+    let mut uri = format!("file://{}", path_to_uri(path));
+    if dir && !uri.ends_with('/') {
+        uri.push('/');
+    }
+    uri
+}
+
+/// The `artifactLocation` of `file`: relative to the base when there is one and the path is
+/// relative, a `file://` URI when the path is absolute, else the path as a relative URI.
+fn artifact_json(file: &str, base: Option<&UriBase>) -> Json {
+    if file.starts_with('/') {
+        return json!({ "uri": file_uri(file, false) });
+    }
+    match base {
+        Some(b) => json!({ "uri": path_to_uri(file), "uriBaseId": b.id }),
+        None => json!({ "uri": path_to_uri(file) }),
+    }
+}
+
+fn location_json(l: &Location, base: Option<&UriBase>) -> Json {
     // SARIF requires positive lines and columns; a zero would be a caller's mistake, so it is
     // lifted to 1 rather than making the whole log invalid.
     let start_line = l.start_line.max(1);
@@ -80,7 +117,7 @@ fn location_json(l: &Location) -> Json {
     };
     json!({
         "physicalLocation": {
-            "artifactLocation": { "uri": path_to_uri(&l.file) },
+            "artifactLocation": artifact_json(&l.file, base),
             "region": {
                 "startLine": start_line,
                 "startColumn": start_col,
@@ -92,8 +129,19 @@ fn location_json(l: &Location) -> Json {
 }
 
 /// The whole log: one run with `rules` (those no finding uses are kept, so a reader sees what
-/// was looked for) and `findings`, in the given order.
+/// was looked for) and `findings`, in the given order; file paths as relative URIs.
 pub fn to_sarif(tool: &Tool, rules: &[Rule], findings: &[Finding]) -> Json {
+    to_sarif_with_base(tool, rules, findings, None)
+}
+
+/// The whole log, as [`to_sarif`]; with `base`, the run names it in `originalUriBaseIds` and
+/// the relative file paths of the locations are relative to it (`uriBaseId`).
+pub fn to_sarif_with_base(
+    tool: &Tool,
+    rules: &[Rule],
+    findings: &[Finding],
+    base: Option<&UriBase>,
+) -> Json {
     let rules_json: Vec<Json> = rules
         .iter()
         .map(|r| {
@@ -110,7 +158,11 @@ pub fn to_sarif(tool: &Tool, rules: &[Rule], findings: &[Finding]) -> Json {
                 "ruleId": f.rule_id,
                 "level": f.level.as_str(),
                 "message": { "text": f.message },
-                "locations": f.locations.iter().map(location_json).collect::<Vec<_>>(),
+                "locations": f
+                    .locations
+                    .iter()
+                    .map(|l| location_json(l, base))
+                    .collect::<Vec<_>>(),
             });
             if let Some(i) = rules.iter().position(|r| r.id == f.rule_id) {
                 result["ruleIndex"] = json!(i);
@@ -129,13 +181,23 @@ pub fn to_sarif(tool: &Tool, rules: &[Rule], findings: &[Finding]) -> Json {
     if let Some(uri) = &tool.information_uri {
         driver["informationUri"] = json!(uri);
     }
+    let mut run = json!({
+        "tool": { "driver": driver },
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    });
+    if let Some(b) = base {
+        let mut entry = json!({
+            "description": { "text": "The root of the sources the relative paths start from" },
+        });
+        if !b.dir.is_empty() {
+            entry["uri"] = json!(file_uri(&b.dir, true));
+        }
+        run["originalUriBaseIds"] = json!({ b.id.clone(): entry });
+    }
     json!({
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": driver },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }]
+        "runs": [run],
     })
 }

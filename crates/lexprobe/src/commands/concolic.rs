@@ -5,7 +5,7 @@
 use crate::catala::findings::Findings;
 use crate::catala::report::{print_errors, ErrorReport};
 use crate::catala::{self, Loaded};
-use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
+use crate::exit::{CATALA_ERROR, PROBLEMS_FOUND, SUCCESS, USAGE};
 use crate::format::OutputFormat;
 use catala_eval::runtime::json::value_to_json;
 use catala_eval::ValuePrinter;
@@ -22,6 +22,7 @@ use std::time::Duration;
   lexprobe concolic tax.catala_en --scope IncomeTaxComputation --format json --stats
   lexprobe concolic tax.catala_en --scope S --optim none --max-tests 100 --timeout 60
   lexprobe concolic tax.catala_en --scope S --emit-tests tests/ --check
+  lexprobe concolic tax.catala_en --scope S --sarif lexprobe.sarif --junit lexprobe.xml --coverage coverage.html
   lexprobe concolic housing.catala_fr --scope Test --jsonl --timeout 3600 > tests.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --checkpoint run.ckpt > part1.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --resume run.ckpt --checkpoint run.ckpt > part2.jsonl
@@ -38,8 +39,15 @@ A run stopped by --timeout, --max-tests or Ctrl-C (which interrupt a solver chec
 and write the checkpoint with --checkpoint) prints its closing line, and says in `incomplete`
 what stopped it and what is left unexplored, as it does for solver queries left unknown.
 
-Exit code: 0 when the exploration ran (whatever the tests found), 123 on a Catala error in the
-program or a failed replay check, 2 on bad usage.")]
+Exit codes:
+  0    no problem found on any explored path (or --exit-zero)
+  1    a problem found: a conflict, an empty default, a division by zero, a date or duration
+       error or another runtime error on some path (the problems listed under `Findings`);
+       failed assertions of the scope are inputs outside its input space, not problems
+  2    bad usage, or a file that cannot be read or written
+  123  a Catala error in the program, or a failed replay check (--check)
+An exploration cut short (--timeout, --max-tests, Ctrl-C) exits as the paths it explored say;
+`incomplete` says what is left.")]
 pub struct ConcolicArgs {
     #[command(flatten)]
     pub includes: crate::catala::IncludeArgs,
@@ -142,6 +150,10 @@ pub struct ConcolicArgs {
     /// (JOB_COMPLETION_INDEX); `auto/N` checks the count.
     #[arg(long, requires = "plan_file", value_name = "I/N|auto")]
     pub shard: Option<String>,
+    /// Exit with 0 even when problems are found (as linters' --exit-zero): the problems are
+    /// still printed and written to --sarif and --junit; errors keep their exit codes.
+    #[arg(long)]
+    pub exit_zero: bool,
     #[command(flatten)]
     pub outputs: ConcolicOutputArgs,
 }
@@ -153,6 +165,15 @@ pub struct ConcolicOutputArgs {
     /// its positions, message and the inputs of its first test).
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+    /// Write JUnit XML to FILE: one failed test case per distinct problem (its message, the
+    /// inputs of its first test, its positions), and one passed case for the paths without a
+    /// problem.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// The directory the file paths of --sarif are relative to (its `SRCROOT`). Default: the
+    /// top of the git work tree holding the program, else the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub source_root: Option<PathBuf>,
     /// No live status line on the terminal (it is drawn on stderr only when stderr is a
     /// terminal).
     #[arg(long)]
@@ -272,7 +293,20 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if code != SUCCESS {
         return code;
     }
-    report_mismatches(&exploration, &loaded)
+    let code = report_mismatches(&exploration, &loaded);
+    if code != SUCCESS {
+        return code;
+    }
+    problems_exit_code(recorders.problem_count(), args.exit_zero)
+}
+
+/// The exit code once everything went well: 1 when problems were found, unless `exit_zero`.
+fn problems_exit_code(problems: usize, exit_zero: bool) -> i32 {
+    if problems > 0 && !exit_zero {
+        PROBLEMS_FOUND
+    } else {
+        SUCCESS
+    }
 }
 
 /// `lexprobe concolic: MESSAGE`, and the usage exit code.
@@ -391,6 +425,8 @@ impl<'a> TestSinks<'a> {
             recorders: crate::report_files::ConcolicRecorders::new(
                 crate::report_files::ConcolicFiles {
                     sarif: args.outputs.sarif.clone(),
+                    junit: args.outputs.junit.clone(),
+                    source_root: args.outputs.source_root.clone(),
                     coverage: args.outputs.coverage.files(),
                 },
                 args.outputs.quiet,
@@ -509,7 +545,9 @@ fn write_outputs(
     recorders: &crate::report_files::ConcolicRecorders,
     emitted: Option<Vec<String>>,
 ) -> i32 {
-    if let Err(msg) = recorders.write(loaded, scope, &args.file, &args.includes.include) {
+    let program = (args.file.as_path(), args.includes.include.as_slice());
+    let summary = exploration_summary(exploration);
+    if let Err(msg) = recorders.write(loaded, scope, program, &summary) {
         return usage(&msg);
     }
     if let Some(dir) = &args.emit_tests {
@@ -527,6 +565,19 @@ fn write_outputs(
         }
     }
     SUCCESS
+}
+
+/// What the exploration did, for the JUnit report.
+fn exploration_summary(e: &Exploration) -> crate::report_files::ExplorationSummary {
+    let count = |kind: &str| e.stats.by_outcome.get(kind).copied().unwrap_or(0);
+    crate::report_files::ExplorationSummary {
+        tests: e.stats.tests,
+        ok: count("ok"),
+        outside: count("assertion"),
+        complete: e.stats.complete,
+        incomplete: e.incomplete.clone(),
+        seconds: e.stats.time.as_secs_f64(),
+    }
 }
 
 /// The failed replay checks, if any, and the exit code.

@@ -1,16 +1,16 @@
 //! The result files of `lexprobe concolic`: the distinct problems of an exploration as
-//! SARIF, and the law coverage of its tests (each test replayed with the coverage companion).
-//! Tests are recorded as the workers stream them; the files are written at the end.
+//! SARIF and JUnit XML (`concolic_problems.rs`), and the law coverage of its tests (each test
+//! replayed with the coverage companion). Tests are recorded as the workers stream them; the
+//! files are written at the end.
 
-use super::{tool, write_file, CoverageFiles};
+use super::concolic_problems::{ExplorationSummary, Problems};
+use super::source_root::SourceRoot;
+use super::{write_file, CoverageFiles};
 use crate::catala::Loaded;
 use crate::law_coverage::CoverageBuilder;
-use catala_eval::eval::ErrorSignature;
 use catala_eval::runtime::json::value_to_json;
 use concolic::{Outcome, TestCase};
-use reports::sarif::{Finding, Level, Location, Rule};
-use serde_json::{json, Map, Value as Json};
-use std::collections::HashMap;
+use serde_json::{Map, Value as Json};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -19,18 +19,22 @@ use std::sync::Mutex;
 pub(crate) struct ConcolicFiles {
     /// The distinct problems found, as SARIF 2.1.0.
     pub sarif: Option<PathBuf>,
+    /// The distinct problems found, as JUnit XML.
+    pub junit: Option<PathBuf>,
+    /// The directory the SARIF paths are relative to (default: see `SourceRoot::new`).
+    pub source_root: Option<PathBuf>,
     /// The law coverage of the tests.
     pub coverage: CoverageFiles,
 }
 
 /// What a concolic exploration records besides its printed output, per streamed test: the
-/// live status line, the problems for `--sarif`.
+/// live status line, the distinct problems (for the exit code, `--sarif` and `--junit`).
 pub(crate) struct ConcolicRecorders {
     pub status: crate::progress::Status,
     files: ConcolicFiles,
     /// The scope's name, as the SARIF log gives it.
     scope_name: String,
-    sarif: Option<Mutex<ConcolicSarif>>,
+    problems: Mutex<Problems>,
     /// Each test's number (0-based), inputs, and whether the exploration found it outside
     /// the input space (a failed assertion), replayed with coverage at the end.
     coverage: Option<Mutex<Vec<(usize, Json, bool)>>>,
@@ -44,10 +48,7 @@ impl ConcolicRecorders {
                 crate::progress::wanted(quiet),
                 &format!("concolic {scope}"),
             ),
-            sarif: files
-                .sarif
-                .as_ref()
-                .map(|_| Mutex::new(ConcolicSarif::default())),
+            problems: Mutex::new(Problems::default()),
             coverage: files.coverage.wanted().then(|| Mutex::new(Vec::new())),
             files,
             scope_name: scope.to_string(),
@@ -63,11 +64,10 @@ impl ConcolicRecorders {
         test: &TestCase,
     ) {
         self.status.test(test.outcome.kind(), test.queries);
-        if let Some(s) = &self.sarif {
-            s.lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .record(loaded, scope, index, test);
-        }
+        self.problems
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .record(loaded, scope, index, test);
         if let Some(c) = &self.coverage {
             let inputs = test_inputs_json(loaded, scope, test);
             let outside = matches!(test.outcome, Outcome::Assertion(_));
@@ -77,22 +77,48 @@ impl ConcolicRecorders {
         }
     }
 
+    /// The number of distinct problems (runtime errors) found so far.
+    pub(crate) fn problem_count(&self) -> usize {
+        self.problems
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
+    }
+
     /// Writes the files asked for; `file` is the program's source file and `include_dirs` the
-    /// directories its modules were looked up in (the coverage reads the sources again).
+    /// directories its modules were looked up in (the coverage reads the sources again);
+    /// `summary` is what the whole exploration did.
     pub(crate) fn write(
+        &self,
+        loaded: &Loaded,
+        scope: catala_ir::dcalc::ScopeId,
+        (file, include_dirs): (&Path, &[PathBuf]),
+        summary: &ExplorationSummary,
+    ) -> Result<(), String> {
+        {
+            let problems = self.problems.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(path) = &self.files.sarif {
+                let root = SourceRoot::new(self.files.source_root.as_deref(), file);
+                let log = problems.to_sarif(&self.scope_name, &root);
+                write_file(path, &format!("{log:#}\n"))?;
+            }
+            if let Some(path) = &self.files.junit {
+                let program = file.display().to_string();
+                let xml = problems.to_junit(&program, &self.scope_name, summary);
+                write_file(path, &xml)?;
+            }
+        }
+        self.write_coverage(loaded, scope, file, include_dirs)
+    }
+
+    /// Writes the law coverage, if asked for.
+    fn write_coverage(
         &self,
         loaded: &Loaded,
         scope: catala_ir::dcalc::ScopeId,
         file: &Path,
         include_dirs: &[PathBuf],
     ) -> Result<(), String> {
-        if let (Some(path), Some(s)) = (&self.files.sarif, &self.sarif) {
-            let log = s
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .to_sarif(&self.scope_name);
-            write_file(path, &format!("{log:#}\n"))?;
-        }
         if let Some(c) = &self.coverage {
             let mut tests = std::mem::take(&mut *c.lock().unwrap_or_else(|p| p.into_inner()));
             tests.sort_by_key(|(i, _, _)| *i);
@@ -126,24 +152,6 @@ impl ConcolicRecorders {
     }
 }
 
-struct Problem {
-    rule_id: String,
-    description: String,
-    message: String,
-    locations: Vec<Location>,
-    tests: usize,
-    first_test: usize,
-    inputs: Json,
-}
-
-/// The distinct runtime errors of a concolic exploration (same grouping as the findings
-/// summary: kind and positions), each with the inputs of its first test.
-#[derive(Default)]
-struct ConcolicSarif {
-    by_signature: HashMap<ErrorSignature, usize>,
-    problems: Vec<Problem>,
-}
-
 /// The inputs of a test as a JSON object (inputs left free by the path are left out).
 pub(crate) fn test_inputs_json(
     loaded: &Loaded,
@@ -158,95 +166,4 @@ pub(crate) fn test_inputs_json(
         }
     }
     Json::Object(m)
-}
-
-impl ConcolicSarif {
-    /// Records test number `index` (0-based) if it ends in a runtime error.
-    fn record(
-        &mut self,
-        loaded: &Loaded,
-        scope: catala_ir::dcalc::ScopeId,
-        index: usize,
-        test: &TestCase,
-    ) {
-        let Outcome::Error(e) = &test.outcome else {
-            return;
-        };
-        let signature = e.signature();
-        if let Some(&i) = self.by_signature.get(&signature) {
-            let p = &mut self.problems[i];
-            p.tests += 1;
-            if index < p.first_test {
-                p.first_test = index;
-                p.inputs = test_inputs_json(loaded, scope, test);
-            }
-            return;
-        }
-        let locations = e
-            .labels
-            .iter()
-            .filter(|l| (l.span.file.0 as usize) < loaded.sources.files.len())
-            .map(|l| {
-                let p = loaded.sources.position(l.span);
-                Location {
-                    file: p.file,
-                    start_line: p.start_line,
-                    start_col: p.start_col,
-                    end_line: p.end_line,
-                    end_col: p.end_col,
-                }
-            })
-            .collect();
-        self.by_signature.insert(signature, self.problems.len());
-        self.problems.push(Problem {
-            rule_id: e.kind.as_str().to_string(),
-            description: capitalized(e.kind.message()),
-            message: format!("During evaluation: {}", e.message),
-            locations,
-            tests: 1,
-            first_test: index,
-            inputs: test_inputs_json(loaded, scope, test),
-        });
-    }
-
-    /// The SARIF log: one rule per kind of error found, one result per distinct problem.
-    fn to_sarif(&self, scope: &str) -> Json {
-        let mut problems: Vec<&Problem> = self.problems.iter().collect();
-        problems.sort_by_key(|p| p.first_test);
-        let mut rules: Vec<Rule> = Vec::new();
-        for p in &problems {
-            if !rules.iter().any(|r| r.id == p.rule_id) {
-                rules.push(Rule {
-                    id: p.rule_id.clone(),
-                    description: p.description.clone(),
-                });
-            }
-        }
-        let findings: Vec<Finding> = problems
-            .iter()
-            .map(|p| {
-                let mut properties = Map::new();
-                properties.insert("scope".into(), json!(scope));
-                properties.insert("inputs".into(), p.inputs.clone());
-                properties.insert("tests".into(), json!(p.tests));
-                properties.insert("first_test".into(), json!(p.first_test + 1));
-                Finding {
-                    rule_id: p.rule_id.clone(),
-                    level: Level::Error,
-                    message: p.message.clone(),
-                    locations: p.locations.clone(),
-                    properties,
-                }
-            })
-            .collect();
-        reports::sarif::to_sarif(&tool(), &rules, &findings)
-    }
-}
-
-fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }

@@ -1,6 +1,6 @@
 //! The result files of `lexprobe metamorphic`: SARIF (a failed relation as an error at its
-//! position in the relations file, with its failing pair) and JUnit XML (one test case per
-//! relation); and the lines of its live status.
+//! position in the relations file, relative to the source root, with its failing pair) and
+//! JUnit XML (one test case per relation); and the lines of its live status.
 
 use super::tool;
 use metamorphic::check::RelationReport;
@@ -47,6 +47,8 @@ pub(crate) fn metamorphic_sarif(
             description: "No test of a metamorphic relation could be completed".into(),
         },
     ];
+    // The relations file relative to the top of its git work tree (or the current directory).
+    let root = super::source_root::SourceRoot::new(None, std::path::Path::new(relations_file));
     let findings: Vec<Finding> = reports
         .iter()
         .filter(|r| r.outcome.verdict != Verdict::Passed)
@@ -91,7 +93,7 @@ pub(crate) fn metamorphic_sarif(
                 level: if failed { Level::Error } else { Level::Note },
                 message,
                 locations: vec![Location {
-                    file: relations_file.to_string(),
+                    file: root.relative(std::path::Path::new(relations_file)),
                     start_line,
                     start_col,
                     end_line,
@@ -101,7 +103,8 @@ pub(crate) fn metamorphic_sarif(
             }
         })
         .collect();
-    reports::sarif::to_sarif(&tool(), &rules, &findings)
+    let base = root.uri_base();
+    reports::sarif::to_sarif_with_base(&tool(), &rules, &findings, Some(&base))
 }
 
 /// JUnit XML of a metamorphic check: one test case per relation (failed: the failing pair;

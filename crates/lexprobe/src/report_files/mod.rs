@@ -1,16 +1,19 @@
-//! The result files the subcommands write for CI servers: `--sarif` (SARIF 2.1.0) of
-//! `lexprobe concolic` and `lexprobe metamorphic`, `--junit` (JUnit XML) of
-//! `lexprobe metamorphic` and `lexprobe falsify`, and the law coverage (`--coverage`,
+//! The result files the subcommands write for CI servers: `--sarif` (SARIF 2.1.0, paths
+//! relative to a source root) of `lexprobe concolic` and `lexprobe metamorphic`, `--junit`
+//! (JUnit XML) of `lexprobe concolic`, `lexprobe metamorphic` and `lexprobe falsify`, and the law coverage (`--coverage`,
 //! `--coverage-json`). The formats themselves are in the `reports` crate; these modules turn
 //! each engine's results into their plain data. Every writer takes plain values (paths, the
 //! engine's results, the loaded program), never a command's arguments: the commands depend on
 //! the writers, not the other way round.
 
 mod concolic;
+mod concolic_problems;
 mod falsify;
 mod metamorphic;
+mod source_root;
 
 pub(crate) use concolic::{test_inputs_json, ConcolicFiles, ConcolicRecorders};
+pub(crate) use concolic_problems::ExplorationSummary;
 pub(crate) use falsify::falsify_junit;
 pub(crate) use metamorphic::{
     metamorphic_junit, metamorphic_sarif, relation_done_line, relation_running,
