@@ -33,7 +33,7 @@ echo "outputs in $OUT"
 start=$(date +%s.%N)
 seq 0 $((SHARDS - 1)) | parallel --will-cite -j "$JOBS" --joblog "$OUT/joblog" \
   /usr/bin/time -v -o "$OUT/time-{}.txt" "$LEXPROBE" concolic "$FILE" --scope "$SCOPE" \
-  --plan-file "$OUT/plan.json" --shard "{}/$SHARDS" --jsonl --checkpoint "$OUT/shard-{}.ckpt" $SHARD_OPTS \
+  --plan-file "$OUT/plan.json" --shard "{}/$SHARDS" --jsonl --exit-zero --checkpoint "$OUT/shard-{}.ckpt" $SHARD_OPTS \
   '>' "$OUT/shard-{}.jsonl"
 end=$(date +%s.%N)
 "$LEXPROBE" merge "$OUT"/shard-*.jsonl > "$OUT/merged.jsonl"

@@ -101,7 +101,7 @@ cat > "$OUT/shard.sbatch" <<BATCH
 #SBATCH --error=$OUT/shard-%a.err
 exec /usr/bin/time -v -o $OUT/time-\$SLURM_ARRAY_TASK_ID.txt \\
   $LEXPROBE concolic $FILE --scope $SCOPE \\
-  --plan-file $OUT/plan.json --shard auto --jsonl --checkpoint $OUT/shard-\$SLURM_ARRAY_TASK_ID.ckpt
+  --plan-file $OUT/plan.json --shard auto --jsonl --exit-zero --checkpoint $OUT/shard-\$SLURM_ARRAY_TASK_ID.ckpt
 BATCH
 start=$(date +%s.%N)
 job=$(sbatch --parsable --array=0-$((SHARDS - 1)) "$OUT/shard.sbatch")

@@ -162,7 +162,7 @@ fn coverage_shows_problems_at_their_positions() {
         "--coverage-json",
         json.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(1), "problems found");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let problems = doc["problems"].as_array().unwrap();
     assert_eq!(problems.len(), 2);

@@ -67,7 +67,7 @@ fn concolic_sarif_has_one_result_per_problem_with_positions_and_inputs() {
         "--sarif",
         sarif.to_str().expect("utf-8 path"),
     ]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(1), "Fig. 5's problems fail the run");
     // The JSON output is untouched by the file.
     let doc: Json = serde_json::from_slice(&out.stdout).expect("one JSON object on stdout");
     assert_eq!(doc["stats"]["tests"], 5);

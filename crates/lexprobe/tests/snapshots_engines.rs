@@ -23,7 +23,7 @@ const BENEFIT_RELATIONS: &str = "tests/fixtures/prove/benefit.mr";
 fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
     let run = lexprobe(&["concolic", FIG5, "--scope", "Fig5"]);
     expect![[r#"
-        exit code 0
+        exit code 1
         --- stdout
         Test 1 (ok):
           input │ b = false
@@ -111,7 +111,7 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
 fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
     let run = lexprobe(&["concolic", FIG5, "--scope", "Fig5", "--format", "json"]);
     expect![[r#"
-        exit code 0
+        exit code 1
         --- stdout
         {
           "tests": [
