@@ -38,6 +38,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert("catala_ir", vec!["catala_syntax"]);
     m.insert("catala_eval", vec!["catala_syntax", "catala_ir"]);
     m.insert("smt", vec![]);
+    m.insert("explain", vec!["smt"]);
     m.insert("sre", vec!["smt"]);
     m.insert(
         "concolic",
