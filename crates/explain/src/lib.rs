@@ -22,16 +22,23 @@ pub use render::{civil_from_days, dollars, Format, PlainFormat};
 
 use case::{CaseBuilder, Work};
 use smt::catala::Term;
+use std::sync::Arc;
 
 /// One path condition, read over the inputs: plain data (no solver terms), so that workers in
 /// several threads can hand path conditions to one collector.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PathCase(Option<Work>);
+#[derive(Clone, Debug)]
+pub struct PathCase {
+    case: Option<Work>,
+    inputs: Arc<Inputs>,
+}
 
 impl PathCase {
     /// The conjunction of `path`'s constraints over `inputs`.
-    pub fn of(path: &[Term], inputs: &Inputs) -> PathCase {
-        PathCase(CaseBuilder { inputs }.case(path))
+    pub fn of(path: &[Term], inputs: &Arc<Inputs>) -> PathCase {
+        PathCase {
+            case: CaseBuilder { inputs }.case(path),
+            inputs: inputs.clone(),
+        }
     }
 }
 
@@ -40,25 +47,36 @@ impl PathCase {
 #[derive(Clone, Debug, Default)]
 pub struct Collector {
     cases: Vec<Work>,
+    inputs: Option<Arc<Inputs>>,
     paths: usize,
     next_simplification: usize,
 }
 
 impl Collector {
-    pub fn add(&mut self, case: PathCase, inputs: &Inputs) {
+    /// Adds one path condition (all of a collector's come from one exploration's inputs).
+    pub fn add(&mut self, case: PathCase) {
         self.paths += 1;
-        if let Some(w) = case.0 {
+        if let Some(w) = case.case {
             self.cases.push(w);
         }
+        let inputs = self.inputs.get_or_insert(case.inputs);
         if self.cases.len() >= self.next_simplification.max(64) {
             self.cases = simplify::simplify(std::mem::take(&mut self.cases), inputs);
             self.next_simplification = 2 * self.cases.len();
         }
     }
 
+    /// The number of path conditions added.
+    pub fn paths(&self) -> usize {
+        self.paths
+    }
+
     /// The condition of the paths added so far.
-    pub fn condition(&self, inputs: &Inputs) -> Condition {
-        finish(self.cases.clone(), self.paths, inputs)
+    pub fn condition(&self) -> Condition {
+        match &self.inputs {
+            Some(inputs) => finish(self.cases.clone(), self.paths, inputs),
+            None => Condition::default(),
+        }
     }
 }
 

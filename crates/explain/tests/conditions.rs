@@ -331,7 +331,7 @@ fn simplified_conditions_hold_exactly_where_a_path_condition_holds() {
 #[test]
 fn a_collector_fed_path_by_path_gives_the_same_condition() {
     fn send<T: Send + Sync>(_: &T) {}
-    let inputs = small_inputs();
+    let inputs = std::sync::Arc::new(small_inputs());
     let mut r = Lcg(11);
     let paths: Vec<Vec<Term>> = (0..500)
         .map(|_| (0..1 + r.next(4)).map(|_| random_literal(&mut r)).collect())
@@ -341,9 +341,9 @@ fn a_collector_fed_path_by_path_gives_the_same_condition() {
     for p in &paths {
         let case = explain::PathCase::of(p, &inputs);
         send(&case);
-        collector.add(case, &inputs);
+        collector.add(case);
     }
-    let gathered = collector.condition(&inputs);
+    let gathered = collector.condition();
     assert_eq!(gathered.paths, 500);
     for x in 0..10 {
         for y in 0..10 {

@@ -42,7 +42,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert("sre", vec!["smt"]);
     m.insert(
         "concolic",
-        vec!["catala_syntax", "catala_ir", "catala_eval", "smt"],
+        vec!["catala_syntax", "catala_ir", "catala_eval", "smt", "explain"],
     );
     m.insert(
         "metamorphic",
