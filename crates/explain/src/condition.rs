@@ -139,17 +139,24 @@ fn constraint_json(c: &Constraint, format: &dyn Format) -> Json {
     }
 }
 
+/// The most characters of a constraint shown (a long chain of roundings is cut).
+const LONGEST_CONSTRAINT: usize = 400;
+
+fn shortened(text: &str) -> String {
+    if text.chars().count() <= LONGEST_CONSTRAINT {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(LONGEST_CONSTRAINT).collect();
+    format!("{cut}…")
+}
+
 /// The readable form of one simplified case.
 pub(crate) fn case_of(work: &Work, inputs: &Inputs) -> Case {
     let constraints = work
         .iter()
         .map(|(key, allowed)| match (key, allowed) {
             (Key::Literal(l), Allowed::Truth(t)) => Constraint::Other {
-                text: if *t {
-                    l.text.clone()
-                } else {
-                    l.negated.clone()
-                },
+                text: shortened(if *t { &l.text } else { &l.negated }),
             },
             (Key::Input(v), Allowed::Truth(t)) => Constraint::Flag {
                 input: inputs.info(*v).name,

@@ -69,6 +69,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert(
         "lexprobe",
         vec![
+            "explain",
             "diagnostics",
             "catala_syntax",
             "catala_ir",
