@@ -28,7 +28,7 @@ use std::sync::Arc;
 /// several threads can hand path conditions to one collector.
 #[derive(Clone, Debug)]
 pub struct PathCase {
-    case: Option<Work>,
+    cases: Vec<Work>,
     inputs: Arc<Inputs>,
 }
 
@@ -36,7 +36,7 @@ impl PathCase {
     /// The conjunction of `path`'s constraints over `inputs`.
     pub fn of(path: &[Term], inputs: &Arc<Inputs>) -> PathCase {
         PathCase {
-            case: CaseBuilder { inputs }.case(path),
+            cases: CaseBuilder::new(inputs).cases(path),
             inputs: inputs.clone(),
         }
     }
@@ -56,9 +56,7 @@ impl Collector {
     /// Adds one path condition (all of a collector's come from one exploration's inputs).
     pub fn add(&mut self, case: PathCase) {
         self.paths += 1;
-        if let Some(w) = case.case {
-            self.cases.push(w);
-        }
+        self.cases.extend(case.cases);
         let inputs = self.inputs.get_or_insert(case.inputs);
         if self.cases.len() >= self.next_simplification.max(64) {
             self.cases = simplify::simplify(std::mem::take(&mut self.cases), inputs);
@@ -93,7 +91,7 @@ fn finish(cases: Vec<Work>, paths: usize, inputs: &Inputs) -> Condition {
 /// The condition under which one of `paths` is taken: their disjunction, simplified exactly.
 /// Path conditions that contradict themselves are left out.
 pub fn explain(paths: &[Vec<Term>], inputs: &Inputs) -> Condition {
-    let builder = CaseBuilder { inputs };
-    let cases: Vec<Work> = paths.iter().filter_map(|p| builder.case(p)).collect();
+    let builder = CaseBuilder::new(inputs);
+    let cases: Vec<Work> = paths.iter().flat_map(|p| builder.cases(p)).collect();
     finish(cases, paths.len(), inputs)
 }

@@ -238,6 +238,30 @@ impl NumSet {
         NumSet::of(self.integral && other.integral, parts)
     }
 
+    /// The numbers not in the set.
+    pub fn complement(&self) -> NumSet {
+        let flip = |b: &Bound| Bound {
+            value: b.value.clone(),
+            inclusive: !b.inclusive,
+        };
+        let mut gaps = Vec::new();
+        let mut lo: Option<Bound> = None;
+        for p in &self.parts {
+            if let Some(b) = &p.lo {
+                gaps.push(Interval {
+                    lo: lo.clone(),
+                    hi: Some(flip(b)),
+                });
+            }
+            match &p.hi {
+                Some(b) => lo = Some(flip(b)),
+                None => return NumSet::of(self.integral, gaps),
+            }
+        }
+        gaps.push(Interval { lo, hi: None });
+        NumSet::of(self.integral, gaps)
+    }
+
     /// True when every number of `self` is in `other`.
     pub fn is_subset(&self, other: &NumSet) -> bool {
         &self.intersect(other) == self
@@ -309,5 +333,19 @@ mod tests {
         assert!(none.is_empty());
         let point = band.intersect(&NumSet::compare(true, Cmp::Ne, q(21)));
         assert_eq!(point.single(), Some(&q(22)));
+        // The complement of 21 <= x <= 22 is x <= 20 or x >= 23; twice, the band again.
+        let outside = band.complement();
+        assert_eq!(
+            outside,
+            NumSet::compare(true, Cmp::Le, q(20)).union(&NumSet::compare(true, Cmp::Ge, q(23)))
+        );
+        assert_eq!(outside.complement(), band);
+        assert!(NumSet::full(false).complement().is_empty());
+        assert_eq!(NumSet::empty(false).complement(), NumSet::full(false));
+        // Decimals keep open ends: not (x < 4) is x >= 4.
+        assert_eq!(
+            NumSet::compare(false, Cmp::Lt, q(4)).complement(),
+            NumSet::compare(false, Cmp::Ge, q(4))
+        );
     }
 }

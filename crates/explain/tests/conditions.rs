@@ -186,6 +186,55 @@ fn contradictory_paths_are_left_out() {
     assert_eq!(lines(&single), ["x = 4"]);
 }
 
+#[test]
+fn a_constraint_over_a_date_and_an_enumeration_is_read_case_by_case() {
+    // Which monthly minimum applies: by date range and by place of residence (SMIC-like).
+    let places = Unit::Choice(vec!["Metropole".into(), "Reunion".into(), "Mayotte".into()]);
+    let inputs = Inputs::new(
+        [
+            (VarId(0), info("today", Unit::Integer)),
+            (VarId(1), info("residence", places)),
+        ],
+        &[cmp(Op::Ge, int(1), k(0)), cmp(Op::Le, int(1), k(2))],
+    );
+    let range = |lo: i64, hi: i64| {
+        app(
+            Op::And,
+            vec![cmp(Op::Ge, int(0), k(lo)), cmp(Op::Lt, int(0), k(hi))],
+        )
+    };
+    let not_mayotte = app(
+        Op::Or,
+        vec![cmp(Op::Eq, int(1), k(0)), cmp(Op::Eq, int(1), k(1))],
+    );
+    let mayotte = cmp(Op::Eq, int(1), k(2));
+    // No rule applies: for every place, today is before 100 (no earlier rule exists).
+    let no_value = vec![
+        not(&app(Op::And, vec![range(100, 200), not_mayotte.clone()])),
+        not(&app(Op::And, vec![range(100, 200), mayotte.clone()])),
+        not(&app(
+            Op::And,
+            vec![cmp(Op::Ge, int(0), k(200)), not_mayotte.clone()],
+        )),
+        not(&app(
+            Op::And,
+            vec![cmp(Op::Ge, int(0), k(200)), mayotte.clone()],
+        )),
+    ];
+    assert_eq!(lines(&explain(&[no_value], &inputs)), ["today < 100"]);
+    // A conflict in Mayotte from 150 to 200: the earlier ranges' rules are ruled out.
+    let conflict = vec![
+        cmp(Op::Ge, int(0), k(150)),
+        cmp(Op::Lt, int(0), k(200)),
+        mayotte,
+        not(&app(Op::And, vec![range(0, 100), not_mayotte])),
+    ];
+    assert_eq!(
+        lines(&explain(&[conflict], &inputs)),
+        ["150 <= today < 200 and residence = Mayotte"]
+    );
+}
+
 // ---- exactness over a small space -------------------------------------------------------
 
 /// x, y in 0..=9, b a flag, z one of three cases.
@@ -221,6 +270,16 @@ impl Lcg {
 }
 
 fn random_literal(r: &mut Lcg) -> Term {
+    if r.next(4) == 0 {
+        // A constraint over two inputs: a conjunction or disjunction of two simple ones.
+        let op = if r.next(2) == 0 { Op::And } else { Op::Or };
+        let lit = app(op, vec![simple_literal(r), simple_literal(r)]);
+        return if r.next(2) == 0 { not(&lit) } else { lit };
+    }
+    simple_literal(r)
+}
+
+fn simple_literal(r: &mut Lcg) -> Term {
     let lit = match r.next(4) {
         0 | 1 => {
             let v = int(r.next(2) as u32);
@@ -249,6 +308,8 @@ fn eval_term(t: &Term, p: &[i64; 4]) -> i64 {
             let y = a.get(1).map(|b| eval_term(b, p)).unwrap_or(0);
             match op {
                 Op::Not => 1 - x,
+                Op::And => a.iter().all(|b| eval_term(b, p) == 1) as i64,
+                Op::Or => a.iter().any(|b| eval_term(b, p) == 1) as i64,
                 Op::Lt => (x < y) as i64,
                 Op::Le => (x <= y) as i64,
                 Op::Gt => (x > y) as i64,

@@ -42,7 +42,13 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert("sre", vec!["smt"]);
     m.insert(
         "concolic",
-        vec!["catala_syntax", "catala_ir", "catala_eval", "smt", "explain"],
+        vec![
+            "catala_syntax",
+            "catala_ir",
+            "catala_eval",
+            "smt",
+            "explain",
+        ],
     );
     m.insert(
         "metamorphic",

@@ -39,10 +39,12 @@ impl Format for CatalaFormat {
         };
         let value = match unit {
             Unit::Money if v.is_integer() => Value::Money(Integer::from_bigint(v.to_integer())),
-            Unit::Date if v.is_integer() => match v.to_integer().to_i64().and_then(Date::from_day_number) {
-                Some(d) => Value::Date(d),
-                None => return PlainFormat.value(unit, v),
-            },
+            Unit::Date if v.is_integer() => {
+                match v.to_integer().to_i64().and_then(Date::from_day_number) {
+                    Some(d) => Value::Date(d),
+                    None => return PlainFormat.value(unit, v),
+                }
+            }
             _ => return PlainFormat.value(unit, v),
         };
         printer.flat(&value)
@@ -57,10 +59,19 @@ mod tests {
     #[test]
     fn money_and_dates_follow_the_language() {
         let cents = BigRational::from_integer(BigInt::from(2_000_000));
-        assert_eq!(CatalaFormat(Language::En).value(&Unit::Money, &cents), "$20,000.00");
-        assert_eq!(CatalaFormat(Language::Fr).value(&Unit::Money, &cents), "20 000,00 €");
+        assert_eq!(
+            CatalaFormat(Language::En).value(&Unit::Money, &cents),
+            "$20,000.00"
+        );
+        assert_eq!(
+            CatalaFormat(Language::Fr).value(&Unit::Money, &cents),
+            "20 000,00 €"
+        );
         // Day 20,270 is 1 July 2025.
         let day = BigRational::from_integer(BigInt::from(20_270));
-        assert_eq!(CatalaFormat(Language::En).value(&Unit::Date, &day), "2025-07-01");
+        assert_eq!(
+            CatalaFormat(Language::En).value(&Unit::Date, &day),
+            "2025-07-01"
+        );
     }
 }

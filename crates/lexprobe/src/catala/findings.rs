@@ -43,7 +43,13 @@ pub(crate) struct Findings {
 
 impl Findings {
     /// Records test number `index` (0-based) if it ends in a runtime error.
-    pub(crate) fn record(&mut self, loaded: &Loaded, scope: ScopeId, index: usize, test: &TestCase) {
+    pub(crate) fn record(
+        &mut self,
+        loaded: &Loaded,
+        scope: ScopeId,
+        index: usize,
+        test: &TestCase,
+    ) {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
