@@ -134,7 +134,22 @@ fn constraint_json(c: &Constraint, format: &dyn Format) -> Json {
         Constraint::Choice { input, cases, .. } => {
             json!({"input": input, "one_of": cases, "text": text})
         }
-        Constraint::Range { input, .. } => json!({"input": input, "text": text}),
+        Constraint::Range {
+            input, unit, set, ..
+        } => {
+            let end = |b: &Option<crate::numset::Bound>| match b {
+                Some(b) => {
+                    json!({"value": machine_value(unit, &b.value), "inclusive": b.inclusive})
+                }
+                None => Json::Null,
+            };
+            let ranges: Vec<Json> = set
+                .parts
+                .iter()
+                .map(|i| json!({"min": end(&i.lo), "max": end(&i.hi)}))
+                .collect();
+            json!({"input": input, "unit": unit_name(unit), "ranges": ranges, "text": text})
+        }
         Constraint::Other { .. } => json!({"text": text}),
     }
 }
@@ -148,6 +163,28 @@ fn shortened(text: &str) -> String {
     }
     let cut: String = text.chars().take(LONGEST_CONSTRAINT).collect();
     format!("{cut}…")
+}
+
+/// A value for programs: money in units (`29999.99`), dates as `2025-07-01`, numbers exactly.
+fn machine_value(unit: &Unit, v: &num_rational::BigRational) -> String {
+    match unit {
+        Unit::Money => {
+            crate::term_text::exact(&(v / num_rational::BigRational::from_integer(100.into())))
+        }
+        _ => crate::render::PlainFormat.value(unit, v),
+    }
+}
+
+fn unit_name(unit: &Unit) -> &'static str {
+    match unit {
+        Unit::Bool => "boolean",
+        Unit::Integer => "integer",
+        Unit::Decimal => "decimal",
+        Unit::Money => "money",
+        Unit::Date => "date",
+        Unit::Count => "count",
+        Unit::Choice(_) => "enumeration",
+    }
 }
 
 /// The readable form of one simplified case.

@@ -63,8 +63,92 @@ fn comparison(op: Op) -> Option<Cmp> {
     })
 }
 
+/// `(x, k)` when `t` is `year_of(x) + k` with a constant `k`.
+fn year_plus(t: &Term) -> Option<(&Term, &str)> {
+    let TermNode::App(Op::Add, args) = &**t else {
+        return None;
+    };
+    let [y, k] = args.as_slice() else {
+        return None;
+    };
+    let (TermNode::App(Op::YearOf, x), TermNode::Int(k)) = (&**y, &**k) else {
+        return None;
+    };
+    Some((x.first()?, k.as_str()))
+}
+
+/// `x` when `t` is `op(x)`.
+fn unary(t: &Term, op: Op) -> Option<&Term> {
+    match &**t {
+        TermNode::App(o, args) if *o == op && args.len() == 1 => args.first(),
+        _ => None,
+    }
+}
+
+/// `date(year_of(x) + k, month_of(x), 1) + (day_of(x) − 1)`: the date `x` plus `k` years,
+/// counted on past the month's end (as Catala adds years).
+fn plus_years(t: &Term) -> Option<(&Term, &str)> {
+    let TermNode::App(Op::Add, args) = &**t else {
+        return None;
+    };
+    let [start, offset] = args.as_slice() else {
+        return None;
+    };
+    let TermNode::App(Op::DayNumber, ymd) = &**start else {
+        return None;
+    };
+    let [y, m, one] = ymd.as_slice() else {
+        return None;
+    };
+    let (x, k) = year_plus(y)?;
+    let same = unary(m, Op::MonthOf)? == x;
+    let TermNode::App(Op::Sub, d) = &**offset else {
+        return None;
+    };
+    let first = matches!(&**one, TermNode::Int(s) if s == "1");
+    let day_minus_one = matches!(d.as_slice(), [dd, o] if unary(dd, Op::DayOf) == Some(x)
+        && matches!(&**o, TermNode::Int(s) if s == "1"));
+    (same && first && day_minus_one).then_some((x, k))
+}
+
+/// `day_of(x) <= days_in_month(year_of(x) + k, month_of(x))`: the day `k` years after `x`
+/// exists (false only for a 29 February moved to a year that is not a leap year).
+fn day_exists_after_years(t: &Term) -> Option<(&Term, &str)> {
+    let TermNode::App(Op::Le, args) = &**t else {
+        return None;
+    };
+    let [d, dim] = args.as_slice() else {
+        return None;
+    };
+    let x = unary(d, Op::DayOf)?;
+    let TermNode::App(Op::DaysInMonth, ym) = &**dim else {
+        return None;
+    };
+    let [y, m] = ym.as_slice() else {
+        return None;
+    };
+    let (xy, k) = year_plus(y)?;
+    (xy == x && unary(m, Op::MonthOf)? == x).then_some((x, k))
+}
+
+fn years(k: &str) -> String {
+    if k == "1" || k == "-1" {
+        format!("{k} year")
+    } else {
+        format!("{k} years")
+    }
+}
+
 /// The text of a literal and of its negation.
 pub(crate) fn literal_texts(t: &Term, inputs: &Inputs) -> (String, String) {
+    if let Some((x, k)) = day_exists_after_years(t) {
+        let x = term_text(x, inputs);
+        let k = years(k);
+        return (
+            format!("{x} + {k} is a day of the calendar"),
+            format!("{x} + {k} is not a day of the calendar ({x} is a 29 February)"),
+        );
+    }
     if let TermNode::App(op, args) = &**t {
         if let (Some(cmp), [a, b]) = (comparison(*op), args.as_slice()) {
             if a.kind() != smt::catala::Kind::Bool {
@@ -75,6 +159,17 @@ pub(crate) fn literal_texts(t: &Term, inputs: &Inputs) -> (String, String) {
                         linear_text(&l, negate(cmp), inputs),
                     );
                 }
+            }
+        }
+    }
+    if let TermNode::App(op, args) = &**t {
+        if let (Some(cmp), [a, b]) = (comparison(*op), args.as_slice()) {
+            if a.kind() != smt::catala::Kind::Bool {
+                let (a, b) = (term_text(a, inputs), term_text(b, inputs));
+                return (
+                    format!("{a} {} {b}", symbol(cmp)),
+                    format!("{a} {} {b}", symbol(negate(cmp))),
+                );
             }
         }
     }
@@ -142,6 +237,10 @@ pub(crate) fn term_text(t: &Term, inputs: &Inputs) -> String {
             Some(q) => exact(&q),
             None => format!("{n}/{d}"),
         },
+        TermNode::App(..) if plus_years(t).is_some() => match plus_years(t) {
+            Some((x, k)) => format!("({} + {})", term_text(x, inputs), years(k)),
+            None => String::new(),
+        },
         TermNode::App(op, args) => {
             let parts: Vec<String> = args.iter().map(|a| term_text(a, inputs)).collect();
             let infix = |s: &str| format!("({})", parts.join(s));
@@ -182,6 +281,52 @@ pub(crate) fn term_text(t: &Term, inputs: &Inputs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inputs::VarInfo;
+    use smt::catala::term::{app, int_const, var};
+    use smt::catala::{Kind, VarId};
+
+    #[test]
+    fn adding_years_to_a_date_reads_as_such() {
+        let inputs = Inputs::new(
+            [(
+                VarId(0),
+                VarInfo {
+                    name: "begin".into(),
+                    unit: Unit::Date,
+                },
+            )],
+            &[],
+        );
+        let x = var(VarId(0), Kind::Int);
+        let year5 = app(
+            Op::Add,
+            vec![app(Op::YearOf, vec![x.clone()]), int_const("5")],
+        );
+        let month = app(Op::MonthOf, vec![x.clone()]);
+        let day = app(Op::DayOf, vec![x.clone()]);
+        let later = app(
+            Op::Add,
+            vec![
+                app(
+                    Op::DayNumber,
+                    vec![year5.clone(), month.clone(), int_const("1")],
+                ),
+                app(Op::Sub, vec![day.clone(), int_const("1")]),
+            ],
+        );
+        assert_eq!(term_text(&later, &inputs), "(begin + 5 years)");
+        let exists = app(Op::Le, vec![day, app(Op::DaysInMonth, vec![year5, month])]);
+        let (pos, neg) = literal_texts(&exists, &inputs);
+        assert_eq!(pos, "begin + 5 years is a day of the calendar");
+        assert_eq!(
+            neg,
+            "begin + 5 years is not a day of the calendar (begin is a 29 February)"
+        );
+        // Other comparisons are negated by their operator.
+        let (pos, neg) = literal_texts(&app(Op::Le, vec![x.clone(), later]), &inputs);
+        assert_eq!(pos, "begin <= (begin + 5 years)");
+        assert_eq!(neg, "begin > (begin + 5 years)");
+    }
 
     #[test]
     fn rationals_print_as_exact_decimals_or_fractions() {
