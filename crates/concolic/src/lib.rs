@@ -17,6 +17,7 @@
 
 pub mod audit;
 pub mod checkpoint;
+pub(crate) mod condition_inputs;
 pub(crate) mod coverage_guided;
 pub(crate) mod cpu_clock;
 pub mod emit;

@@ -372,6 +372,9 @@ pub struct ExploreOptions {
     pub check: bool,
     /// Keep each test's path condition (printed terms).
     pub keep_constraints: bool,
+    /// Give each test that ends in a runtime error its path condition over the inputs
+    /// ([`crate::TestCase::condition`]), from which a problem's condition is made.
+    pub keep_conditions: bool,
     /// Keep the tests in [`Exploration::tests`]; a streaming caller that consumes each test as
     /// it is found turns this off so memory stays flat on explorations of any length.
     pub keep_tests: bool,
@@ -400,6 +403,7 @@ impl Default for ExploreOptions {
             hints: None,
             check: true,
             keep_constraints: false,
+            keep_conditions: false,
             keep_tests: true,
             resume: None,
             checkpoint_every: None,

@@ -35,6 +35,10 @@ pub struct TestCase {
     pub outcome: Outcome,
     /// The path condition, printed (with `keep_constraints`).
     pub constraints: Vec<String>,
+    /// The path condition over the inputs' names, for a test ending in a runtime error (with
+    /// `keep_conditions`): the tests of one problem together give its condition
+    /// ([`explain::Collector`]).
+    pub condition: Option<explain::PathCase>,
     /// How round the money inputs are.
     pub roundness: RoundnessLevel,
     /// The branch decisions of the path, from the root (see [`crate::path_id`]).

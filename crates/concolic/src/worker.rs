@@ -33,6 +33,8 @@ pub(crate) struct Worker<'p> {
     pub(crate) options: &'p ExploreOptions,
     pub(crate) start: Instant,
     pub(crate) space: InputSpace,
+    /// The inputs' names and units for problem conditions (with `keep_conditions`).
+    condition_inputs: Option<std::sync::Arc<explain::Inputs>>,
     pub(crate) money_vars: Vec<smt::catala::VarId>,
     /// The solver chain.
     pub(crate) session: CatalaSession,
@@ -131,8 +133,15 @@ impl<'p> Worker<'p> {
         for d in &space.domains {
             session.add_global(d)?;
         }
+        let condition_inputs = options.keep_conditions.then(|| {
+            let shapes: Vec<Shape> = executor.shapes.iter().flatten().cloned().collect();
+            std::sync::Arc::new(crate::condition_inputs::condition_inputs(
+                program, &space, &shapes,
+            ))
+        });
         Ok(Worker {
             plain: PlainRuns::new(original, scope),
+            condition_inputs,
             program,
             scope,
             options,
@@ -281,6 +290,13 @@ impl<'p> Worker<'p> {
         let asked = self.session.stats().path_queries;
         let queries = asked.saturating_sub(self.queries_streamed);
         self.queries_streamed = asked;
+        let condition = match (&self.condition_inputs, &outcome) {
+            (Some(names), Outcome::Error(_)) => {
+                let terms: Vec<_> = path.iter().map(|c| c.term.clone()).collect();
+                Some(explain::PathCase::of(&terms, names))
+            }
+            _ => None,
+        };
         let test = TestCase {
             queries,
             inputs,
@@ -290,6 +306,7 @@ impl<'p> Worker<'p> {
             } else {
                 Vec::new()
             },
+            condition,
             roundness,
             path: crate::path_id::PathId::of(path),
             found_at: self.start.elapsed(),

@@ -38,10 +38,17 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert("catala_ir", vec!["catala_syntax"]);
     m.insert("catala_eval", vec!["catala_syntax", "catala_ir"]);
     m.insert("smt", vec![]);
+    m.insert("explain", vec!["smt"]);
     m.insert("sre", vec!["smt"]);
     m.insert(
         "concolic",
-        vec!["catala_syntax", "catala_ir", "catala_eval", "smt"],
+        vec![
+            "catala_syntax",
+            "catala_ir",
+            "catala_eval",
+            "smt",
+            "explain",
+        ],
     );
     m.insert(
         "metamorphic",
@@ -68,6 +75,7 @@ fn allowed() -> BTreeMap<&'static str, Vec<&'static str>> {
     m.insert(
         "lexprobe",
         vec![
+            "explain",
             "diagnostics",
             "catala_syntax",
             "catala_ir",

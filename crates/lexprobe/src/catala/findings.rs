@@ -3,10 +3,18 @@
 //! tests that show it and the first of them. A long exploration prints thousands of tests; this
 //! is the part a reader looks at first. Failed assertions are not problems of the program but
 //! inputs outside its input space, so they are only counted.
+//!
+//! Each problem comes with its condition: the disjunction of the path conditions of its tests,
+//! simplified exactly over the inputs' names (`explain`). When the exploration is complete,
+//! the problem occurs exactly when that condition holds (within the exploration's bounds).
 
+use super::condition_format::CatalaFormat;
 use super::{ErrorReport, Loaded};
 use catala_eval::eval::ErrorSignature;
+use catala_ir::dcalc::ScopeId;
+use catala_syntax::ast::Language;
 use concolic::{Outcome, TestCase};
+use explain::Collector;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 
@@ -18,26 +26,47 @@ struct Finding {
     /// that workers in other threads can record findings too).
     json: Json,
     text: String,
+    /// The path conditions of its tests.
+    condition: Collector,
 }
+
+/// The most cases of a condition printed in the text report (JSON has them all).
+const CASES_SHOWN: usize = 8;
 
 #[derive(Default)]
 pub(crate) struct Findings {
     by_signature: HashMap<ErrorSignature, usize>,
     found: Vec<Finding>,
+    /// The language of the scope under test (how conditions write money and dates).
+    language: Option<Language>,
 }
 
 impl Findings {
     /// Records test number `index` (0-based) if it ends in a runtime error.
-    pub(crate) fn record(&mut self, loaded: &Loaded, index: usize, test: &TestCase) {
+    pub(crate) fn record(
+        &mut self,
+        loaded: &Loaded,
+        scope: ScopeId,
+        index: usize,
+        test: &TestCase,
+    ) {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
+        self.language = Some(loaded.program.scope(scope).language);
         let signature = e.signature();
         if let Some(&i) = self.by_signature.get(&signature) {
             let f = &mut self.found[i];
             f.tests += 1;
             f.first_test = f.first_test.min(index);
+            if let Some(c) = &test.condition {
+                f.condition.add(c.clone());
+            }
             return;
+        }
+        let mut condition = Collector::default();
+        if let Some(c) = &test.condition {
+            condition.add(c.clone());
         }
         let report = ErrorReport::from_runtime(e);
         self.by_signature.insert(signature, self.found.len());
@@ -47,6 +76,7 @@ impl Findings {
             first_test: index,
             json: report.to_json(&loaded.sources),
             text: report.render(&loaded.sources, None),
+            condition,
         });
     }
 
@@ -56,21 +86,60 @@ impl Findings {
         v
     }
 
-    /// `[{"kind", "tests", "first_test" (1-based), "error"}]`, in order of first appearance.
+    fn format(&self) -> CatalaFormat {
+        CatalaFormat(self.language.unwrap_or(Language::En))
+    }
+
+    /// `[{"kind", "tests", "first_test" (1-based), "condition", "error"}]`, in order of first
+    /// appearance; `condition` (`{"paths", "cases": [{"text", "constraints"}]}`) when the
+    /// tests carried their path conditions.
     pub(crate) fn to_json(&self) -> Json {
+        let format = self.format();
         Json::Array(
             self.sorted()
                 .into_iter()
                 .map(|f| {
-                    json!({
+                    let mut j = json!({
                         "kind": f.kind,
                         "tests": f.tests,
                         "first_test": f.first_test + 1,
-                        "error": f.json,
-                    })
+                    });
+                    if f.condition.paths() > 0 {
+                        j["condition"] = f.condition.condition().to_json(&format);
+                    }
+                    j["error"] = f.json.clone();
+                    j
                 })
                 .collect(),
         )
+    }
+
+    /// The condition of a problem for the text report: one line, or one line per case.
+    fn condition_text(&self, f: &Finding) -> String {
+        if f.condition.paths() == 0 {
+            return String::new();
+        }
+        let c = f.condition.condition();
+        let lines = c.lines(&self.format());
+        let head = format!(
+            "  Condition ({} path{}):",
+            c.paths,
+            if c.paths == 1 { "" } else { "s" }
+        );
+        if let [one] = lines.as_slice() {
+            return format!("{head} {one}\n");
+        }
+        let mut out = format!("{head}\n");
+        for l in lines.iter().take(CASES_SHOWN) {
+            out.push_str(&format!("    {l}\n"));
+        }
+        if lines.len() > CASES_SHOWN {
+            out.push_str(&format!(
+                "    … and {} more cases (all of them with --format json)\n",
+                lines.len() - CASES_SHOWN
+            ));
+        }
+        out
     }
 
     /// The human summary: one block per distinct problem.
@@ -94,6 +163,7 @@ impl Findings {
                 if f.tests == 1 { "" } else { "s" },
                 f.first_test + 1
             ));
+            out.push_str(&self.condition_text(f));
             out.push_str(&f.text);
         }
         out

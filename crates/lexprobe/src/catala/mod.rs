@@ -2,6 +2,7 @@
 //! to the default calculus, and turning every kind of failure into an [`ErrorReport`] that can be
 //! printed in Catala's box layout or as JSON.
 
+pub(crate) mod condition_format;
 pub(crate) mod findings;
 pub mod report;
 

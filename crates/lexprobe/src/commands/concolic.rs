@@ -345,6 +345,7 @@ fn explore_options(args: &ConcolicArgs) -> Result<ExploreOptions, String> {
         hints,
         check: args.check,
         keep_constraints: args.show_constraints,
+        keep_conditions: true,
         // One JSON object and emitted test files need every test at the end.
         keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some(),
         query_timeout: Some(Duration::from_secs_f64(
@@ -449,7 +450,7 @@ impl<'a> TestSinks<'a> {
         self.findings
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .record(loaded, i, t);
+            .record(loaded, scope, i, t);
         self.recorders.record(loaded, scope, i, t);
         if let Some(c) = &self.json_tests {
             let j = test_json(loaded, scope, t);
