@@ -35,6 +35,8 @@ struct Problem {
     inputs: Json,
     /// The inputs of the first test as `name = value`, as `lexprobe run` prints values.
     readable_inputs: Vec<String>,
+    /// The path conditions of its tests (the condition under which it happens).
+    condition: explain::Collector,
 }
 
 /// What the exploration as a whole did, for the JUnit case of the paths without a problem.
@@ -55,6 +57,8 @@ pub(crate) struct ExplorationSummary {
 pub(crate) struct Problems {
     by_signature: HashMap<ErrorSignature, usize>,
     problems: Vec<Problem>,
+    /// The language of the scope (how conditions write money and dates).
+    language: Option<catala_syntax::ast::Language>,
 }
 
 /// Test `test`'s inputs as `name = value` lines (inputs left free by the path are left out).
@@ -103,10 +107,14 @@ impl Problems {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
+        self.language = Some(loaded.program.scope(scope).language);
         let signature = e.signature();
         if let Some(&i) = self.by_signature.get(&signature) {
             let p = &mut self.problems[i];
             p.tests += 1;
+            if let Some(c) = &test.condition {
+                p.condition.add(c.clone());
+            }
             if index < p.first_test {
                 p.first_test = index;
                 p.inputs = test_inputs_json(loaded, scope, test);
@@ -130,8 +138,13 @@ impl Problems {
                 Some((file.path.clone(), location))
             })
             .collect();
+        let mut condition = explain::Collector::default();
+        if let Some(c) = &test.condition {
+            condition.add(c.clone());
+        }
         self.by_signature.insert(signature, self.problems.len());
         self.problems.push(Problem {
+            condition,
             rule_id: e.kind.as_str().to_string(),
             description: capitalized(e.kind.message()),
             message: format!("During evaluation: {}", e.message),
@@ -147,6 +160,24 @@ impl Problems {
     /// The number of distinct problems.
     pub(crate) fn len(&self) -> usize {
         self.problems.len()
+    }
+
+    /// A problem's condition on one line (` When: …` cut after [`SHORT_INPUTS`] characters;
+    /// empty when its tests carried no path condition), and as JSON.
+    fn condition(&self, p: &Problem) -> (String, Json) {
+        if p.condition.paths() == 0 {
+            return (String::new(), Json::Null);
+        }
+        let format = crate::catala::condition_format::CatalaFormat(
+            self.language.unwrap_or(catala_syntax::ast::Language::En),
+        );
+        let c = p.condition.condition();
+        let mut line = c.lines(&format).join(" ");
+        if line.chars().count() > SHORT_INPUTS {
+            let cut: String = line.chars().take(SHORT_INPUTS).collect();
+            line = format!("{cut}… (all of it in properties.condition)");
+        }
+        (format!(" When: {line}."), c.to_json(&format))
     }
 
     /// The problems in the order of their first test.
@@ -177,6 +208,10 @@ impl Problems {
                 properties.insert("inputs".into(), p.inputs.clone());
                 properties.insert("tests".into(), json!(p.tests));
                 properties.insert("first_test".into(), json!(p.first_test + 1));
+                let (when, condition) = self.condition(p);
+                if !condition.is_null() {
+                    properties.insert("condition".into(), condition);
+                }
                 let locations = p
                     .locations
                     .iter()
@@ -189,7 +224,7 @@ impl Problems {
                     rule_id: p.rule_id.clone(),
                     level: Level::Error,
                     message: format!(
-                        "{} Inputs of test {} (scope {scope}): {}.",
+                        "{}{when} Inputs of test {} (scope {scope}): {}.",
                         p.message,
                         p.first_test + 1,
                         short_list(&p.readable_inputs, SHORT_INPUTS)
@@ -211,7 +246,7 @@ impl Problems {
         let mut cases: Vec<reports::junit::TestCase> = self
             .sorted()
             .into_iter()
-            .map(|p| problem_case(p, &classname))
+            .map(|p| problem_case(p, &self.condition(p).0, &classname))
             .collect();
         let mut output = format!(
             "{} tests: {} with outputs, {} outside the input space (a failed assertion), {} with a problem; exploration {}",
@@ -241,7 +276,7 @@ impl Problems {
 }
 
 /// The failed JUnit case of one problem.
-fn problem_case(p: &Problem, classname: &str) -> reports::junit::TestCase {
+fn problem_case(p: &Problem, when: &str, classname: &str) -> reports::junit::TestCase {
     let place = p
         .locations
         .first()
@@ -267,7 +302,7 @@ fn problem_case(p: &Problem, classname: &str) -> reports::junit::TestCase {
         seconds: 0.0,
         outcome: CaseOutcome::Failed {
             message: format!(
-                "{} Inputs: {}",
+                "{}{when} Inputs: {}",
                 p.message,
                 short_list(&p.readable_inputs, SHORT_INPUTS)
             ),
