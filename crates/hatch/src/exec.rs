@@ -85,6 +85,9 @@ pub enum ViolationKind {
 pub enum Step<T: Clone> {
     Continue(Vec<State<T>>),
     Falsified(Violation),
+    /// The state is about to make a call the execution bound does not allow: it is given back
+    /// unchanged (still before the call), so that a search with a larger bound can resume it.
+    Bounded(State<T>),
 }
 
 /// The effect part of a semantics.
@@ -207,10 +210,11 @@ pub fn step<S: EffectSemantics>(
                 let Value::Fun(def, cenv) = v else {
                     return Err(ExecError::NotAFunction(f.to_string()));
                 };
-                st.calls += 1;
-                if st.calls > exec_bound {
-                    return Ok(Step::Continue(Vec::new()));
+                if st.calls >= exec_bound {
+                    st.control = Control::Eval(comp.clone(), env.clone());
+                    return Ok(Step::Bounded(st));
                 }
+                st.calls += 1;
                 let mut m = (**cenv).clone();
                 m.insert(def.name.clone(), Value::Fun(def.clone(), cenv.clone()));
                 for (p, a) in def.params.iter().zip(args) {

@@ -18,6 +18,7 @@ pub mod front;
 pub mod input;
 pub mod lexer;
 pub mod naive;
+mod rounds;
 pub mod syntax;
 
 pub use engine::{
