@@ -295,6 +295,7 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
         Mode::Derivative => {
             let mut sem = DerivativeSemantics {
                 deriver: Deriver::new(),
+                event_memo: sre::EventMemo::default(),
                 post: h.post.clone(),
                 post_after_pre: h.post_after_pre.clone(),
                 append_bound: opts.append_bound,

@@ -62,11 +62,7 @@ pub(crate) fn derivative_rounds(
                 Some(frontier) if round > 0 => frontier,
                 _ => {
                     p.names = NameSupply::default();
-                    let init = DerivEffects {
-                        trace: Vec::new(),
-                        cont: Sre::all(),
-                        context_len: 0,
-                    };
+                    let init = DerivEffects::new(Sre::all());
                     vec![initial_state(h, init)]
                 }
             };
