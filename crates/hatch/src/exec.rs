@@ -230,10 +230,15 @@ pub fn step<S: EffectSemantics>(
                     if guard.is_false() {
                         continue;
                     }
+                    let known = decided_by(&st.phi, &guard);
+                    if known == Some(false) {
+                        continue;
+                    }
                     let mut s2 = st.clone();
                     if !guard.is_true() {
                         s2.phi.push(guard);
-                        if !feasible(sem, solver, &s2)? {
+                        // a guard Φ already states leaves Φ as feasible as it was
+                        if known.is_none() && !feasible(sem, solver, &s2)? {
                             continue;
                         }
                     }
@@ -299,6 +304,22 @@ pub fn step<S: EffectSemantics>(
     }
 }
 
+/// Whether Φ decides `guard` syntactically: `Some(true)` when `guard` is one of its
+/// conjuncts, `Some(false)` when the negation of `guard` is, `None` otherwise (the solver must
+/// be asked).
+pub(crate) fn decided_by(phi: &[Term], guard: &Term) -> Option<bool> {
+    let negated = Term::negation(guard.clone());
+    for p in phi {
+        if p == guard {
+            return Some(true);
+        }
+        if *p == negated {
+            return Some(false);
+        }
+    }
+    None
+}
+
 /// Φ together with the constraints of the effects is not known to be unsatisfiable.
 pub fn feasible<S: EffectSemantics>(
     sem: &S,
@@ -325,4 +346,26 @@ pub(crate) fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
         .enumerate()
         .map(|(i, e)| sre::event_formula(e, &format!("e{i}:")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guard_among_the_conjuncts_of_phi_is_decided_without_the_solver() {
+        let v = Term::var("v_3", Sort::Bool);
+        let w = Term::var("w_4", Sort::Bool);
+        let phi = vec![w.clone(), Term::negation(v.clone())];
+        // ¬v_3 is a conjunct: the guard ¬v_3 holds, the guard v_3 cannot
+        assert_eq!(decided_by(&phi, &Term::negation(v.clone())), Some(true));
+        assert_eq!(decided_by(&phi, &v), Some(false));
+        assert_eq!(decided_by(&phi, &w), Some(true));
+        assert_eq!(decided_by(&phi, &Term::negation(w.clone())), Some(false));
+        // anything else goes to the solver, even when Φ implies it
+        let x = Term::var("x_1", Sort::Int);
+        let phi = vec![Term::eq(x.clone(), Term::Int(1))];
+        assert_eq!(decided_by(&phi, &Term::eq(x, Term::Int(2))), None);
+        assert_eq!(decided_by(&[], &v), None);
+    }
 }
