@@ -277,8 +277,19 @@ pub fn step<S: EffectSemantics>(
                     return Ok(Step::Continue(Vec::new()));
                 }
                 if !phi.is_true() {
+                    let known = decided_by(&st.phi, &phi);
+                    if known == Some(false) {
+                        return Ok(Step::Continue(Vec::new()));
+                    }
+                    // Φ already states it, or it only defines a variable nothing else mentions:
+                    // Φ stays as feasible as it was
+                    let unchanged = known == Some(true) || {
+                        let mut context = st.phi.clone();
+                        context.extend(sem.constraints(&st.effects));
+                        defines_fresh(&phi, &context)
+                    };
                     st.phi.push(phi);
-                    if !feasible(sem, solver, &st)? {
+                    if !unchanged && !feasible(sem, solver, &st)? {
                         return Ok(Step::Continue(Vec::new()));
                     }
                 }
@@ -318,6 +329,30 @@ pub(crate) fn decided_by(phi: &[Term], guard: &Term) -> Option<bool> {
         }
     }
     None
+}
+
+/// `a` is `x`, `¬x`, `x = t` or `t = x` for a variable `x` that occurs neither in `t` nor in
+/// `context`: any model of `context` extends to one of `a` (every sort has a value), so adding
+/// `a` cannot make a satisfiable context unsatisfiable.
+pub(crate) fn defines_fresh(a: &Term, context: &[Term]) -> bool {
+    let var = |t: &Term| match t {
+        Term::Var(x, _) => Some(x.clone()),
+        _ => None,
+    };
+    let x = match a {
+        Term::Var(x, Sort::Bool) => x.clone(),
+        Term::Not(inner) => match &**inner {
+            Term::Var(x, Sort::Bool) => x.clone(),
+            _ => return false,
+        },
+        Term::Eq(l, r) => match (var(l), var(r)) {
+            (Some(x), _) if !r.free_vars().contains_key(&x) => x,
+            (_, Some(x)) if !l.free_vars().contains_key(&x) => x,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    !context.iter().any(|t| t.free_vars().contains_key(&x))
 }
 
 /// Φ together with the constraints of the effects is not known to be unsatisfiable.
@@ -367,5 +402,26 @@ mod tests {
         let phi = vec![Term::eq(x.clone(), Term::Int(1))];
         assert_eq!(decided_by(&phi, &Term::eq(x, Term::Int(2))), None);
         assert_eq!(decided_by(&[], &v), None);
+    }
+
+    #[test]
+    fn only_a_definition_of_an_unmentioned_variable_is_taken_as_feasible() {
+        let e = |n: &str| Term::var(n, Sort::Named("Elem.t".into()));
+        let b = |n: &str| Term::var(n, Sort::Bool);
+        let context = vec![Term::eq(e("x_1"), e("y_2")), b("w_3")];
+        assert!(defines_fresh(&Term::eq(e("v_4"), e("x_1")), &context));
+        assert!(defines_fresh(&Term::eq(e("x_1"), e("v_4")), &context));
+        assert!(defines_fresh(&b("v_4"), &context));
+        assert!(defines_fresh(&Term::negation(b("v_4")), &context));
+        // the variable is constrained already: ¬w_3 contradicts the context
+        assert!(!defines_fresh(&Term::negation(b("w_3")), &context));
+        assert!(!defines_fresh(
+            &Term::eq(e("x_1"), e("v_4")),
+            &[Term::eq(e("v_4"), e("y_2"))]
+        ));
+        // x = x is no definition of x; nor is an equation between two terms
+        assert!(!defines_fresh(&Term::eq(e("v_4"), e("v_4")), &[]));
+        let f = |t: Term| Term::app("f", vec![t], Sort::Named("Elem.t".into()));
+        assert!(!defines_fresh(&Term::eq(f(e("v_4")), e("x_1")), &[]));
     }
 }
