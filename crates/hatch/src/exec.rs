@@ -335,24 +335,16 @@ pub(crate) fn decided_by(phi: &[Term], guard: &Term) -> Option<bool> {
 /// `context`: any model of `context` extends to one of `a` (every sort has a value), so adding
 /// `a` cannot make a satisfiable context unsatisfiable.
 pub(crate) fn defines_fresh(a: &Term, context: &[Term]) -> bool {
-    let var = |t: &Term| match t {
-        Term::Var(x, _) => Some(x.clone()),
-        _ => None,
-    };
-    let x = match a {
-        Term::Var(x, Sort::Bool) => x.clone(),
-        Term::Not(inner) => match &**inner {
-            Term::Var(x, Sort::Bool) => x.clone(),
-            _ => return false,
-        },
-        Term::Eq(l, r) => match (var(l), var(r)) {
-            (Some(x), _) if !r.free_vars().contains_key(&x) => x,
-            (_, Some(x)) if !l.free_vars().contains_key(&x) => x,
-            _ => return false,
-        },
-        _ => return false,
-    };
-    !context.iter().any(|t| t.free_vars().contains_key(&x))
+    let unmentioned = |x: &Rc<str>| !context.iter().any(|t| t.free_vars().contains_key(x));
+    match a {
+        Term::Var(x, Sort::Bool) => unmentioned(x),
+        Term::Not(inner) => matches!(&**inner, Term::Var(x, Sort::Bool) if unmentioned(x)),
+        Term::Eq(l, r) => [(l, r), (r, l)].into_iter().any(|(side, other)| {
+            matches!(&**side, Term::Var(x, _)
+                if !other.free_vars().contains_key(x) && unmentioned(x))
+        }),
+        _ => false,
+    }
 }
 
 /// Φ together with the constraints of the effects is not known to be unsatisfiable.
@@ -415,13 +407,19 @@ mod tests {
         assert!(defines_fresh(&Term::negation(b("v_4")), &context));
         // the variable is constrained already: ¬w_3 contradicts the context
         assert!(!defines_fresh(&Term::negation(b("w_3")), &context));
+        // both sides are mentioned: x_1 = v_4 may contradict x_1 ≠ y_2 ∧ v_4 = y_2
         assert!(!defines_fresh(
             &Term::eq(e("x_1"), e("v_4")),
-            &[Term::eq(e("v_4"), e("y_2"))]
+            &[
+                Term::negation(Term::eq(e("x_1"), e("y_2"))),
+                Term::eq(e("v_4"), e("y_2"))
+            ]
         ));
         // x = x is no definition of x; nor is an equation between two terms
         assert!(!defines_fresh(&Term::eq(e("v_4"), e("v_4")), &[]));
         let f = |t: Term| Term::app("f", vec![t], Sort::Named("Elem.t".into()));
-        assert!(!defines_fresh(&Term::eq(f(e("v_4")), e("x_1")), &[]));
+        assert!(!defines_fresh(&Term::eq(f(e("v_4")), f(e("x_1"))), &[]));
+        // but a variable equal to a term without it is defined by the equation
+        assert!(defines_fresh(&Term::eq(f(e("v_4")), e("x_1")), &[]));
     }
 }
