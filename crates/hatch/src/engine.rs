@@ -198,7 +198,9 @@ pub(crate) struct RunOutcome<T: Clone> {
 pub(crate) const FRONTIER_LIMIT: usize = 200_000;
 
 /// Explores from `initial` (the first one first) until a violation, the end of the states or
-/// the time limit.
+/// the time limit; with `keep_frontier`, the states stopped by the execution bound are kept
+/// for a later round (and counted by it), otherwise they are dropped.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run<S: EffectSemantics>(
     sem: &mut S,
     solver: &mut Solver,
@@ -207,6 +209,7 @@ pub(crate) fn run<S: EffectSemantics>(
     names: &mut NameSupply,
     opts: &Options,
     start: Instant,
+    keep_frontier: bool,
 ) -> Result<RunOutcome<S::Effects>, ExecError> {
     let mut searcher = Searcher::empty();
     searcher.push_all(initial);
@@ -247,6 +250,7 @@ pub(crate) fn run<S: EffectSemantics>(
                 out.violation = Some(v);
                 return Ok(out);
             }
+            Step::Bounded(_) if !keep_frontier => {}
             Step::Bounded(st) => {
                 // the state is counted again when a later round resumes it
                 out.states -= 1;
@@ -322,7 +326,16 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
             };
             let initial = vec![initial_state(h, init)];
             let mut names = NameSupply::default();
-            let r = run(&mut sem, &mut solver, h, initial, &mut names, opts, start)?;
+            let r = run(
+                &mut sem,
+                &mut solver,
+                h,
+                initial,
+                &mut names,
+                opts,
+                start,
+                false,
+            )?;
             let timed_out = r.timed_out || start.elapsed() > opts.timeout;
             if timed_out {
                 progress.interrupted = Some(limit);

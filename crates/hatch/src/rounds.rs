@@ -67,7 +67,16 @@ pub(crate) fn derivative_rounds(
                 }
             };
             let resumed = if round > 0 { initial.len() } else { 0 };
-            let r = run(sem, solver, h, initial, &mut p.names, &round_opts, start)?;
+            let r = run(
+                sem,
+                solver,
+                h,
+                initial,
+                &mut p.names,
+                &round_opts,
+                start,
+                true,
+            )?;
             if let Some(report) = opts.on_round {
                 report(format!(
                     "calls ≤ {depth}, prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected, {} states resumed, {} stopped at the call bound",
