@@ -11,22 +11,69 @@ use crate::exec::{
     feasible, trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind,
 };
 use smt::{SatOutcome, Solver, Term};
-use sre::{Deriver, Event, SmtOracle, Sre};
+use sre::{Deriver, Event, EventMemo, SmtOracle, Sre};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 /// The trace part of a derivative-based state.
 #[derive(Clone, Debug)]
 pub(crate) struct DerivEffects {
-    pub trace: Vec<Event>,
+    /// Changed only through [`DerivEffects::set_trace`] and [`DerivEffects::extend_trace`],
+    /// which keep `formulas` in step.
+    trace: Vec<Event>,
+    /// The constraint of each event of `trace` ([`trace_constraint`]), kept so that a
+    /// feasibility check encodes only the events that changed.
+    formulas: Vec<Term>,
     pub cont: Sre,
     /// How many events of `trace` form the sampled prestate.
     pub context_len: usize,
 }
 
+impl DerivEffects {
+    /// An empty trace with the given continuation.
+    pub fn new(cont: Sre) -> Self {
+        DerivEffects {
+            trace: Vec::new(),
+            formulas: Vec::new(),
+            cont,
+            context_len: 0,
+        }
+    }
+
+    /// Replaces the trace, reusing the constraint of every event left as it was.
+    pub fn set_trace(&mut self, trace: Vec<Event>) {
+        let formulas = trace
+            .iter()
+            .enumerate()
+            .map(|(i, e)| match (self.trace.get(i), self.formulas.get(i)) {
+                (Some(old), Some(f)) if old == e => f.clone(),
+                _ => event_constraint_at(e, i),
+            })
+            .collect();
+        self.trace = trace;
+        self.formulas = formulas;
+    }
+
+    /// Appends events to the trace.
+    pub fn extend_trace(&mut self, events: Vec<Event>) {
+        for e in events {
+            self.formulas
+                .push(event_constraint_at(&e, self.trace.len()));
+            self.trace.push(e);
+        }
+    }
+}
+
+/// The constraint of the event at position `i` of a trace, as [`trace_constraint`] gives it.
+fn event_constraint_at(e: &Event, i: usize) -> Term {
+    sre::event_formula(e, &format!("e{i}:"))
+}
+
 /// Settings and memo tables of the derivative semantics.
 pub(crate) struct DerivativeSemantics {
     pub deriver: Deriver,
+    /// Satisfiability of events, shared by every oracle of the run.
+    pub event_memo: EventMemo,
     /// The property over the harness's program variables.
     pub post: Sre,
     /// `post` after the required context, when written `pre; rest`.
@@ -137,7 +184,7 @@ impl DerivativeSemantics {
             let effect = alt.effect.subst(&map);
             let refined = trace[i].and(&effect);
             let prefixes = {
-                let mut oracle = SmtOracle::new(solver);
+                let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
                 if refined.is_bottom() || !sre::EventOracle::satisfiable(&mut oracle, &refined) {
                     continue;
                 }
@@ -166,7 +213,7 @@ impl EffectSemantics for DerivativeSemantics {
     type Effects = DerivEffects;
 
     fn constraints(&self, effects: &DerivEffects) -> Vec<Term> {
-        trace_constraint(&effects.trace)
+        effects.formulas.clone()
     }
 
     fn admit(
@@ -176,7 +223,7 @@ impl EffectSemantics for DerivativeSemantics {
         r: Sre,
     ) -> Result<Step<DerivEffects>, ExecError> {
         let matches = {
-            let mut oracle = SmtOracle::new(solver);
+            let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
             self.deriver.match_trace(
                 &mut oracle,
                 &st.effects.trace,
@@ -191,7 +238,7 @@ impl EffectSemantics for DerivativeSemantics {
         for (trace, _) in matches {
             let mut s2 = st.clone();
             if trace != s2.effects.trace {
-                s2.effects.trace = trace;
+                s2.effects.set_trace(trace);
                 if !feasible(self, solver, &s2)? {
                     continue;
                 }
@@ -219,7 +266,7 @@ impl EffectSemantics for DerivativeSemantics {
             _ => r,
         };
         let mut samples = {
-            let mut oracle = SmtOracle::new(solver);
+            let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
             self.deriver.prefixes(&mut oracle, &r, bound, true)
         };
         if context.is_some() {
@@ -233,7 +280,7 @@ impl EffectSemantics for DerivativeSemantics {
             if let Some(subst) = context {
                 if let Some(rest) = &self.post_after_pre {
                     let mut s2 = st.clone();
-                    s2.effects.trace = pi_eff.clone();
+                    s2.effects.set_trace(pi_eff.clone());
                     s2.effects.context_len = pi_eff.len();
                     s2.effects.cont = rest.subst(subst);
                     if feasible(self, solver, &s2)? {
@@ -247,7 +294,7 @@ impl EffectSemantics for DerivativeSemantics {
                 None => st.effects.cont.clone(),
             };
             let matches = {
-                let mut oracle = SmtOracle::new(solver);
+                let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
                 self.deriver.match_trace(
                     &mut oracle,
                     &pi_eff,
@@ -262,9 +309,9 @@ impl EffectSemantics for DerivativeSemantics {
                 let mut s2 = st.clone();
                 if context.is_some() {
                     s2.effects.context_len = refined.len();
-                    s2.effects.trace = refined;
+                    s2.effects.set_trace(refined);
                 } else {
-                    s2.effects.trace.extend(refined);
+                    s2.effects.extend_trace(refined);
                 }
                 s2.effects.cont = cont2;
                 if s2.effects.cont.is_empty() {

@@ -4,7 +4,7 @@
 //! is found, the states run out, or the time limit passes.
 
 use crate::core::{harness, Harness, RESULT_VAR};
-use crate::derivative::{DerivEffects, DerivativeSemantics};
+use crate::derivative::DerivativeSemantics;
 use crate::exec::{
     finished, step, Control, EffectSemantics, ExecError, NameSupply, State, Step, Value, Violation,
 };
@@ -156,12 +156,16 @@ impl<T: Clone> Ord for Queued<T> {
 
 impl<T: Clone> Searcher<T> {
     pub fn new(initial: State<T>) -> Self {
-        let mut s = Searcher {
-            heap: BinaryHeap::new(),
-            seq: 0,
-        };
+        let mut s = Self::empty();
         s.push_all(vec![initial]);
         s
+    }
+    /// A searcher with no state.
+    pub fn empty() -> Self {
+        Searcher {
+            heap: BinaryHeap::new(),
+            seq: 0,
+        }
     }
     pub fn pop(&mut self) -> Option<State<T>> {
         self.heap.pop().map(|q| q.state)
@@ -179,31 +183,51 @@ impl<T: Clone> Searcher<T> {
     }
 }
 
-fn run<S: EffectSemantics>(
+/// What one run of the searcher gives.
+pub(crate) struct RunOutcome<T: Clone> {
+    pub violation: Option<Violation>,
+    pub timed_out: bool,
+    pub states: usize,
+    pub paths: usize,
+    /// The states stopped by the execution bound, in the order the search met them (`None`
+    /// when there were more than [`FRONTIER_LIMIT`]: a larger bound must then start afresh).
+    pub frontier: Option<Vec<State<T>>>,
+}
+
+/// Most states stopped by the execution bound that a run keeps for the next round.
+pub(crate) const FRONTIER_LIMIT: usize = 200_000;
+
+/// Explores from `initial` (the first one first) until a violation, the end of the states or
+/// the time limit; with `keep_frontier`, the states stopped by the execution bound are kept
+/// for a later round (and counted by it), otherwise they are dropped.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run<S: EffectSemantics>(
     sem: &mut S,
     solver: &mut Solver,
     h: &Harness,
-    init: S::Effects,
+    initial: Vec<State<S::Effects>>,
+    names: &mut NameSupply,
     opts: &Options,
     start: Instant,
-) -> Result<(Option<Violation>, bool, usize, usize), ExecError> {
-    let initial = State {
-        phi: Vec::new(),
-        effects: init,
-        control: Control::Eval(Rc::new(h.program()), Rc::new(HashMap::new())),
-        stack: Vec::new(),
-        calls: 0,
+    keep_frontier: bool,
+) -> Result<RunOutcome<S::Effects>, ExecError> {
+    let mut searcher = Searcher::empty();
+    searcher.push_all(initial);
+    let mut out = RunOutcome {
+        violation: None,
+        timed_out: false,
+        states: 0,
+        paths: 0,
+        frontier: Some(Vec::new()),
     };
-    let mut searcher = Searcher::new(initial);
-    let mut names = NameSupply::default();
-    let (mut states, mut paths) = (0usize, 0usize);
     while let Some(st) = searcher.pop() {
         if start.elapsed() > opts.timeout {
-            return Ok((None, true, states, paths));
+            out.timed_out = true;
+            return Ok(out);
         }
-        states += 1;
+        out.states += 1;
         if let Some(v) = finished(&st) {
-            paths += 1;
+            out.paths += 1;
             let result = match v {
                 Value::Term(t) => h.result.subst(&|n: &str| {
                     if n == RESULT_VAR {
@@ -215,16 +239,43 @@ fn run<S: EffectSemantics>(
                 Value::Fun(..) => Term::tt(),
             };
             if let Some(viol) = sem.finish(solver, &st, &result)? {
-                return Ok((Some(viol), false, states, paths));
+                out.violation = Some(viol);
+                return Ok(out);
             }
             continue;
         }
-        match step(sem, solver, &mut names, opts.exec_bound, st)? {
+        match step(sem, solver, names, opts.exec_bound, st)? {
             Step::Continue(next) => searcher.push_all(next),
-            Step::Falsified(v) => return Ok((Some(v), false, states, paths)),
+            Step::Falsified(v) => {
+                out.violation = Some(v);
+                return Ok(out);
+            }
+            Step::Bounded(_) if !keep_frontier => {}
+            Step::Bounded(st) => {
+                // the state is counted again when a later round resumes it
+                out.states -= 1;
+                if let Some(f) = &mut out.frontier {
+                    if f.len() < FRONTIER_LIMIT {
+                        f.push(st);
+                    } else {
+                        out.frontier = None;
+                    }
+                }
+            }
         }
     }
-    Ok((None, false, states, paths))
+    Ok(out)
+}
+
+/// The initial state of the harness with the given trace part.
+pub(crate) fn initial_state<T: Clone>(h: &Harness, init: T) -> State<T> {
+    State {
+        phi: Vec::new(),
+        effects: init,
+        control: Control::Eval(Rc::new(h.program()), Rc::new(HashMap::new())),
+        stack: Vec::new(),
+        calls: 0,
+    }
 }
 
 /// Runs the falsifier on a loaded method.
@@ -248,6 +299,7 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
         Mode::Derivative => {
             let mut sem = DerivativeSemantics {
                 deriver: Deriver::new(),
+                event_memo: sre::EventMemo::default(),
                 post: h.post.clone(),
                 post_after_pre: h.post_after_pre.clone(),
                 append_bound: opts.append_bound,
@@ -258,52 +310,7 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 rejected: 0,
                 deadline: start + opts.timeout,
             };
-            // rounds of increasing call depth, and within each, prestates of increasing length:
-            // shallow executions over short contexts are tried first
-            let mut depths = vec![1usize];
-            while *depths.last().unwrap_or(&1) < opts.exec_bound {
-                let next = (depths.last().copied().unwrap_or(1) * 2).min(opts.exec_bound);
-                depths.push(next);
-            }
-            let mut total = (None, false, 0, 0);
-            'rounds: for depth in depths {
-                let round_opts = Options {
-                    exec_bound: depth,
-                    ..opts.clone()
-                };
-                for len in 0..=opts.append_bound {
-                    sem.context_len = len;
-                    let init = DerivEffects {
-                        trace: Vec::new(),
-                        cont: Sre::all(),
-                        context_len: 0,
-                    };
-                    let r = run(&mut sem, &mut solver, h, init, &round_opts, start)?;
-                    if let Some(report) = opts.on_round {
-                        report(format!(
-                            "calls ≤ {depth}, prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected",
-                            r.2,
-                            r.3,
-                            start.elapsed().as_secs_f64(),
-                            sem.rejected
-                        ));
-                    }
-                    total = (r.0, r.1, total.2 + r.2, total.3 + r.3);
-                    let round = Bounds {
-                        calls: depth,
-                        prestate_length: len,
-                    };
-                    if total.1 {
-                        progress.interrupted = Some(round);
-                    } else if total.0.is_none() {
-                        progress.completed = Some(round);
-                    }
-                    if total.0.is_some() || total.1 {
-                        break 'rounds;
-                    }
-                }
-            }
-            total
+            crate::rounds::derivative_rounds(&mut sem, &mut solver, h, opts, start, &mut progress)?
         }
         Mode::Naive => {
             let mut sem = NaiveSemantics {
@@ -317,14 +324,25 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 post: None,
                 appended: 0,
             };
-            let r = run(&mut sem, &mut solver, h, init, opts, start)?;
-            let timed_out = r.1 || start.elapsed() > opts.timeout;
+            let initial = vec![initial_state(h, init)];
+            let mut names = NameSupply::default();
+            let r = run(
+                &mut sem,
+                &mut solver,
+                h,
+                initial,
+                &mut names,
+                opts,
+                start,
+                false,
+            )?;
+            let timed_out = r.timed_out || start.elapsed() > opts.timeout;
             if timed_out {
                 progress.interrupted = Some(limit);
-            } else if r.0.is_none() {
+            } else if r.violation.is_none() {
                 progress.completed = Some(limit);
             }
-            (r.0, timed_out, r.2, r.3)
+            (r.violation, timed_out, r.states, r.paths)
         }
     };
     progress.exhausted = violation.is_none() && !timed_out;

@@ -85,6 +85,9 @@ pub enum ViolationKind {
 pub enum Step<T: Clone> {
     Continue(Vec<State<T>>),
     Falsified(Violation),
+    /// The state is about to make a call the execution bound does not allow: it is given back
+    /// unchanged (still before the call), so that a search with a larger bound can resume it.
+    Bounded(State<T>),
 }
 
 /// The effect part of a semantics.
@@ -207,10 +210,11 @@ pub fn step<S: EffectSemantics>(
                 let Value::Fun(def, cenv) = v else {
                     return Err(ExecError::NotAFunction(f.to_string()));
                 };
-                st.calls += 1;
-                if st.calls > exec_bound {
-                    return Ok(Step::Continue(Vec::new()));
+                if st.calls >= exec_bound {
+                    st.control = Control::Eval(comp.clone(), env.clone());
+                    return Ok(Step::Bounded(st));
                 }
+                st.calls += 1;
                 let mut m = (**cenv).clone();
                 m.insert(def.name.clone(), Value::Fun(def.clone(), cenv.clone()));
                 for (p, a) in def.params.iter().zip(args) {
@@ -226,10 +230,15 @@ pub fn step<S: EffectSemantics>(
                     if guard.is_false() {
                         continue;
                     }
+                    let known = decided_by(&st.phi, &guard);
+                    if known == Some(false) {
+                        continue;
+                    }
                     let mut s2 = st.clone();
                     if !guard.is_true() {
                         s2.phi.push(guard);
-                        if !feasible(sem, solver, &s2)? {
+                        // a guard Φ already states leaves Φ as feasible as it was
+                        if known.is_none() && !feasible(sem, solver, &s2)? {
                             continue;
                         }
                     }
@@ -268,8 +277,19 @@ pub fn step<S: EffectSemantics>(
                     return Ok(Step::Continue(Vec::new()));
                 }
                 if !phi.is_true() {
+                    let known = decided_by(&st.phi, &phi);
+                    if known == Some(false) {
+                        return Ok(Step::Continue(Vec::new()));
+                    }
+                    // Φ already states it, or it only defines a variable nothing else mentions:
+                    // Φ stays as feasible as it was
+                    let unchanged = known == Some(true) || {
+                        let mut context = st.phi.clone();
+                        context.extend(sem.constraints(&st.effects));
+                        defines_fresh(&phi, &context)
+                    };
                     st.phi.push(phi);
-                    if !feasible(sem, solver, &st)? {
+                    if !unchanged && !feasible(sem, solver, &st)? {
                         return Ok(Step::Continue(Vec::new()));
                     }
                 }
@@ -292,6 +312,38 @@ pub fn step<S: EffectSemantics>(
                 }
             }
         },
+    }
+}
+
+/// Whether Φ decides `guard` syntactically: `Some(true)` when `guard` is one of its
+/// conjuncts, `Some(false)` when the negation of `guard` is, `None` otherwise (the solver must
+/// be asked).
+pub(crate) fn decided_by(phi: &[Term], guard: &Term) -> Option<bool> {
+    let negated = Term::negation(guard.clone());
+    for p in phi {
+        if p == guard {
+            return Some(true);
+        }
+        if *p == negated {
+            return Some(false);
+        }
+    }
+    None
+}
+
+/// `a` is `x`, `¬x`, `x = t` or `t = x` for a variable `x` that occurs neither in `t` nor in
+/// `context`: any model of `context` extends to one of `a` (every sort has a value), so adding
+/// `a` cannot make a satisfiable context unsatisfiable.
+pub(crate) fn defines_fresh(a: &Term, context: &[Term]) -> bool {
+    let unmentioned = |x: &Rc<str>| !context.iter().any(|t| t.free_vars().contains_key(x));
+    match a {
+        Term::Var(x, Sort::Bool) => unmentioned(x),
+        Term::Not(inner) => matches!(&**inner, Term::Var(x, Sort::Bool) if unmentioned(x)),
+        Term::Eq(l, r) => [(l, r), (r, l)].into_iter().any(|(side, other)| {
+            matches!(&**side, Term::Var(x, _)
+                if !other.free_vars().contains_key(x) && unmentioned(x))
+        }),
+        _ => false,
     }
 }
 
@@ -321,4 +373,53 @@ pub(crate) fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
         .enumerate()
         .map(|(i, e)| sre::event_formula(e, &format!("e{i}:")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guard_among_the_conjuncts_of_phi_is_decided_without_the_solver() {
+        let v = Term::var("v_3", Sort::Bool);
+        let w = Term::var("w_4", Sort::Bool);
+        let phi = vec![w.clone(), Term::negation(v.clone())];
+        // ¬v_3 is a conjunct: the guard ¬v_3 holds, the guard v_3 cannot
+        assert_eq!(decided_by(&phi, &Term::negation(v.clone())), Some(true));
+        assert_eq!(decided_by(&phi, &v), Some(false));
+        assert_eq!(decided_by(&phi, &w), Some(true));
+        assert_eq!(decided_by(&phi, &Term::negation(w.clone())), Some(false));
+        // anything else goes to the solver, even when Φ implies it
+        let x = Term::var("x_1", Sort::Int);
+        let phi = vec![Term::eq(x.clone(), Term::Int(1))];
+        assert_eq!(decided_by(&phi, &Term::eq(x, Term::Int(2))), None);
+        assert_eq!(decided_by(&[], &v), None);
+    }
+
+    #[test]
+    fn only_a_definition_of_an_unmentioned_variable_is_taken_as_feasible() {
+        let e = |n: &str| Term::var(n, Sort::Named("Elem.t".into()));
+        let b = |n: &str| Term::var(n, Sort::Bool);
+        let context = vec![Term::eq(e("x_1"), e("y_2")), b("w_3")];
+        assert!(defines_fresh(&Term::eq(e("v_4"), e("x_1")), &context));
+        assert!(defines_fresh(&Term::eq(e("x_1"), e("v_4")), &context));
+        assert!(defines_fresh(&b("v_4"), &context));
+        assert!(defines_fresh(&Term::negation(b("v_4")), &context));
+        // the variable is constrained already: ¬w_3 contradicts the context
+        assert!(!defines_fresh(&Term::negation(b("w_3")), &context));
+        // both sides are mentioned: x_1 = v_4 may contradict x_1 ≠ y_2 ∧ v_4 = y_2
+        assert!(!defines_fresh(
+            &Term::eq(e("x_1"), e("v_4")),
+            &[
+                Term::negation(Term::eq(e("x_1"), e("y_2"))),
+                Term::eq(e("v_4"), e("y_2"))
+            ]
+        ));
+        // x = x is no definition of x; nor is an equation between two terms
+        assert!(!defines_fresh(&Term::eq(e("v_4"), e("v_4")), &[]));
+        let f = |t: Term| Term::app("f", vec![t], Sort::Named("Elem.t".into()));
+        assert!(!defines_fresh(&Term::eq(f(e("v_4")), f(e("x_1"))), &[]));
+        // but a variable equal to a term without it is defined by the equation
+        assert!(defines_fresh(&Term::eq(f(e("v_4")), e("x_1")), &[]));
+    }
 }

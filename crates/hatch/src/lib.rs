@@ -8,7 +8,7 @@
 //! files, the benchmark folder and the method into specifications (errors with their positions, [`input`]); [`core`] translates the method
 //! and its specification into the core language and its harness; [`exec`] reduces states, with
 //! the trace part given by [`naive`] (Fig. 5) or [`derivative`] (Fig. 6); [`engine`] is the
-//! searcher and the public entry point.
+//! searcher and the public entry point, `rounds` the derivative search's rounds of growing bounds.
 
 pub(crate) mod core;
 pub mod derivative;
@@ -18,6 +18,7 @@ pub mod front;
 pub mod input;
 pub mod lexer;
 pub mod naive;
+mod rounds;
 pub mod syntax;
 
 pub use engine::{

@@ -491,9 +491,9 @@ fn falsify_json_of_a_search_that_exhausts_its_bounds() {
           "r_cont": null,
           "r_curr": null,
           "model": {},
-          "states": 10668,
-          "paths": 582,
-          "solver_queries": 456,
+          "states": 1778,
+          "paths": 97,
+          "solver_queries": 243,
           "bounds": {
             "exec_bound": 20,
             "append_bound": 5,

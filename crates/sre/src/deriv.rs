@@ -37,6 +37,23 @@ pub fn event_constraint(e: &Event, tag: &str) -> Term {
 pub struct SmtOracle<'s> {
     pub solver: &'s mut Solver,
     cache: HashMap<Event, bool>,
+    /// Answers kept across oracles (by [`SmtOracle::with_memo`]).
+    memo: Option<&'s mut EventMemo>,
+}
+
+/// Satisfiability of events, kept from one oracle to the next (the solver's answers do not
+/// change, so an answer can be reused by any later oracle on the same solver); bounded like the
+/// memo tables of a [`Deriver`].
+pub struct EventMemo {
+    answers: GenerationalMap<Event, bool>,
+}
+
+impl Default for EventMemo {
+    fn default() -> Self {
+        EventMemo {
+            answers: GenerationalMap::new(MEMO_GENERATION),
+        }
+    }
 }
 
 impl<'s> SmtOracle<'s> {
@@ -44,6 +61,16 @@ impl<'s> SmtOracle<'s> {
         SmtOracle {
             solver,
             cache: HashMap::new(),
+            memo: None,
+        }
+    }
+
+    /// An oracle that reads and fills `memo`, for answers shared by many oracles on `solver`.
+    pub fn with_memo(solver: &'s mut Solver, memo: &'s mut EventMemo) -> Self {
+        SmtOracle {
+            solver,
+            cache: HashMap::new(),
+            memo: Some(memo),
         }
     }
 }
@@ -67,13 +94,22 @@ impl EventOracle for SmtOracle<'_> {
         if e.is_bottom() {
             return false;
         }
-        if let Some(r) = self.cache.get(e) {
+        if let Some(memo) = &mut self.memo {
+            if let Some(r) = memo.answers.get(e) {
+                return r;
+            }
+        } else if let Some(r) = self.cache.get(e) {
             return *r;
         }
         let f = event_formula(e, "");
         // unknown counts as satisfiable: the event is kept
         let r = !matches!(self.solver.check(&[f]), Ok(SatOutcome::Unsat));
-        self.cache.insert(e.clone(), r);
+        match &mut self.memo {
+            Some(memo) => memo.answers.insert(e.clone(), r),
+            None => {
+                self.cache.insert(e.clone(), r);
+            }
+        }
         r
     }
 }

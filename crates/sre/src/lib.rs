@@ -8,7 +8,7 @@ pub mod event;
 pub mod ltlf;
 pub(crate) mod regex;
 
-pub use deriv::{dual, event_formula, Deriver, EventOracle, SmtOracle};
+pub use deriv::{dual, event_formula, Deriver, EventMemo, EventOracle, SmtOracle};
 pub use event::{arg_var, show_event, Event, OpSig, RET_VAR};
 pub use ltlf::Ltlf;
 pub use regex::{Node, Sre};
