@@ -82,3 +82,39 @@ fn enumeration_date_and_money_conditions_read_as_catala() {
         serde_json::json!({"value": "29999.99", "inclusive": true})
     );
 }
+
+#[test]
+fn sarif_and_junit_messages_carry_the_condition() {
+    let dir = std::env::temp_dir().join(format!("lexprobe-conditions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let (sarif, junit) = (dir.join("p.sarif"), dir.join("p.xml"));
+    let out = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .arg("concolic")
+        .arg(fixture("allowance_conflict.catala_en"))
+        .args(["--scope", "Allowance", "--sarif"])
+        .arg(&sarif)
+        .arg("--junit")
+        .arg(&junit)
+        .output()
+        .expect("lexprobe runs");
+    assert_eq!(out.status.code(), Some(1), "a problem was found");
+    let log: Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF written"))
+            .expect("SARIF is JSON");
+    let result = &log["runs"][0]["results"][0];
+    let message = result["message"]["text"].as_str().expect("message");
+    assert!(
+        message.contains(" When: disabled and children >= 3. Inputs of test"),
+        "{message}"
+    );
+    assert_eq!(
+        result["properties"]["condition"]["cases"][0]["text"],
+        "disabled and children >= 3"
+    );
+    let xml = std::fs::read_to_string(&junit).expect("JUnit written");
+    assert!(
+        xml.contains("When: disabled and children &gt;= 3. Inputs:"),
+        "{xml}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
