@@ -6,6 +6,12 @@
 //! threads; the observers see each test and the states from which the loop can be resumed
 //! (a checkpoint before a run, or at a stop), and a checkpoint of every thread is taken when
 //! the pool asks for one (`WorkPool::pause_asked`).
+//!
+//! The loop itself is [`drive`], over the two steps of a [`LoopSteps`]: a run (the executor,
+//! then the leaf hook, then the path's open branches to the searcher) and a negation (the
+//! searcher's pick, then the solver chain). Concolic testing of one subtree is its instance
+//! here (`SubtreeSteps`); relational proofs (`crate::relational_loop`) and plans
+//! (`crate::plan`) are the others.
 
 use crate::executor::{PathExecutor, Run};
 use crate::inputs::Assignment;
