@@ -488,7 +488,7 @@ fn shards_of_two_threads_stopped_and_resumed_from_their_checkpoints_find_every_p
             if let Some(m) = max_tests {
                 // Two threads may each find a test when the limit is met.
                 assert!(
-                    found >= 2 && found <= 3,
+                    (2..=3).contains(&found),
                     "shard {i}, part {step}: {found} tests"
                 );
                 // Stopped: the checkpoint of both threads lists the subtrees left.
