@@ -33,6 +33,10 @@ pub struct Checkpoint {
     pub lost_subtrees: Vec<usize>,
     /// Other subtrees still to explore (those of the other threads, and those waiting).
     pub pending: Vec<SavedSubtree>,
+    /// In a shard: every subtree left to explore is listed (the one of `assignment`, named by
+    /// `subtree`, and those of `pending`, each named by its `subtree`), in any order; the
+    /// others are done. Otherwise the subtrees after `subtree` are still to explore.
+    pub subtrees_listed: bool,
 }
 
 /// A subtree still to explore: the inputs of its next run and the done flags of that run's
@@ -41,6 +45,8 @@ pub struct Checkpoint {
 pub struct SavedSubtree {
     pub assignment: Vec<Option<ModelValue>>,
     pub done: Vec<bool>,
+    /// In a shard: the position of the subtree in the shard's list.
+    pub subtree: Option<usize>,
 }
 
 fn flags_json(done: &[bool]) -> Json {
@@ -136,12 +142,19 @@ impl Checkpoint {
                 .pending
                 .iter()
                 .map(|p| {
-                    json!({
+                    let mut s = json!({
                         "assignment": p.assignment.iter().map(value_json).collect::<Vec<_>>(),
                         "done": flags_json(&p.done),
-                    })
+                    });
+                    if let Some(k) = p.subtree {
+                        s["subtree"] = json!(k);
+                    }
+                    s
                 })
                 .collect();
+        }
+        if self.subtrees_listed {
+            j["subtrees_listed"] = json!(true);
         }
         j
     }
@@ -159,6 +172,10 @@ impl Checkpoint {
                     Ok(SavedSubtree {
                         assignment: assignment_from(s.get("assignment"))?,
                         done: flags_from(s.get("done"))?,
+                        subtree: match s.get("subtree") {
+                            None => None,
+                            Some(k) => Some(k.as_u64().ok_or("bad pending subtree")? as usize),
+                        },
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?,
@@ -195,6 +212,10 @@ impl Checkpoint {
                     .ok_or("bad lost_subtrees")?,
             },
             pending,
+            subtrees_listed: j
+                .get("subtrees_listed")
+                .and_then(Json::as_bool)
+                .unwrap_or(false),
         })
     }
 }
@@ -225,13 +246,17 @@ mod tests {
             pending: vec![SavedSubtree {
                 assignment: vec![None, Some(ModelValue::Int("7".into())), None, None],
                 done: vec![true, true, false],
+                subtree: Some(4),
             }],
+            subtrees_listed: true,
         };
         let without_pending = Checkpoint {
             pending: Vec::new(),
+            subtrees_listed: false,
             ..c.clone()
         };
         assert!(without_pending.to_json().get("pending").is_none());
+        assert!(without_pending.to_json().get("subtrees_listed").is_none());
         assert_eq!(
             Checkpoint::from_json(&without_pending.to_json()),
             Ok(without_pending)

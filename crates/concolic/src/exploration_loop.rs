@@ -6,6 +6,12 @@
 //! threads; the observers see each test and the states from which the loop can be resumed
 //! (a checkpoint before a run, or at a stop), and a checkpoint of every thread is taken when
 //! the pool asks for one (`WorkPool::pause_asked`).
+//!
+//! The loop itself is [`drive`], over the two steps of a [`LoopSteps`]: a run (the executor,
+//! then the leaf hook, then the path's open branches to the searcher) and a negation (the
+//! searcher's pick, then the solver chain). Concolic testing of one subtree is its instance
+//! here (`SubtreeSteps`); relational proofs (`crate::relational_loop`) and plans
+//! (`crate::plan`) are the others.
 
 use crate::executor::{PathExecutor, Run};
 use crate::inputs::Assignment;
@@ -17,6 +23,7 @@ use crate::worker::{roundness_of, Worker};
 use crate::ConcolicError;
 use smt::catala::term::{self, Term};
 use smt::catala::QueryOutcome;
+use smt::catala::RoundnessLevel;
 
 impl Worker<'_> {
     /// Explores depth-first the subtrees of `first` and then of the tasks the pool hands out,
@@ -49,131 +56,27 @@ impl Worker<'_> {
         obs: &mut Observers,
     ) -> Result<bool, ConcolicError> {
         let Task {
-            mut assignment,
+            assignment,
             floor,
             done,
         } = task;
-        // The done flags of the first run's path: those of a checkpoint, or those above the
-        // floor (so that a checkpoint before that run keeps the floor).
-        let mut resumed_done = done.or_else(|| (floor > 0).then(|| vec![true; floor]));
-        let saves = obs.checkpoints.enabled();
-        // Set when a limit is reached: the next inputs are still solved for, to checkpoint.
-        let mut stopping = false;
-        let mut prefix: Vec<Node> = Vec::new();
-        // Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
-        // later, as long as the first p nodes of the stack stay (Fig. 10).
-        let mut lemmas: Vec<(usize, Term)> = Vec::new();
-        let mut roundness = roundness_of(&assignment, &self.money_vars);
-        loop {
-            let flags = flags_before_run(&resumed_done, &prefix);
-            if !self.before_run(pool, obs, &assignment, flags, saves && !stopping) {
-                return Ok(false);
-            }
-            self.remember_inputs(&assignment);
-            let Run {
-                inputs,
-                path,
-                outcome,
-                lemmas: learnt,
-            } = self.executor.execute(&assignment);
-            if !learnt.is_empty() {
-                self.stats.early_lemmas += learnt.len();
-                lemmas.extend(learnt);
-                lemmas.sort_by_key(|(p, _)| *p);
-            }
-            let (index, control) =
-                self.record_test(pool, inputs, &path, outcome, roundness, obs.tests);
-            if control == Control::Stop {
-                self.stop_at(StopReason::Caller);
-                return Ok(false);
-            }
-            match self.limit(index + 1, obs.checkpoints.tests_before) {
-                None => {}
-                Some(reason @ StopReason::Tests(_)) => {
-                    self.stop_at(reason);
-                    if !saves {
-                        return Ok(false);
-                    }
-                    // The next inputs are solved for, to checkpoint the state before their
-                    // run.
-                    stopping = true;
-                }
-                Some(reason) => {
-                    // Time or Ctrl-C: no more queries; this run is done again on resumption.
-                    self.stop_at(reason);
-                    if saves {
-                        let done = flags_before_run(&resumed_done, &prefix);
-                        let c = self.checkpoint_rerun(obs.checkpoints, pool, &assignment, done);
-                        obs.checkpoints.write(&c);
-                    }
-                    return Ok(false);
-                }
-            }
-            let mut stack = self.branch_stack(path, resumed_done.take().as_deref(), &prefix, floor);
-            loop {
-                if pool.hungry() {
-                    self.share(&mut stack, &lemmas, floor, pool)?;
-                }
-                let Some(pick) = self
-                    .searcher
-                    .pick(&stack, &self.coverage, !lemmas.is_empty())
-                else {
-                    if stopping {
-                        // The test limit came with the last path of this subtree: it cut
-                        // nothing here.
-                        self.stats.stopped_by = None;
-                    }
-                    return Ok(true);
-                };
-                let i = pick.negate;
-                if pick.set_aside_below {
-                    self.hand_out_below(&mut stack, i, pool)?;
-                }
-                // The flags of the path before this negation (depth-first: the nodes below
-                // `i` are done), for a checkpoint at a stop during the query.
-                let below = stack.len() - i - 1;
-                stack.truncate(i + 1);
-                let negated = term::not(&stack[i].term);
-                stack[i] = Node {
-                    term: negated,
-                    done: true,
-                    other_way: None,
-                };
-                lemmas.retain(|(p, _)| *p <= i);
-                let (query, outcome) = self.ask(&stack, &mut lemmas)?;
-                if outcome != QueryOutcome::Sat {
-                    if let Some(reason) = self.hard_stop() {
-                        // A limit interrupted the query, or came during it: not an answer.
-                        self.stop_at(reason);
-                        if saves {
-                            let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
-                            done.push(outcome == QueryOutcome::Unsat);
-                            done.extend(std::iter::repeat_n(true, below));
-                            let c = self.checkpoint_rerun(obs.checkpoints, pool, &assignment, done);
-                            obs.checkpoints.write(&c);
-                        }
-                        return Ok(false);
-                    }
-                }
-                if outcome == QueryOutcome::Unknown {
-                    // The solver gave up: the subtree is skipped and the exploration is not
-                    // complete.
-                    self.stats.unknown_queries += 1;
-                }
-                if outcome == QueryOutcome::Sat {
-                    (assignment, roundness) = self.model_inputs(&query)?;
-                    prefix = stack;
-                    if (obs.checkpoints.due() || stopping) && saves {
-                        let c = self.checkpoint(obs.checkpoints, pool, &assignment, &prefix);
-                        obs.checkpoints.write(&c);
-                    }
-                    if stopping {
-                        return Ok(false);
-                    }
-                    break;
-                }
-            }
-        }
+        let roundness = roundness_of(&assignment, &self.money_vars);
+        let mut steps = SubtreeSteps {
+            // The done flags of the first run's path: those of a checkpoint, or those above
+            // the floor (so that a checkpoint before that run keeps the floor).
+            resumed_done: done.or_else(|| (floor > 0).then(|| vec![true; floor])),
+            saves: obs.checkpoints.enabled(),
+            stopping: false,
+            prefix: Vec::new(),
+            lemmas: Vec::new(),
+            stack: Vec::new(),
+            assignment: Vec::new(),
+            floor,
+            worker: self,
+            pool,
+            obs,
+        };
+        drive(&mut steps, (assignment, roundness))
     }
 
     /// What comes before a run on `assignment`: the end of the loop when another thread or a
@@ -355,4 +258,206 @@ fn with_lemmas(stack: &[Node], lemmas: &[(usize, Term)]) -> Vec<Term> {
         query.push(n.term.clone());
     }
     query
+}
+
+/// How the loop goes on after a run.
+pub(crate) enum Flow {
+    Continue,
+    Stop,
+}
+
+/// What negating the next branch gave.
+pub(crate) enum Negation<I> {
+    /// Inputs reaching the other side of the branch the searcher picked: the next run's.
+    Next(I),
+    /// The branch picked has no inputs (or the solver gave up on it): pick another.
+    Closed,
+    /// Every branch is negated.
+    Exhausted,
+    /// A limit, the caller or the leaf hook ended the exploration.
+    Stop,
+}
+
+/// One exploration as [`drive`] runs it: an executor whose run's leaf goes to the leaf hook
+/// and whose path's open branches go to the searcher, and a searcher whose pick the solver
+/// chain answers. Concolic testing (`SubtreeSteps`: one program, the paths of a subtree, a
+/// test at each leaf), relational proofs (`crate::relational_loop`: a product of runs, the
+/// goal asked at each leaf) and plans (`crate::plan`: one program, splits until enough
+/// subtrees) are its instances.
+pub(crate) trait LoopSteps {
+    /// The inputs of one run.
+    type Inputs;
+    /// Runs the executor on `inputs`, hands the leaf to the leaf hook and the path's open
+    /// branches to the searcher.
+    fn run(&mut self, inputs: Self::Inputs) -> Result<Flow, ConcolicError>;
+    /// Lets the searcher pick the next branch and asks the solver chain for inputs reaching
+    /// its other side.
+    fn negate(&mut self) -> Result<Negation<Self::Inputs>, ConcolicError>;
+}
+
+/// The exploration loop: runs `first`, then negates branches and runs the inputs found,
+/// until every branch is negated (true) or the exploration is stopped (false).
+pub(crate) fn drive<L: LoopSteps>(steps: &mut L, first: L::Inputs) -> Result<bool, ConcolicError> {
+    let mut next = Some(first);
+    loop {
+        if let Some(inputs) = next.take() {
+            if let Flow::Stop = steps.run(inputs)? {
+                return Ok(false);
+            }
+            continue;
+        }
+        match steps.negate()? {
+            Negation::Next(inputs) => next = Some(inputs),
+            Negation::Closed => {}
+            Negation::Exhausted => return Ok(true),
+            Negation::Stop => return Ok(false),
+        }
+    }
+}
+
+/// The concolic instance of the loop on one subtree: the worker's executor, the test of
+/// each path as leaf hook (`Worker::record_test`), the worker's searcher over the current
+/// path's stack, the subtrees it sets aside or shares going to the pool, and the observers.
+struct SubtreeSteps<'a, 'p, 'o, 'c> {
+    worker: &'a mut Worker<'p>,
+    pool: &'a dyn WorkPool,
+    obs: &'a mut Observers<'o, 'c>,
+    floor: usize,
+    /// The done flags of the path of the first run (a checkpoint's, or the floor's).
+    resumed_done: Option<Vec<bool>>,
+    saves: bool,
+    /// Set when a limit is reached: the next inputs are still solved for, to checkpoint.
+    stopping: bool,
+    /// The stack the current run's inputs were solved for.
+    prefix: Vec<Node>,
+    /// Early-conflict lemmas: (p, ¬χ') holds for queries negating a node at position p or
+    /// later, as long as the first p nodes of the stack stay (Fig. 10).
+    lemmas: Vec<(usize, Term)>,
+    /// The current run's path.
+    stack: Vec<Node>,
+    /// The current run's inputs.
+    assignment: Assignment,
+}
+
+impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
+    type Inputs = (Assignment, RoundnessLevel);
+
+    fn run(&mut self, (assignment, roundness): Self::Inputs) -> Result<Flow, ConcolicError> {
+        self.assignment = assignment;
+        let w = &mut *self.worker;
+        let flags = flags_before_run(&self.resumed_done, &self.prefix);
+        let save = self.saves && !self.stopping;
+        if !w.before_run(self.pool, self.obs, &self.assignment, flags, save) {
+            return Ok(Flow::Stop);
+        }
+        w.remember_inputs(&self.assignment);
+        let Run {
+            inputs,
+            path,
+            outcome,
+            lemmas: learnt,
+        } = w.executor.execute(&self.assignment);
+        if !learnt.is_empty() {
+            w.stats.early_lemmas += learnt.len();
+            self.lemmas.extend(learnt);
+            self.lemmas.sort_by_key(|(p, _)| *p);
+        }
+        let (index, control) =
+            w.record_test(self.pool, inputs, &path, outcome, roundness, self.obs.tests);
+        if control == Control::Stop {
+            w.stop_at(StopReason::Caller);
+            return Ok(Flow::Stop);
+        }
+        match w.limit(index + 1, self.obs.checkpoints.tests_before) {
+            None => {}
+            Some(reason @ StopReason::Tests(_)) => {
+                w.stop_at(reason);
+                if !self.saves {
+                    return Ok(Flow::Stop);
+                }
+                // The next inputs are solved for, to checkpoint the state before their run.
+                self.stopping = true;
+            }
+            Some(reason) => {
+                // Time or Ctrl-C: no more queries; this run is done again on resumption.
+                w.stop_at(reason);
+                if self.saves {
+                    let done = flags_before_run(&self.resumed_done, &self.prefix);
+                    let c =
+                        w.checkpoint_rerun(self.obs.checkpoints, self.pool, &self.assignment, done);
+                    self.obs.checkpoints.write(&c);
+                }
+                return Ok(Flow::Stop);
+            }
+        }
+        let resumed = self.resumed_done.take();
+        self.stack = w.branch_stack(path, resumed.as_deref(), &self.prefix, self.floor);
+        Ok(Flow::Continue)
+    }
+
+    fn negate(&mut self) -> Result<Negation<Self::Inputs>, ConcolicError> {
+        let w = &mut *self.worker;
+        let stack = &mut self.stack;
+        if self.pool.hungry() {
+            w.share(stack, &self.lemmas, self.floor, self.pool)?;
+        }
+        let Some(pick) = w.searcher.pick(stack, &w.coverage, !self.lemmas.is_empty()) else {
+            if self.stopping {
+                // The test limit came with the last path of this subtree: it cut nothing here.
+                w.stats.stopped_by = None;
+            }
+            return Ok(Negation::Exhausted);
+        };
+        let i = pick.negate;
+        if pick.set_aside_below {
+            w.hand_out_below(stack, i, self.pool)?;
+        }
+        // The flags of the path before this negation (depth-first: the nodes below `i` are
+        // done), for a checkpoint at a stop during the query.
+        let below = stack.len() - i - 1;
+        stack.truncate(i + 1);
+        let negated = term::not(&stack[i].term);
+        stack[i] = Node {
+            term: negated,
+            done: true,
+            other_way: None,
+        };
+        self.lemmas.retain(|(p, _)| *p <= i);
+        let (query, outcome) = w.ask(stack, &mut self.lemmas)?;
+        if outcome != QueryOutcome::Sat {
+            if let Some(reason) = w.hard_stop() {
+                // A limit interrupted the query, or came during it: not an answer.
+                w.stop_at(reason);
+                if self.saves {
+                    let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
+                    done.push(outcome == QueryOutcome::Unsat);
+                    done.extend(std::iter::repeat_n(true, below));
+                    let c =
+                        w.checkpoint_rerun(self.obs.checkpoints, self.pool, &self.assignment, done);
+                    self.obs.checkpoints.write(&c);
+                }
+                return Ok(Negation::Stop);
+            }
+        }
+        match outcome {
+            QueryOutcome::Sat => {}
+            QueryOutcome::Unsat => return Ok(Negation::Closed),
+            QueryOutcome::Unknown => {
+                // The solver gave up: the subtree is skipped and the exploration is not
+                // complete.
+                w.stats.unknown_queries += 1;
+                return Ok(Negation::Closed);
+            }
+        }
+        let (assignment, roundness) = w.model_inputs(&query)?;
+        self.prefix = std::mem::take(stack);
+        if (self.obs.checkpoints.due() || self.stopping) && self.saves {
+            let c = w.checkpoint(self.obs.checkpoints, self.pool, &assignment, &self.prefix);
+            self.obs.checkpoints.write(&c);
+        }
+        if self.stopping {
+            return Ok(Negation::Stop);
+        }
+        Ok(Negation::Next((assignment, roundness)))
+    }
 }

@@ -6,7 +6,7 @@
 //! subtree being explored and those left incomplete. The loop itself (`crate::exploration_loop`)
 //! only says where its state can be saved.
 
-use crate::checkpoint::Checkpoint;
+use crate::checkpoint::{Checkpoint, SavedSubtree};
 use crate::{Control, TestCase};
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,9 @@ pub(crate) struct Checkpoints<'o> {
     /// In a shard: the positions of the subtrees done so far that could not be explored
     /// entirely.
     pub(crate) lost_subtrees: Vec<usize>,
+    /// In a shard resumed from a checkpoint listing its subtrees: the subtrees still to
+    /// explore after the current one, listed in every checkpoint written.
+    pub(crate) shard_rest: Option<Vec<SavedSubtree>>,
     sink: Option<&'o mut dyn FnMut(&Checkpoint)>,
 }
 
@@ -37,6 +40,7 @@ impl<'o> Checkpoints<'o> {
             tests_before: 0,
             shard_subtree: None,
             lost_subtrees: Vec::new(),
+            shard_rest: None,
             sink: Some(sink),
         }
     }
@@ -60,6 +64,17 @@ impl<'o> Checkpoints<'o> {
     /// Hands `c` to the sink.
     pub(crate) fn write(&mut self, c: &Checkpoint) {
         self.last = Instant::now();
+        let listed;
+        let c = match &self.shard_rest {
+            Some(rest) => {
+                let mut l = c.clone();
+                l.pending.extend(rest.iter().cloned());
+                l.subtrees_listed = true;
+                listed = l;
+                &listed
+            }
+            None => c,
+        };
         if let Some(sink) = &mut self.sink {
             sink(c);
         }

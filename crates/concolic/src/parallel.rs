@@ -184,7 +184,7 @@ impl WorkPool for Shared<'_> {
 /// One checkpoint of several workers: the first state is the checkpoint's own, the other
 /// states and the queued subtrees are pending; the figures are the sums (the time the
 /// longest), with those of the checkpoint resumed.
-fn combine(
+pub(crate) fn combine(
     states: &[Checkpoint],
     figures_only: &[Checkpoint],
     queued: Vec<SavedSubtree>,
@@ -194,6 +194,7 @@ fn combine(
     let mut saved = states.iter().map(|s| SavedSubtree {
         assignment: s.assignment.clone(),
         done: s.done.clone(),
+        subtree: None,
     });
     if let Some(first) = saved.next() {
         c.assignment = first.assignment;
@@ -220,12 +221,12 @@ fn combine(
 
 /// What a worker thread reports (plain data, to cross threads).
 pub(crate) struct Summary {
-    stats: ExploreStats,
-    incomplete: Vec<String>,
-    mismatches: Vec<(usize, String)>,
+    pub(crate) stats: ExploreStats,
+    pub(crate) incomplete: Vec<String>,
+    pub(crate) mismatches: Vec<(usize, String)>,
     /// The figures at the end, and the state to resume from when a limit stopped the worker.
-    figures: Checkpoint,
-    state: Option<Checkpoint>,
+    pub(crate) figures: Checkpoint,
+    pub(crate) state: Option<Checkpoint>,
 }
 
 impl Summary {
@@ -310,6 +311,7 @@ pub fn explore_parallel_checkpointed(
         tasks.push_back(Task::from_saved(&SavedSubtree {
             assignment: c.assignment.clone(),
             done: c.done.clone(),
+            subtree: None,
         }));
         tasks.extend(c.pending.iter().map(Task::from_saved));
     }

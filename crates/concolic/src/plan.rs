@@ -25,6 +25,7 @@
 
 use crate::checkpoint::{value_from, value_json};
 use crate::executor::PathExecutor;
+use crate::exploration_loop::{drive, Flow, LoopSteps, Negation};
 use crate::inputs::Assignment;
 use crate::path_id::PathId;
 use crate::symbolic::PathConstraint;
@@ -34,6 +35,7 @@ use catala_ir::dcalc::{Program, ScopeId};
 use serde_json::{json, Value as Json};
 use smt::catala::term::{self, Op, Term, TermNode};
 use smt::catala::QueryOutcome;
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 /// One subtree of a plan.
@@ -171,81 +173,24 @@ pub fn make_plan(
     let start = Instant::now();
     let transformed = transform(program, options);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
-    let mut runs = 0;
-    let mut divergences = 0;
-    let mut unknown_queries = 0;
-    let mut run = |worker: &mut Worker, prefix: PathId, assignment: Assignment| -> Piece {
-        runs += 1;
-        let path = worker.executor.execute(&assignment).path;
-        let follows = prefix.is_prefix_of(&PathId::of(&path));
-        let hard = nonlinear_operations(&path);
-        Piece {
-            hard,
-            prefix,
-            assignment,
-            path,
-            follows,
-            leaf: false,
-        }
-    };
     let initial = worker.initial_assignment()?;
-    let mut pieces = vec![run(&mut worker, PathId::default(), initial)];
-    while pieces.len() < target {
-        // The piece with the most open branches (the shallowest among equals): the number
-        // of paths below grows with them, and a piece left with many is the one that can hold
-        // thousands of paths (a weight, which also counts the path's length, let one of 2,904
-        // paths through to an 8-shard plan, 2.2 × off balance).
-        let Some((k, _)) = pieces
-            .iter()
-            .enumerate()
-            .map(|(k, p)| (k, p.open()))
-            .filter(|(_, open)| *open > 0)
-            .max_by(|(a, oa), (b, ob)| {
-                oa.cmp(ob)
-                    .then(pieces[*b].prefix.len().cmp(&pieces[*a].prefix.len()))
-            })
-        else {
-            break;
-        };
-        let floor = pieces[k].prefix.len();
-        let id = PathId::of(&pieces[k].path);
-        // The branches are negated deepest first, each query guessed from the inputs of the
-        // last subtree found, as a depth-first search meets them (it comes back to a branch
-        // from the last path below it): the subtrees get inputs like those a single run would
-        // give them. Guessing from the piece's own inputs at every branch found fewer models
-        // without Z3, and the shards, starting from less round inputs, guessed less too: on
-        // the restricted housing benefits in 32 shards, 39.7 s of CPU against 40.9 s.
-        worker.remember_inputs(&pieces[k].assignment);
-        let mut children = Vec::new();
-        for j in (floor..pieces[k].path.len()).rev() {
-            if pieces[k].path[j].fixed {
-                continue;
-            }
-            let mut query: Vec<Term> = pieces[k].path[..j].iter().map(|c| c.term.clone()).collect();
-            query.push(term::not(&pieces[k].path[j].term));
-            match worker.session.check_path(&query)? {
-                QueryOutcome::Sat => {
-                    let (assignment, _) = worker.model_inputs(&query)?;
-                    worker.remember_inputs(&assignment);
-                    if let Some(prefix) = id.sibling_subtree(j) {
-                        children.push((prefix, assignment));
-                    }
-                }
-                QueryOutcome::Unsat => {}
-                QueryOutcome::Unknown => unknown_queries += 1,
-            }
-        }
-        let piece = &mut pieces[k];
-        piece.prefix = id;
-        piece.leaf = true;
-        for (prefix, assignment) in children {
-            let child = run(&mut worker, prefix, assignment);
-            if !child.follows {
-                divergences += 1;
-            }
-            pieces.push(child);
-        }
-    }
+    let mut steps = PlanSteps {
+        worker: &mut worker,
+        target,
+        pieces: Vec::new(),
+        children: VecDeque::new(),
+        runs: 0,
+        divergences: 0,
+        unknown_queries: 0,
+    };
+    drive(&mut steps, (PathId::default(), initial))?;
+    let PlanSteps {
+        mut pieces,
+        runs,
+        divergences,
+        unknown_queries,
+        ..
+    } = steps;
     pieces.sort_by(|a, b| a.prefix.cmp(&b.prefix));
     let mut subtrees: Vec<Subtree> = pieces
         .into_iter()
@@ -270,6 +215,113 @@ pub fn make_plan(
         solver_time: worker.session.stats().solver_time,
         time: start.elapsed(),
     })
+}
+
+/// The planner as an instance of the exploration loop (`crate::exploration_loop`): the
+/// executor runs the inputs of each subtree found and the leaf hook makes the run a piece;
+/// the searcher picks the piece with the most open branches and negates them all, deepest
+/// first (their children wait for their runs); the loop ends when there are `target` pieces
+/// or none has an open branch left.
+struct PlanSteps<'w, 'p> {
+    worker: &'w mut Worker<'p>,
+    target: usize,
+    pieces: Vec<Piece>,
+    /// The subtrees of the last piece split, waiting for their runs.
+    children: VecDeque<(PathId, Assignment)>,
+    runs: usize,
+    divergences: usize,
+    unknown_queries: usize,
+}
+
+impl LoopSteps for PlanSteps<'_, '_> {
+    type Inputs = (PathId, Assignment);
+
+    fn run(&mut self, (prefix, assignment): Self::Inputs) -> Result<Flow, ConcolicError> {
+        self.runs += 1;
+        let path = self.worker.executor.execute(&assignment).path;
+        let follows = prefix.is_prefix_of(&PathId::of(&path));
+        if !follows {
+            self.divergences += 1;
+        }
+        let hard = nonlinear_operations(&path);
+        self.pieces.push(Piece {
+            hard,
+            prefix,
+            assignment,
+            path,
+            follows,
+            leaf: false,
+        });
+        Ok(Flow::Continue)
+    }
+
+    fn negate(&mut self) -> Result<Negation<Self::Inputs>, ConcolicError> {
+        if let Some(child) = self.children.pop_front() {
+            return Ok(Negation::Next(child));
+        }
+        if self.pieces.len() >= self.target {
+            return Ok(Negation::Exhausted);
+        }
+        // The piece with the most open branches (the shallowest among equals): the number
+        // of paths below grows with them, and a piece left with many is the one that can hold
+        // thousands of paths (a weight, which also counts the path's length, let one of 2,904
+        // paths through to an 8-shard plan, 2.2 × off balance).
+        let pieces = &self.pieces;
+        let Some((k, _)) = pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| (k, p.open()))
+            .filter(|(_, open)| *open > 0)
+            .max_by(|(a, oa), (b, ob)| {
+                oa.cmp(ob)
+                    .then(pieces[*b].prefix.len().cmp(&pieces[*a].prefix.len()))
+            })
+        else {
+            return Ok(Negation::Exhausted);
+        };
+        self.split(k)?;
+        Ok(Negation::Closed)
+    }
+}
+
+impl PlanSteps<'_, '_> {
+    /// Negates every open branch of piece `k` below its prefix; the piece becomes the single
+    /// path of its run and the subtrees found wait for their runs.
+    fn split(&mut self, k: usize) -> Result<(), ConcolicError> {
+        let worker = &mut *self.worker;
+        let piece = &self.pieces[k];
+        let floor = piece.prefix.len();
+        let id = PathId::of(&piece.path);
+        // The branches are negated deepest first, each query guessed from the inputs of the
+        // last subtree found, as a depth-first search meets them (it comes back to a branch
+        // from the last path below it): the subtrees get inputs like those a single run would
+        // give them. Guessing from the piece's own inputs at every branch found fewer models
+        // without Z3, and the shards, starting from less round inputs, guessed less too: on
+        // the restricted housing benefits in 32 shards, 39.7 s of CPU against 40.9 s.
+        worker.remember_inputs(&piece.assignment);
+        for j in (floor..piece.path.len()).rev() {
+            if piece.path[j].fixed {
+                continue;
+            }
+            let mut query: Vec<Term> = piece.path[..j].iter().map(|c| c.term.clone()).collect();
+            query.push(term::not(&piece.path[j].term));
+            match worker.session.check_path(&query)? {
+                QueryOutcome::Sat => {
+                    let (assignment, _) = worker.model_inputs(&query)?;
+                    worker.remember_inputs(&assignment);
+                    if let Some(prefix) = id.sibling_subtree(j) {
+                        self.children.push_back((prefix, assignment));
+                    }
+                }
+                QueryOutcome::Unsat => {}
+                QueryOutcome::Unknown => self.unknown_queries += 1,
+            }
+        }
+        let piece = &mut self.pieces[k];
+        piece.prefix = id;
+        piece.leaf = true;
+        Ok(())
+    }
 }
 
 /// The estimated cost of a subtree: its weight, and one for the run of its inputs.

@@ -220,6 +220,28 @@ pub fn explore_relation(
     goal: &mut dyn Goal,
     options: &RelationalOptions,
 ) -> Result<RelationalResult, ConcolicError> {
+    let scopes = vec![(0, scope); space.cases.len()];
+    explore_programs(&[program], &scopes, space, goal, options)
+}
+
+/// [`explore_relation`] over cases of several programs (two versions of a law, for a
+/// difference): case `k` runs the scope `case_scopes[k].1` of `programs[case_scopes[k].0]`
+/// on the inputs `space.cases[k]` builds, and `goal` says at each leaf what differs, e.g.
+/// an output or the outcome of the two versions.
+pub fn explore_programs(
+    programs: &[&Program],
+    case_scopes: &[(usize, ScopeId)],
+    space: &RelationalSpace,
+    goal: &mut dyn Goal,
+    options: &RelationalOptions,
+) -> Result<RelationalResult, ConcolicError> {
+    if case_scopes.len() != space.cases.len()
+        || case_scopes.iter().any(|(p, _)| *p >= programs.len())
+    {
+        return Err(ConcolicError::Worker(
+            "each case needs one program and scope".into(),
+        ));
+    }
     let start = Instant::now();
     let shapes: Vec<Vec<Option<Shape>>> = space
         .cases
@@ -234,13 +256,14 @@ pub fn explore_relation(
     let cases = shapes
         .iter()
         .cloned()
-        .map(|shapes| ProductCase {
-            program: 0,
+        .zip(case_scopes)
+        .map(|(shapes, &(program, scope))| ProductCase {
+            program,
             scope,
             shapes,
         })
         .collect();
-    let executor = ProductExecutor::new(&[program], cases, true)?;
+    let executor = ProductExecutor::new(programs, cases, true)?;
     let money: Vec<VarId> = (0..space.vars.len())
         .filter(|i| space.vars[*i].is_money)
         .map(|i| VarId(i as u32))
@@ -275,5 +298,102 @@ pub fn explore_relation(
             lp.finish_figures();
             Ok(lp.result)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::catala::term::{self, Op};
+    use smt::catala::Kind;
+
+    /// A scope `Pay` taxing 100 above `threshold` of income.
+    fn version(threshold: u32) -> Option<Program> {
+        let text = format!(
+            "```catala\ndeclaration scope Pay:\n  input income content integer\n  output tax content integer\n\nscope Pay:\n  definition tax equals\n    if income > {threshold} then 100 else 0\n```\n"
+        );
+        let (sources, ast) =
+            catala_syntax::parse_str("pay.catala_en", &text, catala_syntax::ast::Language::En)
+                .ok()?;
+        catala_ir::compile(&sources, &ast).ok()
+    }
+
+    /// The two versions' taxes differ.
+    struct Differ;
+
+    impl Goal for Differ {
+        fn violation(&mut self, outputs: &[Vec<CaseOutput>], _: u32) -> Result<Term, String> {
+            let tax =
+                |case: usize| match outputs.get(case).and_then(|o| o.first()).map(|o| o.term()) {
+                    Some(OutputTerm::Term(t)) => Ok(t),
+                    _ => Err("no tax".to_string()),
+                };
+            let same = term::app(Op::Eq, vec![tax(0)?, tax(1)?]);
+            Ok(term::not(&same))
+        }
+    }
+
+    /// Both versions on one shared income, 0 to 5,000.
+    fn shared_income() -> RelationalSpace {
+        let x = term::var(VarId(0), Kind::Int);
+        RelationalSpace {
+            vars: vec![InputVar {
+                kind: Kind::Int,
+                path: "income".into(),
+                is_money: false,
+            }],
+            cases: vec![vec![Some(CaseInput::Integer(VarId(0)))]; 2],
+            globals: vec![
+                term::app(Op::Ge, vec![x.clone(), term::int_const("0")]),
+                term::app(Op::Le, vec![x, term::int_const("5000")]),
+            ],
+            first_free_var: 1,
+        }
+    }
+
+    #[test]
+    fn two_versions_differ_exactly_between_their_thresholds() {
+        let (Some(old), Some(new)) = (version(1000), version(2000)) else {
+            panic!("the two versions do not compile")
+        };
+        let Some(scope) = old.scope_by_name("Pay") else {
+            panic!("no scope Pay")
+        };
+        let options = RelationalOptions::default();
+        let found = explore_programs(
+            &[&old, &new],
+            &[(0, scope), (1, scope)],
+            &shared_income(),
+            &mut Differ,
+            &options,
+        );
+        let found = match found {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        // The taxes differ for an income above 1,000 and at most 2,000.
+        let Some(v) = found.violation else {
+            panic!("no difference found: {found:?}")
+        };
+        let income = match v.assignment.first() {
+            Some(Some(smt::catala::ModelValue::Int(i))) => i.parse::<i64>().unwrap_or(-1),
+            other => panic!("{other:?}"),
+        };
+        assert!((1001..=2000).contains(&income), "{income}");
+        // The same version twice never differs: every path pair judged, complete.
+        let same = explore_programs(
+            &[&old, &old],
+            &[(0, scope), (1, scope)],
+            &shared_income(),
+            &mut Differ,
+            &options,
+        );
+        let same = match same {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(same.violation.is_none());
+        assert!(same.complete, "{same:?}");
+        assert_eq!(same.judged_pairs, same.path_pairs);
     }
 }

@@ -7,6 +7,8 @@
 //! second pass with a longer one. What the loop reports is [`RelationalResult`].
 
 use crate::executor::PathExecutor;
+use crate::exploration_loop::{drive, Flow, LoopSteps, Negation};
+use crate::frontier::{DepthFirstFrontier, Frontier, NewBranchesFirstFrontier, Open};
 use crate::inputs::Assignment;
 use crate::int_rounding::IntRounding;
 use crate::product_executor::{ProductLeaf, ProductRun};
@@ -53,13 +55,6 @@ struct RunRecord {
     path: Vec<Branch>,
 }
 
-/// A branch to negate: constraint `i` of run `run`, keeping the constraints before it.
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    run: usize,
-    i: usize,
-}
-
 /// The share of the time spent so far that second-pass queries on leaves may take before
 /// every branch is negated.
 const LEAF_RETRY_SHARE: f64 = 0.25;
@@ -72,39 +67,6 @@ enum Pending {
         goal: Term,
     },
     Branch(Open),
-}
-
-/// The open branches in the order of [`RelationalOrder`]: `fresh` holds branches whose
-/// other way was not taken by any run of their case when they were met, `seen` the others
-/// (each in the order met: the deepest branch of the latest run on top).
-#[derive(Default)]
-struct Frontier {
-    fresh: Vec<Open>,
-    seen: Vec<Open>,
-}
-
-impl Frontier {
-    fn is_empty(&self) -> bool {
-        self.fresh.is_empty() && self.seen.is_empty()
-    }
-
-    fn pick(&mut self, runs: &[RunRecord], covered: &HashSet<(usize, Span, u32)>) -> Option<Open> {
-        let mut stale = Vec::new();
-        let mut found = None;
-        while let Some(o) = self.fresh.pop() {
-            let b = &runs[o.run].path[o.i];
-            if covered.contains(&(b.case, b.span, b.way ^ 1)) {
-                stale.push(o);
-            } else {
-                found = Some(o);
-                break;
-            }
-        }
-        // Branches whose other way was taken meanwhile join the depth-first stack, the
-        // deepest on top.
-        self.seen.extend(stale.into_iter().rev());
-        found.or_else(|| self.seen.pop())
-    }
 }
 
 /// Everything the leaf and branch queries share.
@@ -183,12 +145,6 @@ fn branch_query(runs: &[RunRecord], o: Open) -> Vec<Term> {
     query
 }
 
-/// How the loop goes on after a step.
-enum Flow {
-    Continue,
-    Stop,
-}
-
 /// The relational exploration loop: the product executor, the frontier of open branches,
 /// the leaf hook (the goal asked at each leaf, [`Self::judge_leaf`]) and the second pass over
 /// the queries the first time limit left unanswered.
@@ -209,14 +165,11 @@ pub(crate) struct RelationalLoop<'a, E: PathExecutor<Run = ProductRun>> {
     retry_spent: Duration,
     retry_without_z3: u64,
     runs: Vec<RunRecord>,
-    frontier: Frontier,
+    /// The searcher: the open branches of every run so far.
+    frontier: Box<dyn Frontier>,
     covered: HashSet<(usize, Span, u32)>,
     pending: Vec<Pending>,
     complete: bool,
-    /// Branches whose other way no run of their case took go first.
-    new_first: bool,
-    /// The next assignment to run and the first constraint of its path it may negate.
-    next: Option<(Assignment, usize)>,
 }
 
 impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
@@ -231,8 +184,12 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         // One case has no partner to bring to the other side of a branch: depth first, which
         // keeps the solver's stack of common prefixes (about 2.5 times as many pairs per
         // second on the housing benefits).
-        let new_first =
-            options.order == RelationalOrder::NewBranchesFirst && q.space.cases.len() > 1;
+        let frontier: Box<dyn Frontier> =
+            if options.order == RelationalOrder::NewBranchesFirst && q.space.cases.len() > 1 {
+                Box::<NewBranchesFirstFrontier>::default()
+            } else {
+                Box::<DepthFirstFrontier>::default()
+            };
         RelationalLoop {
             goal,
             options,
@@ -247,12 +204,10 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             retry_spent: Duration::ZERO,
             retry_without_z3: 0,
             runs: Vec::new(),
-            frontier: Frontier::default(),
+            frontier,
             covered: HashSet::new(),
             pending: Vec::new(),
             complete: true,
-            new_first,
-            next: None,
         }
     }
 
@@ -280,16 +235,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
     /// Explores from `first` until every branch is negated, a violation is found or a limit
     /// is reached.
     pub(crate) fn run(mut self, first: Assignment) -> Result<RelationalResult, ConcolicError> {
-        self.next = Some((first, 0));
-        loop {
-            let flow = match self.next.take() {
-                Some((assignment, bound)) => self.execute(assignment, bound)?,
-                None => self.negate_next()?,
-            };
-            if let Flow::Stop = flow {
-                break;
-            }
-        }
+        drive(&mut self, (first, 0))?;
         // Queries never answered, including those the second pass did not reach.
         self.result.unknown_queries += self.pending.len();
         if !self.pending.is_empty() || !self.frontier.is_empty() {
@@ -356,12 +302,8 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             if b.fixed {
                 continue;
             }
-            let o = Open { run: id, i };
-            if self.new_first && !self.covered.contains(&(b.case, b.span, b.way ^ 1)) {
-                self.frontier.fresh.push(o);
-            } else {
-                self.frontier.seen.push(o);
-            }
+            let new_way = !self.covered.contains(&(b.case, b.span, b.way ^ 1));
+            self.frontier.add(Open { run: id, i }, new_way);
         }
         self.runs.push(RunRecord { assignment, path });
         Ok(Flow::Continue)
@@ -450,11 +392,11 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
     }
 
     /// Negates the next open branch of the frontier, or asks a query left unanswered again.
-    fn negate_next(&mut self) -> Result<Flow, ConcolicError> {
+    fn negate_next(&mut self) -> Result<Negation<(Assignment, usize)>, ConcolicError> {
         if !self.frontier.is_empty() && self.over_budget() {
             self.result.stopped = Some(self.budget_text());
             self.complete = false;
-            return Ok(Flow::Stop);
+            return Ok(Negation::Stop);
         }
         // A leaf query left unanswered may hold the violation: such queries are asked again
         // while the exploration goes on, with at most a quarter of the time spent so far (and
@@ -481,22 +423,29 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         let p = match early_leaf {
             Some(ix) => self.pending.remove(ix),
             None => {
-                if let Some(o) = self.frontier.pick(&self.runs, &self.covered) {
+                let (runs, covered) = (&self.runs, &self.covered);
+                let taken = |o: Open| {
+                    let b = &runs[o.run].path[o.i];
+                    covered.contains(&(b.case, b.span, b.way ^ 1))
+                };
+                if let Some(o) = self.frontier.pick(&taken) {
                     self.q
                         .remember(&mut self.session, &self.runs[o.run].assignment);
                     let query = branch_query(&self.runs, o);
-                    match self.session.check_path(&query)? {
+                    return Ok(match self.session.check_path(&query)? {
                         QueryOutcome::Sat => {
-                            self.next = Some((self.q.read_model(&self.session), o.i + 1))
+                            Negation::Next((self.q.read_model(&self.session), o.i + 1))
                         }
-                        QueryOutcome::Unsat => {}
-                        QueryOutcome::Unknown => self.pending.push(Pending::Branch(o)),
-                    }
-                    return Ok(Flow::Continue);
+                        QueryOutcome::Unsat => Negation::Closed,
+                        QueryOutcome::Unknown => {
+                            self.pending.push(Pending::Branch(o));
+                            Negation::Closed
+                        }
+                    });
                 }
                 // Every branch negated: the second pass, one unanswered query at a time.
                 let Some(p) = self.pending.pop() else {
-                    return Ok(Flow::Stop);
+                    return Ok(Negation::Exhausted);
                 };
                 p
             }
@@ -510,7 +459,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         &mut self,
         p: Pending,
         allowance: Option<Duration>,
-    ) -> Result<Flow, ConcolicError> {
+    ) -> Result<Negation<(Assignment, usize)>, ConcolicError> {
         let remaining = self
             .options
             .budget
@@ -520,7 +469,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             if self.options.retry_timeout.is_some() {
                 self.result.stopped = Some(self.budget_text());
             }
-            return Ok(Flow::Stop);
+            return Ok(Negation::Stop);
         };
         let limit = remaining.map_or(limit, |r| r.min(limit));
         let limit = allowance.map_or(limit, |a| limit.min(a));
@@ -548,7 +497,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             (QueryOutcome::Unsat, Pending::Branch(_)) => self.result.resolved_on_retry += 1,
             (QueryOutcome::Sat, Pending::Branch(o)) => {
                 self.result.resolved_on_retry += 1;
-                self.next = Some((self.q.read_model(&long), o.i + 1));
+                return Ok(Negation::Next((self.q.read_model(&long), o.i + 1)));
             }
             (QueryOutcome::Sat, Pending::Leaf { query, path, goal }) => {
                 self.result.resolved_on_retry += 1;
@@ -559,9 +508,21 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                     goal,
                     at_s: self.start.elapsed().as_secs_f64(),
                 });
-                return Ok(Flow::Stop);
+                return Ok(Negation::Stop);
             }
         }
-        Ok(Flow::Continue)
+        Ok(Negation::Closed)
+    }
+}
+
+impl<E: PathExecutor<Run = ProductRun>> LoopSteps for RelationalLoop<'_, E> {
+    type Inputs = (Assignment, usize);
+
+    fn run(&mut self, (assignment, bound): Self::Inputs) -> Result<Flow, ConcolicError> {
+        self.execute(assignment, bound)
+    }
+
+    fn negate(&mut self) -> Result<Negation<Self::Inputs>, ConcolicError> {
+        self.negate_next()
     }
 }

@@ -6,20 +6,21 @@
 //! the subtree it is in (and the earlier ones that were not complete), so a shard killed at
 //! any point resumes where its last checkpoint was; the tests found between that checkpoint
 //! and the kill are found again, on the same paths (same [`PathId`]s), and a merge keeps one.
+//! With several threads (`crate::shard_threads`) several subtrees are under way at once: a
+//! checkpoint then lists every subtree left (`Checkpoint::subtrees_listed`), each with its
+//! position, and any number of threads resume it ([`shard_tasks`]).
 
 use crate::checkpoint::{Checkpoint, SavedSubtree};
 use crate::cpu_clock::thread_cpu_time;
 use crate::explore::conclude;
 use crate::inputs::Assignment;
 use crate::observers::{Checkpoints, Observers};
-use crate::parallel::{merge, run_threads, Summary};
 use crate::path_id::PathId;
+pub use crate::shard_threads::explore_shard_parallel;
 use crate::work_pool::{Solo, Task, WorkPool};
 use crate::worker::{transform, Worker};
 use crate::{ConcolicError, Control, Exploration, ExploreOptions, TestCase};
 use catala_ir::dcalc::{Program, ScopeId};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What a shard explored: the usual result and, for each of its subtrees, whether it is
@@ -59,62 +60,46 @@ pub fn explore_shard(
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     check_inputs(&worker, subtrees)?;
     let mut checkpoints = Checkpoints::new(options.checkpoint_every, on_checkpoint);
-    let mut complete = vec![false; subtrees.len()];
+    let ShardTasks {
+        mut tasks,
+        mut complete,
+        lost,
+    } = shard_tasks(options.resume.as_ref(), subtrees)?;
     let mut costs = vec![SubtreeCost::default(); subtrees.len()];
-    let mut begin = 0;
-    let mut resumed_inputs: Option<Assignment> = None;
+    let listed = options.resume.as_ref().is_some_and(|c| c.subtrees_listed);
+    let mut resumed = false;
     if let Some(c) = &options.resume {
-        if c.subtree > subtrees.len() {
-            return Err(ConcolicError::Resume(format!(
-                "the checkpoint is at subtree {} of a shard of {}",
-                c.subtree,
-                subtrees.len()
-            )));
-        }
         // A shard stopped after its last subtree has no inputs left to check.
         worker.take_up(c, c.subtree < subtrees.len(), &mut checkpoints)?;
         pool.tests.set(c.tests);
-        checkpoints.lost_subtrees = c.lost_subtrees.clone();
-        begin = c.subtree;
-        resumed_inputs = Some(c.assignment.clone());
-        for done in complete.iter_mut().take(begin) {
-            *done = true;
-        }
-        for &lost in &c.lost_subtrees {
-            if let Some(done) = complete.get_mut(lost) {
-                *done = false;
-            }
-        }
+        checkpoints.lost_subtrees = lost;
+        resumed = c.subtree < subtrees.len();
     }
-    for (k, (prefix, inputs)) in subtrees.iter().enumerate().skip(begin) {
+    while let Some((k, task)) = tasks.pop_front() {
         checkpoints.shard_subtree = Some(k);
-        let task = match resumed_inputs.take() {
-            Some(a) => Task {
-                assignment: a,
-                floor: prefix.len(),
-                done: options.resume.as_ref().map(|c| c.done.clone()),
-            },
-            None => {
-                // Between two subtrees: stop at a limit, or checkpoint when one is due, at the
-                // start of this subtree.
-                let limit = worker.limit_reached(pool.tests.get(), checkpoints.tests_before);
-                let due = checkpoints.due();
-                if (limit || due) && checkpoints.enabled() {
-                    let c = worker.checkpoint(&checkpoints, &pool, inputs, &[]);
-                    checkpoints.write(&c);
-                }
-                if limit {
-                    pool.stop();
-                    break;
-                }
-                Task::new(inputs.clone(), prefix.len())
+        if listed {
+            checkpoints.shard_rest = Some(tasks.iter().map(|(j, t)| labelled(*j, t)).collect());
+        }
+        if !std::mem::take(&mut resumed) {
+            // Between two subtrees: stop at a limit, or checkpoint when one is due, at the
+            // start of this subtree.
+            let limit = worker.limit_reached(pool.tests.get(), checkpoints.tests_before);
+            let due = checkpoints.due();
+            if (limit || due) && checkpoints.enabled() {
+                let mut c = worker.checkpoint(&checkpoints, &pool, &task.assignment, &[]);
+                c.done = task.done.clone().unwrap_or_default();
+                checkpoints.write(&c);
             }
-        };
+            if limit {
+                pool.stop();
+                break;
+            }
+        }
         let mut obs = Observers {
             tests: on_test,
             checkpoints: &mut checkpoints,
         };
-        let done = explore_one(&mut worker, &pool, &mut obs, prefix, task)?;
+        let done = explore_one(&mut worker, &pool, &mut obs, &subtrees[k].0, task)?;
         costs[k] = done.cost;
         complete[k] = done.complete;
         if !complete[k] {
@@ -136,17 +121,100 @@ pub fn explore_shard(
     })
 }
 
+/// The subtrees a shard has to explore, each with its position in the shard's list, and
+/// what is known of the others.
+pub(crate) struct ShardTasks {
+    /// In the order they are explored.
+    pub(crate) tasks: std::collections::VecDeque<(usize, Task)>,
+    /// For each subtree: explored entirely by the explorations resumed.
+    pub(crate) complete: Vec<bool>,
+    /// The subtrees done before that could not be explored entirely.
+    pub(crate) lost: Vec<usize>,
+}
+
+/// The subtrees left to explore: all of them, or those of checkpoint `resume` (the one it
+/// was in and the following ones, or those it lists).
+pub(crate) fn shard_tasks(
+    resume: Option<&Checkpoint>,
+    subtrees: &[(PathId, Assignment)],
+) -> Result<ShardTasks, ConcolicError> {
+    let n = subtrees.len();
+    let fresh = |k: usize| (k, Task::new(subtrees[k].1.clone(), subtrees[k].0.len()));
+    let Some(c) = resume else {
+        return Ok(ShardTasks {
+            tasks: (0..n).map(fresh).collect(),
+            complete: vec![false; n],
+            lost: Vec::new(),
+        });
+    };
+    if c.subtree > n {
+        return Err(ConcolicError::Resume(format!(
+            "the checkpoint is at subtree {} of a shard of {n}",
+            c.subtree
+        )));
+    }
+    let mut tasks = std::collections::VecDeque::new();
+    if c.subtree < n {
+        tasks.push_back((
+            c.subtree,
+            Task {
+                assignment: c.assignment.clone(),
+                floor: subtrees[c.subtree].0.len(),
+                done: Some(c.done.clone()),
+            },
+        ));
+    }
+    if c.subtrees_listed {
+        for p in &c.pending {
+            let k = p.subtree.filter(|k| *k < n).ok_or_else(|| {
+                ConcolicError::Resume("a subtree of the checkpoint is not in this shard".into())
+            })?;
+            let task = Task {
+                assignment: p.assignment.clone(),
+                floor: subtrees[k].0.len(),
+                done: Some(p.done.clone()),
+            };
+            tasks.push_back((k, task));
+        }
+    } else {
+        tasks.extend((c.subtree + 1..n).map(fresh));
+    }
+    let mut complete = vec![true; n];
+    for k in tasks
+        .iter()
+        .map(|(k, _)| *k)
+        .chain(c.lost_subtrees.iter().copied())
+    {
+        if let Some(done) = complete.get_mut(k) {
+            *done = false;
+        }
+    }
+    Ok(ShardTasks {
+        tasks,
+        complete,
+        lost: c.lost_subtrees.clone(),
+    })
+}
+
+/// Subtree `k` of a shard, as a checkpoint listing the shard's subtrees keeps it.
+pub(crate) fn labelled(k: usize, task: &Task) -> SavedSubtree {
+    SavedSubtree {
+        subtree: Some(k),
+        ..task.saved()
+    }
+}
+
 /// What exploring one subtree of a shard gave.
-struct SubtreeDone {
+pub(crate) struct SubtreeDone {
     /// The exploration may go on (no limit, the caller did not stop it).
-    going: bool,
-    complete: bool,
-    cost: SubtreeCost,
+    pub(crate) going: bool,
+    pub(crate) complete: bool,
+    pub(crate) cost: SubtreeCost,
 }
 
 /// Explores the subtree below `prefix` from `task`, and the subtrees a searcher other than
 /// depth-first sets aside on the way (they belong to it).
-fn explore_one(
+pub(crate) fn explore_one(
     worker: &mut Worker,
     pool: &dyn WorkPool,
     obs: &mut Observers,
@@ -195,132 +263,11 @@ fn explore_one(
     })
 }
 
-/// The pool of one thread of a shard explored by several: the subtrees its searcher sets
-/// aside stay with it; the test count and the stop are the shard's.
-struct ThreadPool<'s> {
-    own: Solo,
-    tests: &'s AtomicUsize,
-    stopped: &'s AtomicBool,
-}
-
-impl WorkPool for ThreadPool<'_> {
-    fn hungry(&self) -> bool {
-        false
-    }
-    fn give(&self, task: Task) {
-        self.own.give(task)
-    }
-    fn take(&self, figures: &dyn Fn() -> Checkpoint) -> Option<Task> {
-        self.own.take(figures)
-    }
-    fn count_test(&self) -> usize {
-        self.tests.fetch_add(1, Ordering::Relaxed) + 1
-    }
-    fn stop(&self) {
-        self.stopped.store(true, Ordering::Relaxed);
-    }
-    fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Relaxed)
-    }
-    fn waiting(&self) -> Vec<SavedSubtree> {
-        self.own.waiting()
-    }
-}
-
-/// [`explore_shard`] with `jobs` threads sharing the program: each thread takes the next
-/// subtree of the shard and explores it alone, so every subtree's completeness and cost are
-/// those of one thread, and the shard's tests are those of one thread (in another order).
-/// Checkpoints need one thread (`options.resume` and `options.checkpoint_every` are refused
-/// here).
-pub fn explore_shard_parallel(
-    jobs: usize,
-    program: &Program,
-    scope: ScopeId,
-    options: &ExploreOptions,
-    subtrees: &[(PathId, Assignment)],
-    on_test: &(dyn Fn(usize, &TestCase) -> Control + Sync),
-) -> Result<ShardExploration, ConcolicError> {
-    if options.resume.is_some() || options.checkpoint_every.is_some() {
-        return Err(ConcolicError::Resume(
-            "the checkpoints of a shard are written by one thread".into(),
-        ));
-    }
-    let options = ExploreOptions {
-        keep_tests: false,
-        ..options.clone()
-    };
-    let next = AtomicUsize::new(0);
-    let tests = AtomicUsize::new(0);
-    let stopped = AtomicBool::new(false);
-    let done: Mutex<Vec<Option<SubtreeDone>>> =
-        Mutex::new((0..subtrees.len()).map(|_| None).collect());
-    let start = Instant::now();
-    let transformed = transform(program, &options);
-    let thread = |_: usize| -> Result<Summary, String> {
-        let mut worker = Worker::new(program, &transformed, scope, &options, start)
-            .map_err(|e| e.to_string())?;
-        check_inputs(&worker, subtrees).map_err(|e| e.to_string())?;
-        let pool = ThreadPool {
-            own: Solo::default(),
-            tests: &tests,
-            stopped: &stopped,
-        };
-        let mut no_sink = |_: &Checkpoint| {};
-        let mut checkpoints = Checkpoints::new(None, &mut no_sink);
-        let mut report = |i: usize, t: &TestCase| on_test(i, t);
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some((prefix, inputs)) = subtrees.get(k) else {
-                break;
-            };
-            if pool.is_stopped() || worker.limit_reached(tests.load(Ordering::Relaxed), 0) {
-                pool.stop();
-                break;
-            }
-            let mut obs = Observers {
-                tests: &mut report,
-                checkpoints: &mut checkpoints,
-            };
-            let task = Task::new(inputs.clone(), prefix.len());
-            let one = explore_one(&mut worker, &pool, &mut obs, prefix, task)
-                .map_err(|e| e.to_string())?;
-            let going = one.going;
-            done.lock().unwrap_or_else(|p| p.into_inner())[k] = Some(one);
-            if !going {
-                pool.stop();
-                break;
-            }
-        }
-        worker.stats.complete = true;
-        Ok(Summary::of(worker.finish(pool.is_stopped(), &checkpoints)))
-    };
-    let summaries = run_threads(
-        jobs.max(1),
-        &|| stopped.store(true, Ordering::Relaxed),
-        &thread,
-    )?;
-    let done = done.into_inner().unwrap_or_else(|p| p.into_inner());
-    let complete: Vec<bool> = done
-        .iter()
-        .map(|d| d.as_ref().is_some_and(|d| d.complete))
-        .collect();
-    let costs = done
-        .iter()
-        .map(|d| d.as_ref().map_or(SubtreeCost::default(), |d| d.cost))
-        .collect();
-    let mut exploration = merge(summaries, None);
-    exploration.stats.complete &= !stopped.load(Ordering::Relaxed) && complete.iter().all(|c| *c);
-    exploration.stats.time = start.elapsed();
-    conclude(&mut exploration);
-    Ok(ShardExploration {
-        exploration,
-        complete,
-        costs,
-    })
-}
-
 /// The plan's inputs are for the same input shapes (the same list bounds) as this shard's.
-fn check_inputs(worker: &Worker, subtrees: &[(PathId, Assignment)]) -> Result<(), ConcolicError> {
+pub(crate) fn check_inputs(
+    worker: &Worker,
+    subtrees: &[(PathId, Assignment)],
+) -> Result<(), ConcolicError> {
     let vars = worker.space.vars.len();
     match subtrees.iter().find(|(_, a)| a.len() != vars) {
         Some((p, a)) => Err(ConcolicError::Resume(format!(

@@ -40,6 +40,7 @@ impl Task {
                 Some(d) => d.clone(),
                 None => vec![true; self.floor],
             },
+            subtree: None,
         }
     }
 

@@ -240,10 +240,18 @@ fn a_shard_explored_by_two_threads_finds_the_paths_of_one() {
                 Err(e) => panic!("{e}"),
             };
             let two: Mutex<Vec<String>> = Mutex::new(Vec::new());
-            let together = explore_shard_parallel(2, &program, id, &options(), &mine, &|_, t| {
-                two.lock().unwrap_or_else(|p| p.into_inner()).push(line(t));
-                Control::Continue
-            });
+            let together = explore_shard_parallel(
+                2,
+                &program,
+                id,
+                &options(),
+                &mine,
+                &|_, t| {
+                    two.lock().unwrap_or_else(|p| p.into_inner()).push(line(t));
+                    Control::Continue
+                },
+                &mut |_| {},
+            );
             let together = match together {
                 Ok(d) => d,
                 Err(e) => panic!("{e}"),

@@ -347,3 +347,35 @@ fn no_command_function_is_over_100_lines() {
         "command functions over 100 lines: {long:#?}"
     );
 }
+
+/// One exploration loop in `concolic`: `drive` in `exploration_loop.rs` is the only driver.
+/// Every other source file of the crate that both runs an executor and asks the solver chain
+/// for a path (the relational loop, the planner) is an instance of it — it implements
+/// `LoopSteps` and calls `drive` — and has no `loop` of its own.
+#[test]
+fn concolic_has_one_exploration_loop_that_the_others_instantiate() {
+    let mut files = Vec::new();
+    rust_files(&crates_dir().join("concolic/src"), &mut files);
+    let mut instances = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name == "exploration_loop.rs" {
+            assert!(text.contains("fn drive<"), "the loop's driver is gone");
+            assert!(text.contains("impl LoopSteps for SubtreeSteps"));
+            continue;
+        }
+        assert!(!text.contains("fn drive"), "{name}: a second driver");
+        if text.contains(".execute(") && text.contains("check_path(") {
+            assert!(text.contains("LoopSteps for "), "{name}: not a LoopSteps");
+            assert!(text.contains("drive(&mut"), "{name}: not driven by `drive`");
+            assert!(!text.contains("loop {"), "{name}: a loop of its own");
+            instances.push(name);
+        }
+    }
+    instances.sort();
+    assert_eq!(instances, ["plan.rs", "relational_loop.rs"]);
+}

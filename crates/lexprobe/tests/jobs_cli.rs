@@ -5,68 +5,19 @@
 //! two-worker run stopped at a test limit and resumed from its checkpoint, merged, has every
 //! path once; the shards of a plan explored with two workers merge to the paths of one run.
 
+mod cli_support;
+
+use cli_support::{closing_line, lexprobe, s, to_file_ok as to_file, workspace};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lexprobe-jobs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        panic!("{}: {e}", dir.display());
-    }
-    dir
-}
-
-fn lexprobe(args: &[&str]) -> Output {
-    match Command::new(env!("CARGO_BIN_EXE_lexprobe"))
-        .args(args)
-        .output()
-    {
-        Ok(o) => o,
-        Err(e) => panic!("lexprobe does not start: {e}"),
-    }
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap_or_default()
-}
-
-/// Runs lexprobe, which must exit 0, and writes its standard output to `out`.
-fn to_file(args: &[&str], out: &Path) {
-    let o = lexprobe(args);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    if let Err(e) = std::fs::write(out, &o.stdout) {
-        panic!("{}: {e}", out.display());
-    }
+    cli_support::scratch("jobs", name)
 }
 
 /// The path identifiers of the tests of a JSON Lines output, sorted.
 fn ids(file: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(file).unwrap_or_default();
-    let mut v: Vec<String> = text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
-        .filter(|v| v.get("outcome").is_some())
-        .map(|v| v["path"].as_str().unwrap_or("?").to_string())
-        .collect();
-    v.sort();
-    v
-}
-
-/// The last line of a JSON Lines output.
-fn closing_line(path: &Path) -> Json {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default()
+    cli_support::ids_sorted(file)
 }
 
 fn discount() -> PathBuf {

@@ -5,61 +5,23 @@
 //! resumed from their checkpoints give, with what they had written before the kill, the whole
 //! set again: no path lost, none twice after the merge.
 
+mod cli_support;
+
+use cli_support::{closing_line, ids_sorted, lexprobe, s, to_file, to_file_ok, workspace};
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lexprobe-shards-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        panic!("{}: {e}", dir.display());
-    }
-    dir
-}
-
-fn lexprobe(args: &[&str]) -> Output {
-    match Command::new(env!("CARGO_BIN_EXE_lexprobe"))
-        .args(args)
-        .output()
-    {
-        Ok(o) => o,
-        Err(e) => panic!("lexprobe does not start: {e}"),
-    }
-}
-
-/// Runs lexprobe, writes its standard output to `out`, returns the exit code and the error
-/// stream.
-fn to_file(args: &[&str], out: &Path) -> (i32, String) {
-    let o = lexprobe(args);
-    if let Err(e) = std::fs::write(out, &o.stdout) {
-        panic!("{}: {e}", out.display());
-    }
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    cli_support::scratch("shards", name)
 }
 
 /// The path identifiers of the tests of a JSON Lines output, in file order.
 fn ids(file: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(file).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| serde_json::from_str::<Json>(l).ok())
-        .filter(|v| v.get("outcome").is_some())
-        .map(|v| v["path"].as_str().unwrap_or("?").to_string())
-        .collect()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap_or_default()
+    cli_support::ids_in_order(file)
 }
 
 /// A whole exploration's identifiers, sorted (and checked distinct).
@@ -125,12 +87,6 @@ fn test_paths(doc: &Json) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The last line of a JSON Lines output (its statistics and coverage).
-fn closing_line(path: &Path) -> Json {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    serde_json::from_str(text.lines().last().unwrap_or("")).unwrap_or_default()
 }
 
 fn check_merged_shards(file: &Path, scope: &str, dir: &Path) {
@@ -466,5 +422,91 @@ fn runs_and_shards_killed_mid_way_and_resumed_lose_and_double_no_path() {
     let (code, err) = merge(&outs, &merged);
     assert_eq!(code, 0, "{err}");
     assert_eq!(ids(&merged), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether the checkpoint file lists the shard's subtrees left (written by several threads).
+fn lists_subtrees(checkpoint: &Path) -> bool {
+    let text = std::fs::read_to_string(checkpoint).unwrap_or_default();
+    let doc: Json = serde_json::from_str(&text).unwrap_or_default();
+    doc["state"]["subtrees_listed"] == true
+}
+
+/// Shards explored by two threads with checkpoints: each stopped at a test limit, resumed by
+/// two threads and stopped again, then resumed by one; the parts merged hold every path of
+/// one whole exploration once, and the merge is complete.
+#[test]
+fn shards_of_two_threads_stopped_and_resumed_from_their_checkpoints_find_every_path_once() {
+    let dir = scratch("jobs-resume");
+    // 17 paths.
+    let file = workspace().join("tests/fixtures/concolic/late_branch.catala_en");
+    let expected = whole(&file, "Late", &dir);
+    let plan = dir.join("plan.json");
+    to_file_ok(
+        &[
+            "concolic",
+            s(&file),
+            "--scope",
+            "Late",
+            "--plan",
+            "2",
+            "--plan-subtrees",
+            "6",
+        ],
+        &plan,
+    );
+    let mut parts = Vec::new();
+    for i in 0..2 {
+        let spec = format!("{i}/2");
+        let ck = dir.join(format!("shard{i}.ckpt"));
+        let shard = [
+            "concolic",
+            s(&file),
+            "--scope",
+            "Late",
+            "--plan-file",
+            s(&plan),
+            "--shard",
+            &spec,
+            "--jsonl",
+            "--checkpoint",
+            s(&ck),
+        ];
+        let steps: [(&str, Option<&str>); 3] = [("2", Some("2")), ("2", Some("2")), ("1", None)];
+        for (step, (jobs, max_tests)) in steps.into_iter().enumerate() {
+            let out = dir.join(format!("shard{i}-part{step}.jsonl"));
+            let mut args = shard.to_vec();
+            args.extend(["--jobs", jobs]);
+            if let Some(m) = max_tests {
+                args.extend(["--max-tests", m]);
+            }
+            if step > 0 {
+                args.extend(["--resume", s(&ck)]);
+            }
+            to_file_ok(&args, &out);
+            let found = ids_sorted(&out).len();
+            if let Some(m) = max_tests {
+                // Two threads may each find a test when the limit is met.
+                assert!(
+                    (2..=3).contains(&found),
+                    "shard {i}, part {step}: {found} tests"
+                );
+                // Stopped: the checkpoint of both threads lists the subtrees left.
+                assert_eq!(closing_line(&out)["stats"]["complete"], false, "{m}");
+                assert!(lists_subtrees(&ck), "shard {i}, part {step}");
+            } else {
+                assert_eq!(closing_line(&out)["stats"]["complete"], true);
+            }
+            parts.push(out);
+        }
+    }
+    let merged = dir.join("merged.jsonl");
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(|p| s(p)));
+    let (code, err) = to_file(&args, &merged);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ids_sorted(&merged), expected);
+    assert_eq!(closing_line(&merged)["stats"]["complete"], true);
+    assert_eq!(closing_line(&merged)["stats"]["tests"], expected.len());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -370,9 +370,6 @@ fn check_combinations(args: &ConcolicArgs) -> Result<(), String> {
     if args.strategy != StrategyArg::DepthFirst && checkpoints {
         return Err("--checkpoint and --resume need --strategy depth-first (the subtrees other orders set aside are not in a checkpoint)".into());
     }
-    if args.jobs > 1 && args.shard.is_some() && checkpoints {
-        return Err("the checkpoints of a shard are written by one worker: use --jobs 1 with --checkpoint or --resume".into());
-    }
     if !(args.checkpoint_every.is_finite() && args.checkpoint_every > 0.0) {
         return Err("--checkpoint-every must be a positive number of seconds".into());
     }
@@ -882,6 +879,7 @@ fn explore_parallel(
             options,
             &s.subtrees,
             &on_test,
+            &mut |c: &concolic::checkpoint::Checkpoint| save_checkpoint(args, c, shard),
         )?;
         *shard_done = Some(super::shard::ShardDone {
             complete: done.complete,
