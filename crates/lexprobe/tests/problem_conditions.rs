@@ -20,7 +20,9 @@ fn fixture(name: &str) -> PathBuf {
 
 fn concolic(file: &str, scope: &str, json: bool) -> String {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_lexprobe"));
-    cmd.arg("concolic").arg(fixture(file)).args(["--scope", scope]);
+    cmd.arg("concolic")
+        .arg(fixture(file))
+        .args(["--scope", scope]);
     if json {
         cmd.args(["--format", "json"]);
     }
@@ -57,9 +59,8 @@ fn enumeration_date_and_money_conditions_read_as_catala() {
         ),
         "{text}"
     );
-    let doc: Value =
-        serde_json::from_str(&concolic("mountain_aid.catala_en", "HeatingAid", true))
-            .expect("JSON output");
+    let doc: Value = serde_json::from_str(&concolic("mountain_aid.catala_en", "HeatingAid", true))
+        .expect("JSON output");
     let condition = &doc["findings"][0]["condition"];
     assert_eq!(condition["paths"], 1);
     let constraints = condition["cases"][0]["constraints"]
@@ -98,9 +99,8 @@ fn sarif_and_junit_messages_carry_the_condition() {
         .output()
         .expect("lexprobe runs");
     assert_eq!(out.status.code(), Some(1), "a problem was found");
-    let log: Value =
-        serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF written"))
-            .expect("SARIF is JSON");
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF written"))
+        .expect("SARIF is JSON");
     let result = &log["runs"][0]["results"][0];
     let message = result["message"]["text"].as_str().expect("message");
     assert!(
