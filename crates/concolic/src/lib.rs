@@ -27,6 +27,7 @@ pub mod fold;
 pub mod inputs;
 mod int_rounding;
 pub mod mutation;
+pub mod mutation_site;
 mod observers;
 pub mod options;
 pub mod parallel;
