@@ -13,10 +13,10 @@ use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeError};
 use catala_eval::runtime::json::value_to_json;
 use catala_eval::Value;
 use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Stmt, UnaryOp};
+use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use serde_json::Value as Json;
 use std::time::{Duration, Instant};
 
 /// A kind of mutation.
@@ -119,7 +119,11 @@ fn reachable_scopes(program: &Program, root: ScopeId) -> BTreeSet<usize> {
 
 /// Calls `f` on every default term of the variable definitions of the scopes reachable from
 /// `root`, with its site number.
-pub(crate) fn for_each_default(program: &mut Program, root: ScopeId, f: &mut dyn FnMut(usize, &mut Expr)) {
+pub(crate) fn for_each_default(
+    program: &mut Program,
+    root: ScopeId,
+    f: &mut dyn FnMut(usize, &mut Expr),
+) {
     let reachable = reachable_scopes(program, root);
     let mut counter = 0;
     for (i, scope) in program.scopes.iter_mut().enumerate() {
@@ -482,9 +486,14 @@ impl Sent {
             tests: d.tests,
             time: d.time,
             survival: d.survival,
-            kill: d
-                .kill
-                .map(|k| (hints_of(program, scope, &k.inputs), k.error, k.original, k.test)),
+            kill: d.kill.map(|k| {
+                (
+                    hints_of(program, scope, &k.inputs),
+                    k.error,
+                    k.original,
+                    k.test,
+                )
+            }),
         }
     }
 

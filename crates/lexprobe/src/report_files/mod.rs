@@ -9,11 +9,10 @@
 mod concolic;
 mod falsify;
 mod metamorphic;
-mod mutate;
+pub(crate) mod mutate;
 
 pub(crate) use concolic::{test_inputs_json, ConcolicFiles, ConcolicRecorders};
 pub(crate) use falsify::falsify_junit;
-pub(crate) use mutate::{MutateReport, RuleIndex};
 pub(crate) use metamorphic::{
     metamorphic_junit, metamorphic_sarif, relation_done_line, relation_running,
 };

@@ -8,8 +8,8 @@
 
 use crate::catala::report::ErrorReport;
 use crate::catala::Loaded;
-use catala_eval::runtime::json::value_to_json;
 use catala_eval::eval::ErrorSignature;
+use catala_eval::runtime::json::value_to_json;
 use catala_eval::ValuePrinter;
 use catala_ir::dcalc::ScopeId;
 use catala_syntax::ast::{self, ItemKind, ScopeUseItem};
@@ -137,7 +137,11 @@ fn before_after(
         Some((def, _)) => text_of(sources, def),
         None => text_of(sources, s),
     };
-    let first = site.rules.first().map(|s| rule_text(*s)).unwrap_or_default();
+    let first = site
+        .rules
+        .first()
+        .map(|s| rule_text(*s))
+        .unwrap_or_default();
     let more = match site.rules.len() {
         0 | 1 => String::new(),
         n => {
@@ -154,25 +158,51 @@ fn before_after(
             format!("{first}{more}"),
             format!("{first}{more}, written twice (both copies apply wherever it applies)"),
         ),
-        MutationKind::NegateJustification => match (site.constant_justification, site.justification) {
-            (Some(b), _) => (
-                format!("the rules of the group at {first} apply only through their own conditions (the group's own condition: {b})"),
-                format!("the group's own condition negated: {} (still nothing follows from it)", !b),
-            ),
-            (None, Some(j)) => match index.rule_at(j) {
-                Some((def, _)) => (text_of(sources, def), negated(sources, def, j)),
-                None => {
-                    let c = text_of(sources, j);
-                    (format!("condition {c}"), format!("condition {} ({c})", not_keyword(sources, j)))
-                }
-            },
-            (None, None) => (first, "(condition negated)".to_string()),
+        MutationKind::NegateJustification => negation(sources, index, site),
+    }
+}
+
+/// The texts before and after a negated justification: the rule with its condition `c`
+/// written `not (c)`; for the constant condition of a group of rules (which applies only
+/// through its rules), that condition.
+fn negation(sources: &SourceMap, index: &RuleIndex, site: &MutationSite) -> (String, String) {
+    let group = |b: bool| {
+        let first = index.rule_at(site.default_span).map_or_else(
+            || text_of(sources, site.default_span),
+            |(d, _)| text_of(sources, d),
+        );
+        (
+            format!("the group of rules beginning with: {first} (the group's own condition: {b}, under which nothing follows)"),
+            format!("the group's own condition: {} (under which nothing follows either)", !b),
+        )
+    };
+    match (site.constant_justification, site.justification) {
+        (Some(b), _) => group(b),
+        (None, Some(j)) => match index.rule_at(j) {
+            Some((def, Some(cond))) => (text_of(sources, def), negated(sources, def, cond)),
+            _ => {
+                let c = text_of(sources, j);
+                let not = not_keyword(sources, j);
+                (format!("condition {c}"), format!("condition {not} ({c})"))
+            }
         },
+        (None, None) => (
+            text_of(sources, site.default_span),
+            "(condition negated)".into(),
+        ),
+    }
+}
+
+/// Where to point a reader: the whole condition of a negated rule, else the site's position.
+fn position(index: &RuleIndex, site: &MutationSite) -> Span {
+    match site.justification.and_then(|j| index.rule_at(j)) {
+        Some((_, Some(cond))) if site.constant_justification.is_none() => cond,
+        _ => site.position(),
     }
 }
 
 fn explain(sources: &SourceMap, index: &RuleIndex, site: &MutationSite, m: Mutation) -> Explained {
-    let at = site.position();
+    let at = position(index, site);
     let file = sources.file(at.file).display_name.clone();
     let (line, column) = sources.line_col(at).unwrap_or((0, 0));
     let (before, after) = before_after(sources, index, m, site);
@@ -210,7 +240,9 @@ impl MutateReport<'_> {
             .inputs
             .iter()
             .zip(&kill.inputs)
-            .filter_map(|(input, v)| Some(format!("{} = {}", input.name, printer.flat(v.as_ref()?))))
+            .filter_map(|(input, v)| {
+                Some(format!("{} = {}", input.name, printer.flat(v.as_ref()?)))
+            })
             .collect();
         if given.is_empty() {
             "no input".to_string()
@@ -267,19 +299,18 @@ impl MutateReport<'_> {
             (Some(kill), Some(t)) => {
                 let sig = kill.error.signature();
                 format!(
-                    "    detected after {} tests ({:.3} s): {}\n      → {} {} ({}); {}\n",
-                    kill.test,
+                    "    detected after {} ({:.3} s): {}\n      → {} ({}); {}\n",
+                    tests(kill.test),
                     t.as_secs_f64(),
                     self.inputs_text(kill),
-                    sig.kind.as_str(),
                     kill.error.message.trim_end_matches('.'),
                     self.places(&sig.spans),
                     self.original_text(&kill.original)
                 )
             }
             _ => format!(
-                "    not detected ({} tests, {:.3} s): {}\n",
-                r.tests,
+                "    not detected ({}, {:.3} s): {}\n",
+                tests(r.tests),
                 r.exploration_time.as_secs_f64(),
                 survival_text(r.survival.as_ref())
             ),
@@ -384,10 +415,7 @@ impl MutateReport<'_> {
                 r.survival.as_ref().map_or(Json::Null, survival_json),
             );
             m.insert("start_witness".into(), json!(r.start));
-            m.insert(
-                "start_search_s".into(),
-                json!(r.start_search.as_secs_f64()),
-            );
+            m.insert("start_search_s".into(), json!(r.start_search.as_secs_f64()));
         }
         o
     }
@@ -454,6 +482,15 @@ impl MutateReport<'_> {
             "set_aside": set_aside,
             "score_by_heading": scores,
         })
+    }
+}
+
+/// `n tests`, or `1 test`.
+fn tests(n: usize) -> String {
+    if n == 1 {
+        "1 test".to_string()
+    } else {
+        format!("{n} tests")
     }
 }
 
