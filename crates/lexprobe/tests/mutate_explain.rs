@@ -364,5 +364,219 @@ fn text_report_of_every_mutant() {
         "--strategy",
         "depth-first",
     ]);
-    expect![[r#""#]].assert_eq(&run.text());
+    expect![[r#"
+        exit code 0
+        --- stdout
+        mutant 1: DuplicateException  tests/fixtures/mutate/benefit.catala_en:17:84  (Benefit law > Article 2)
+            before: label base definition amount under condition income < $20,000 consequence equals $100
+            after:  label base definition amount under condition income < $20,000 consequence equals $100, written twice (both copies apply wherever it applies)
+            detected after 1 test (<time> s): income = $0.00, children = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/mutate/benefit.catala_en:17:84, tests/fixtures/mutate/benefit.catala_en:17:84); the original gives no error
+        mutant 2: DuplicateException  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
+            before: exception base definition amount under condition children >= 3 consequence equals $300
+            after:  exception base definition amount under condition children >= 3 consequence equals $300, written twice (both copies apply wherever it applies)
+            detected after 3 tests (<time> s): income = $0.00, children = 3
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/mutate/benefit.catala_en:25:85, tests/fixtures/mutate/benefit.catala_en:25:85); the original gives no error
+        mutant 3: RemoveException  tests/fixtures/mutate/benefit.catala_en:17:84  (Benefit law > Article 2)
+            before: label base definition amount under condition income < $20,000 consequence equals $100
+            after:  (removed)
+            detected after 1 test (<time> s): income = $0.00, children = 0
+              → no applicable rule to define this variable in this situation (tests/fixtures/mutate/benefit.catala_en:10:10); the original gives no error
+        mutant 4: NegateJustification  tests/fixtures/mutate/benefit.catala_en:25:52  (Benefit law > Article 3)
+            before: exception base definition amount under condition children >= 3 consequence equals $300
+            after:  exception base definition amount under condition not (children >= 3) consequence equals $300
+            not detected (3 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 5: DuplicateException  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
+            before: exception base definition amount under condition children >= 3 consequence equals $300
+            after:  exception base definition amount under condition children >= 3 consequence equals $300, written twice (both copies apply wherever it applies)
+            detected after 3 tests (<time> s): income = $0.00, children = 3
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/mutate/benefit.catala_en:25:85, tests/fixtures/mutate/benefit.catala_en:25:85); the original gives no error
+        mutant 6: NegateJustification  tests/fixtures/mutate/benefit.catala_en:17:48  (Benefit law > Article 2)
+            before: label base definition amount under condition income < $20,000 consequence equals $100
+            after:  label base definition amount under condition not (income < $20,000) consequence equals $100
+            detected after 1 test (<time> s): income = $0.00, children = 0
+              → no applicable rule to define this variable in this situation (tests/fixtures/mutate/benefit.catala_en:10:10); the original gives no error
+        mutant 7: NegateJustification  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
+            before: the group of rules beginning with: exception base definition amount under condition children >= 3 consequence equals $300 (the group's own condition: false, under which nothing follows)
+            after:  the group's own condition: true (under which nothing follows either)
+            not detected (3 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 8: RemoveException  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
+            before: exception base definition amount under condition children >= 3 consequence equals $300
+            after:  (removed)
+            not detected (2 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 9: NegateJustification  tests/fixtures/mutate/benefit.catala_en:17:84  (Benefit law > Article 2)
+            before: the group of rules beginning with: label base definition amount under condition income < $20,000 consequence equals $100 (the group's own condition: false, under which nothing follows)
+            after:  the group's own condition: true (under which nothing follows either)
+            not detected (3 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 10: NegateJustification  tests/fixtures/mutate/benefit.catala_en:18:48  (Benefit law > Article 2)
+            before: label base definition amount under condition income >= $20,000 consequence equals $0
+            after:  label base definition amount under condition not (income >= $20,000) consequence equals $0
+            detected after 1 test (<time> s): income = $0.00, children = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/mutate/benefit.catala_en:17:84, tests/fixtures/mutate/benefit.catala_en:18:85); the original gives no error
+        mutant 11: RemoveException  tests/fixtures/mutate/benefit.catala_en:18:85  (Benefit law > Article 2)
+            before: label base definition amount under condition income >= $20,000 consequence equals $0
+            after:  (removed)
+            detected after 2 tests (<time> s): income = $20,000.00, children = 0
+              → no applicable rule to define this variable in this situation (tests/fixtures/mutate/benefit.catala_en:10:10); the original gives no error
+        mutant 12: RemoveException  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
+            before: exception base definition amount under condition children >= 3 consequence equals $300
+            after:  (removed)
+            not detected (2 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 13: DuplicateException  tests/fixtures/mutate/benefit.catala_en:18:85  (Benefit law > Article 2)
+            before: label base definition amount under condition income >= $20,000 consequence equals $0
+            after:  label base definition amount under condition income >= $20,000 consequence equals $0, written twice (both copies apply wherever it applies)
+            detected after 2 tests (<time> s): income = $20,000.00, children = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/mutate/benefit.catala_en:18:85, tests/fixtures/mutate/benefit.catala_en:18:85); the original gives no error
+        score by law heading:
+          Benefit law > Article 2: 6/7 detected
+          Benefit law > Article 3: 2/6 detected
+        8/13 mutants detected, mean time to detection <time> s
+        --- stderr
+    "#]].assert_eq(&run.text());
+}
+
+#[test]
+fn json_report_of_two_mutants() {
+    let run = lexprobe(&[
+        "mutate",
+        FIXTURE,
+        "--scope",
+        "Benefit",
+        "--seed",
+        "1",
+        "--count",
+        "2",
+        "--strategy",
+        "depth-first",
+        "--format",
+        "json",
+    ]);
+    expect![[r#"
+        exit code 0
+        --- stdout
+        {
+          "mutants": [
+            {
+              "mutation": "DuplicateException",
+              "site": 3,
+              "exception": 0,
+              "detected": true,
+              "time_to_detection_s": "<time>",
+              "tests": 1,
+              "time_s": "<time>",
+              "position": {
+                "file": "tests/fixtures/mutate/benefit.catala_en",
+                "line": 17,
+                "column": 84
+              },
+              "headings": [
+                "Benefit law",
+                "Article 2"
+              ],
+              "before": "label base definition amount under condition income < $20,000 consequence equals $100",
+              "after": "label base definition amount under condition income < $20,000 consequence equals $100, written twice (both copies apply wherever it applies)",
+              "killing_test": {
+                "test": 1,
+                "inputs": {
+                  "income": "0.00",
+                  "children": "0"
+                },
+                "error": {
+                  "kind": "conflict",
+                  "message": "During evaluation: conflict between multiple valid consequences for assigning the same variable.",
+                  "positions": [
+                    {
+                      "file": "tests/fixtures/mutate/benefit.catala_en",
+                      "line": 17,
+                      "col": 84,
+                      "end_line": 17,
+                      "end_col": 88
+                    },
+                    {
+                      "file": "tests/fixtures/mutate/benefit.catala_en",
+                      "line": 17,
+                      "col": 84,
+                      "end_line": 17,
+                      "end_col": 88
+                    }
+                  ]
+                },
+                "original_error": null
+              },
+              "survivor_reason": null,
+              "start_witness": null,
+              "start_search_s": "<time>"
+            },
+            {
+              "mutation": "DuplicateException",
+              "site": 0,
+              "exception": 0,
+              "detected": true,
+              "time_to_detection_s": "<time>",
+              "tests": 3,
+              "time_s": "<time>",
+              "position": {
+                "file": "tests/fixtures/mutate/benefit.catala_en",
+                "line": 25,
+                "column": 85
+              },
+              "headings": [
+                "Benefit law",
+                "Article 3"
+              ],
+              "before": "exception base definition amount under condition children >= 3 consequence equals $300",
+              "after": "exception base definition amount under condition children >= 3 consequence equals $300, written twice (both copies apply wherever it applies)",
+              "killing_test": {
+                "test": 3,
+                "inputs": {
+                  "income": "0.00",
+                  "children": "3"
+                },
+                "error": {
+                  "kind": "conflict",
+                  "message": "During evaluation: conflict between multiple valid consequences for assigning the same variable.",
+                  "positions": [
+                    {
+                      "file": "tests/fixtures/mutate/benefit.catala_en",
+                      "line": 25,
+                      "col": 85,
+                      "end_line": 25,
+                      "end_col": 89
+                    },
+                    {
+                      "file": "tests/fixtures/mutate/benefit.catala_en",
+                      "line": 25,
+                      "col": 85,
+                      "end_line": 25,
+                      "end_col": 89
+                    }
+                  ]
+                },
+                "original_error": null
+              },
+              "survivor_reason": null,
+              "start_witness": null,
+              "start_search_s": "<time>"
+            }
+          ],
+          "detected": 2,
+          "mean_time_to_detection_s": "<time>",
+          "drawn": 2,
+          "unconfirmed": 0,
+          "set_aside": [],
+          "score_by_heading": [
+            {
+              "heading": "Benefit law > Article 2",
+              "detected": 1,
+              "total": 1
+            },
+            {
+              "heading": "Benefit law > Article 3",
+              "detected": 1,
+              "total": 1
+            }
+          ]
+        }
+        --- stderr
+    "#]].assert_eq(&run.json());
 }

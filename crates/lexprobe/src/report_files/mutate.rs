@@ -149,7 +149,12 @@ fn before_after(
                 .iter()
                 .filter_map(|s| sources.line_col(*s).map(|(l, _)| l.to_string()))
                 .collect();
-            format!(" (and {} more rules: lines {})", n - 1, lines.join(", "))
+            let (rules, at) = if n == 2 {
+                ("rule", "line")
+            } else {
+                ("rules", "lines")
+            };
+            format!(" (and {} more {rules}: {at} {})", n - 1, lines.join(", "))
         }
     };
     match m.kind {
