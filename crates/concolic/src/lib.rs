@@ -29,6 +29,7 @@ mod frontier;
 pub mod inputs;
 mod int_rounding;
 pub mod mutation;
+pub mod mutation_site;
 mod observers;
 pub mod options;
 pub mod parallel;

@@ -3,17 +3,21 @@
 //! exception duplicated (two rules applying at once), a justification negated — and a check
 //! that the concolic exploration of each mutant finds an input on which the mutant fails and
 //! the original does not. Mutants can be confirmed first on known inputs (see
-//! [`MutationOptions::witnesses`]).
+//! [`MutationOptions::witnesses`]); each report keeps the test that detected the mutant, or
+//! why none did ([`Survival`]). [`crate::mutation_site`] says where a mutation acts.
 
-use crate::explore::{explore_with, Control, ExploreOptions, Outcome, Strategy};
+use crate::explore::{explore_with, Control, ExploreOptions, Outcome, StopReason, Strategy};
+use crate::mutation_site::first_reaching;
 use crate::ConcolicError;
-use catala_eval::eval::{ErrorSignature, Interpreter};
+use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeError};
+use catala_eval::runtime::json::value_to_json;
 use catala_eval::Value;
 use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Stmt, UnaryOp};
+use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A kind of mutation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +48,42 @@ pub struct MutantReport {
     pub time_to_detection: Option<Duration>,
     pub tests: usize,
     pub exploration_time: Duration,
+    /// The test that detected the mutant.
+    pub kill: Option<Kill>,
+    /// Why no test detected it (when not detected).
+    pub survival: Option<Survival>,
+    /// The witness the exploration started from (index in [`MutationOptions::witnesses`]):
+    /// the first on which the original program evaluates the mutated default term.
+    pub start: Option<usize>,
+    /// The time spent looking for that witness (before the exploration).
+    pub start_search: Duration,
+}
+
+/// The test that detected a mutant.
+#[derive(Clone, Debug)]
+pub struct Kill {
+    /// Its inputs (in the order of the scope's inputs; `None`: left to the default).
+    pub inputs: Vec<Option<Value>>,
+    /// The mutant's error on these inputs.
+    pub error: RuntimeError,
+    /// What the original program gives on them: `None` when it computes its outputs (or
+    /// fails an assertion), or its own, different, error.
+    pub original: Option<ErrorSignature>,
+    /// The number of the test (1 for the first of the exploration).
+    pub test: usize,
+}
+
+/// Why the exploration of a mutant ended without detecting it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Survival {
+    /// A limit (time, tests, Ctrl-C) stopped it before every path was explored.
+    Limit(StopReason),
+    /// Every path was explored and none fails in a new way: the mutant is likely equivalent
+    /// to the original (within the exploration's bounds).
+    Exhausted,
+    /// It ended without covering every path for these reasons (queries the solver gave up
+    /// on, operations followed concretely, ...).
+    Incomplete(Vec<String>),
 }
 
 /// The scopes a run of `root` may evaluate: itself and its sub-scopes, transitively.
@@ -79,7 +119,11 @@ fn reachable_scopes(program: &Program, root: ScopeId) -> BTreeSet<usize> {
 
 /// Calls `f` on every default term of the variable definitions of the scopes reachable from
 /// `root`, with its site number.
-fn for_each_default(program: &mut Program, root: ScopeId, f: &mut dyn FnMut(usize, &mut Expr)) {
+pub(crate) fn for_each_default(
+    program: &mut Program,
+    root: ScopeId,
+    f: &mut dyn FnMut(usize, &mut Expr),
+) {
     let reachable = reachable_scopes(program, root);
     let mut counter = 0;
     for (i, scope) in program.scopes.iter_mut().enumerate() {
@@ -253,25 +297,32 @@ pub struct MutationRun {
     pub drawn: usize,
     /// Mutants rejected because no witness showed an injected issue.
     pub unconfirmed: usize,
+    /// Those mutants, in the order drawn.
+    pub set_aside: Vec<Mutation>,
 }
 
 /// Draws mutants with `seed` (keeping only confirmed ones when witnesses are given) until
 /// `count` are kept, explores each, and reports detection: a test of the mutant ending in an
 /// error (conflict, no applicable rule, ...) that the original program, run on the same
-/// inputs, does not give. Each exploration stops at its first detection.
+/// inputs, does not give. Each exploration stops at its first detection. With witnesses, each
+/// exploration starts from the first witness on which the original program evaluates the
+/// mutated default term (chosen on the original alone, whatever the mutant does on it).
 pub fn run_mutants(
     program: &Program,
     scope: ScopeId,
     options: &MutationOptions,
 ) -> Result<MutationRun, ConcolicError> {
-    run_campaign(program, scope, options, &mut |_, mutant| {
-        detect(program, mutant, scope, &options.explore, None)
+    run_campaign(program, scope, options, &mut |_, mutant, hints| {
+        detect(program, mutant, scope, &options.explore, hints, None)
     })
 }
 
 /// Builds a fresh copy of the program in a worker thread (programs are not shared between
 /// threads).
 pub(crate) type ProgramSetup<'a> = &'a (dyn Fn() -> Result<Program, String> + Sync);
+
+/// One mutant to explore, with the first inputs of its exploration.
+type Job = (Mutation, Option<Json>);
 
 /// [`run_mutants`], exploring each mutant twice side by side: depth-first and new branches
 /// first ([`Strategy`]), in two worker threads that live for the whole campaign (each with
@@ -286,10 +337,10 @@ pub fn run_mutants_both_orders(
 ) -> Result<MutationRun, ConcolicError> {
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let (results_tx, results) = mpsc::channel::<Result<Detection, String>>();
+        let (results_tx, results) = mpsc::channel::<Result<Sent, String>>();
         let mut workers = Vec::new();
         for strategy in [Strategy::DepthFirst, Strategy::NewBranchesFirst] {
-            let (tx, jobs) = mpsc::channel::<Mutation>();
+            let (tx, jobs) = mpsc::channel::<Job>();
             workers.push(tx);
             let results_tx = results_tx.clone();
             let explore = ExploreOptions {
@@ -299,11 +350,12 @@ pub fn run_mutants_both_orders(
             let stop = &stop;
             s.spawn(move || {
                 let program = setup();
-                for mutation in jobs {
+                for (mutation, hints) in jobs {
                     let r = match &program {
                         Ok(p) => {
                             let mutant = apply(p, scope, mutation);
-                            detect(p, &mutant, scope, &explore, Some(stop))
+                            detect(p, &mutant, scope, &explore, hints, Some(stop))
+                                .map(|d| Sent::from(p, scope, d))
                                 .map_err(|e| e.to_string())
                         }
                         Err(e) => Err(e.clone()),
@@ -315,19 +367,18 @@ pub fn run_mutants_both_orders(
             });
         }
         drop(results_tx);
-        let run = run_campaign(program, scope, options, &mut |mutation, _| {
+        let run = run_campaign(program, scope, options, &mut |mutation, _, hints| {
             stop.store(false, Ordering::Relaxed);
             for w in &workers {
-                w.send(mutation)
+                w.send((mutation, hints.clone()))
                     .map_err(|_| ConcolicError::Worker("a worker stopped".into()))?;
             }
             let mut found = Vec::new();
             for _ in &workers {
-                found.push(
-                    results
-                        .recv()
-                        .map_err(|_| ConcolicError::Worker("a worker stopped".into()))?,
-                );
+                let sent = results
+                    .recv()
+                    .map_err(|_| ConcolicError::Worker("a worker stopped".into()))?;
+                found.push(sent.and_then(|d| d.into_detection(program, scope)));
             }
             earliest(found)
         });
@@ -337,11 +388,15 @@ pub fn run_mutants_both_orders(
     })
 }
 
+/// Explores one mutant (the mutation, the mutated program, the first inputs).
+type ExploreMutant<'a> =
+    &'a mut dyn FnMut(Mutation, &Program, Option<Json>) -> Result<Detection, ConcolicError>;
+
 fn run_campaign(
     program: &Program,
     scope: ScopeId,
     options: &MutationOptions,
-    explore_mutant: &mut dyn FnMut(Mutation, &Program) -> Result<Detection, ConcolicError>,
+    explore_mutant: ExploreMutant<'_>,
 ) -> Result<MutationRun, ConcolicError> {
     let candidates = candidate_mutations(program, scope);
     let mut run = MutationRun::default();
@@ -365,19 +420,44 @@ fn run_campaign(
                 .any(|(w, b)| oracle.error_of(w).is_some_and(|e| Some(&e) != b.as_ref()));
             if !confirmed {
                 run.unconfirmed += 1;
+                run.set_aside.push(mutation);
                 continue;
             }
         }
-        let found = explore_mutant(mutation, &mutant)?;
+        let clock = Instant::now();
+        let start = match &options.witnesses {
+            Some(ws) => first_reaching(program, scope, mutation.site, ws)?,
+            None => None,
+        };
+        let start_search = clock.elapsed();
+        let hints = start
+            .and_then(|k| options.witnesses.as_ref()?.get(k))
+            .map(|w| hints_of(program, scope, w));
+        let found = explore_mutant(mutation, &mutant, hints)?;
         run.reports.push(MutantReport {
             mutation,
             detected: found.first.is_some(),
             time_to_detection: found.first,
             tests: found.tests,
             exploration_time: found.time,
+            kill: found.kill,
+            survival: found.survival,
+            start,
+            start_search,
         });
     }
     Ok(run)
+}
+
+/// Inputs as the hints of an exploration: a JSON object keyed by input name.
+fn hints_of(program: &Program, scope: ScopeId, inputs: &[Option<Value>]) -> Json {
+    let mut m = serde_json::Map::new();
+    for (input, v) in program.scope(scope).inputs.iter().zip(inputs) {
+        if let Some(v) = v {
+            m.insert(input.name.clone(), value_to_json(program, v));
+        }
+    }
+    Json::Object(m)
 }
 
 /// What one exploration of a mutant found.
@@ -385,29 +465,92 @@ struct Detection {
     first: Option<Duration>,
     tests: usize,
     time: Duration,
+    kill: Option<Kill>,
+    survival: Option<Survival>,
 }
 
-/// Explores `mutant` until a test shows an error the original does not give (reproduced by
-/// the plain interpreter on the mutant), or until `stop` is raised by another exploration.
+/// A [`Detection`] as a worker thread sends it: the killing test's inputs as JSON (values are
+/// not shared between threads).
+struct Sent {
+    first: Option<Duration>,
+    tests: usize,
+    time: Duration,
+    survival: Option<Survival>,
+    kill: Option<(Json, RuntimeError, Option<ErrorSignature>, usize)>,
+}
+
+impl Sent {
+    fn from(program: &Program, scope: ScopeId, d: Detection) -> Sent {
+        Sent {
+            first: d.first,
+            tests: d.tests,
+            time: d.time,
+            survival: d.survival,
+            kill: d.kill.map(|k| {
+                (
+                    hints_of(program, scope, &k.inputs),
+                    k.error,
+                    k.original,
+                    k.test,
+                )
+            }),
+        }
+    }
+
+    fn into_detection(self, program: &Program, scope: ScopeId) -> Result<Detection, String> {
+        let kill = match self.kill {
+            Some((inputs, error, original, test)) => Some(Kill {
+                inputs: catala_eval::eval::inputs_from_json(program, scope, &inputs)
+                    .map_err(|e| e.to_string())?,
+                error,
+                original,
+                test,
+            }),
+            None => None,
+        };
+        Ok(Detection {
+            first: self.first,
+            tests: self.tests,
+            time: self.time,
+            kill,
+            survival: self.survival,
+        })
+    }
+}
+
+/// Explores `mutant` (from `hints` when given) until a test shows an error the original does
+/// not give (reproduced by the plain interpreter on the mutant), or until `stop` is raised by
+/// another exploration.
 fn detect(
     program: &Program,
     mutant: &Program,
     scope: ScopeId,
     explore: &ExploreOptions,
+    hints: Option<Json>,
     stop: Option<&AtomicBool>,
 ) -> Result<Detection, ConcolicError> {
     let mut original = Oracle::new(program, scope)?;
     let mut plain_mutant = Oracle::new(mutant, scope)?;
     let mut first = None;
-    let e = explore_with(mutant, scope, explore, &mut |_, t| {
+    let mut kill = None;
+    let explore = ExploreOptions {
+        hints: hints.or_else(|| explore.hints.clone()),
+        ..explore.clone()
+    };
+    let e = explore_with(mutant, scope, &explore, &mut |i, t| {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Control::Stop;
         }
         if let Outcome::Error(err) = &t.outcome {
-            if original.error_of(&t.inputs) != Some(err.signature())
-                && plain_mutant.error_of(&t.inputs).is_some()
-            {
+            let before = original.error_of(&t.inputs);
+            if before != Some(err.signature()) && plain_mutant.error_of(&t.inputs).is_some() {
                 first = Some(t.found_at);
+                kill = Some(Kill {
+                    inputs: t.inputs.clone(),
+                    error: err.clone(),
+                    original: before,
+                    test: i + 1,
+                });
                 if let Some(s) = stop {
                     s.store(true, Ordering::Relaxed);
                 }
@@ -416,10 +559,18 @@ fn detect(
         }
         Control::Continue
     })?;
+    let survival = match (&kill, &e.stats.stopped_by) {
+        (Some(_), _) => None,
+        (None, Some(reason)) => Some(Survival::Limit(reason.clone())),
+        (None, None) if e.stats.complete => Some(Survival::Exhausted),
+        (None, None) => Some(Survival::Incomplete(e.incomplete.clone())),
+    };
     Ok(Detection {
         first,
         tests: e.stats.tests,
         time: e.stats.time,
+        kill,
+        survival,
     })
 }
 

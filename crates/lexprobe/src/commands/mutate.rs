@@ -7,10 +7,10 @@ use crate::catala;
 use crate::catala::report::{print_errors, ErrorReport};
 use crate::exit::{CATALA_ERROR, SUCCESS, USAGE};
 use crate::format::OutputFormat;
+use crate::report_files::mutate::{MutateReport, RuleIndex};
 use catala_eval::Value;
-use concolic::mutation::{run_mutants, run_mutants_both_orders, MutationOptions, MutationRun};
+use concolic::mutation::{run_mutants, run_mutants_both_orders, MutationOptions};
 use concolic::{ExploreOptions, Optimizations, Strategy};
-use serde_json::{json, Value as Json};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -132,9 +132,15 @@ pub fn run(args: MutateArgs) -> i32 {
         _ => run_mutants(&loaded.program, scope, &options),
     };
     status.finish();
+    let rules = rule_index(&args);
+    let report = MutateReport {
+        loaded: &loaded,
+        scope,
+        rules: &rules,
+    };
     match campaign {
-        Ok(campaign) if json_out => println!("{}", campaign_json(&campaign)),
-        Ok(campaign) => print!("{}", campaign_text(&campaign, args.witnesses.is_some())),
+        Ok(campaign) if json_out => println!("{}", report.json(&campaign)),
+        Ok(campaign) => print!("{}", report.text(&campaign, args.witnesses.is_some())),
         Err(e) => {
             print_errors(
                 &loaded.sources,
@@ -167,83 +173,17 @@ fn explore_options(args: &MutateArgs, optimizations: Optimizations) -> ExploreOp
     }
 }
 
-/// The times to detection of the detected mutants, in seconds.
-fn detection_times(campaign: &MutationRun) -> Vec<f64> {
-    campaign
-        .reports
-        .iter()
-        .filter_map(|r| r.time_to_detection.map(|t| t.as_secs_f64()))
-        .collect()
-}
-
-/// The mean of `times`, if there is one.
-fn mean(times: &[f64]) -> Option<f64> {
-    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
-}
-
-/// The campaign as one JSON object (`--format json`).
-fn campaign_json(campaign: &MutationRun) -> Json {
-    let detected = detection_times(campaign);
-    let mutants: Vec<_> = campaign
-        .reports
-        .iter()
-        .map(|r| {
-            json!({
-                "mutation": format!("{:?}", r.mutation.kind),
-                "site": r.mutation.site,
-                "exception": r.mutation.exception,
-                "detected": r.detected,
-                "time_to_detection_s": r.time_to_detection.map(|t| t.as_secs_f64()),
-                "tests": r.tests,
-                "time_s": r.exploration_time.as_secs_f64(),
-            })
-        })
-        .collect();
-    json!({
-        "mutants": mutants,
-        "detected": detected.len(),
-        "mean_time_to_detection_s": mean(&detected),
-        "drawn": campaign.drawn,
-        "unconfirmed": campaign.unconfirmed,
-    })
-}
-
-/// The campaign as text: one line per mutant, the detection count, and with witnesses how
-/// many mutants were set aside.
-fn campaign_text(campaign: &MutationRun, with_witnesses: bool) -> String {
-    let reports = &campaign.reports;
-    let detected = detection_times(campaign);
-    let mut out = String::new();
-    for (i, r) in reports.iter().enumerate() {
-        out.push_str(&format!(
-            "mutant {}: {:?} at default #{} (exception {}): {} ({} tests, {:.3} s)\n",
-            i + 1,
-            r.mutation.kind,
-            r.mutation.site,
-            r.mutation.exception,
-            match r.time_to_detection {
-                Some(t) => format!("detected after {:.3} s", t.as_secs_f64()),
-                None => "not detected".to_string(),
-            },
-            r.tests,
-            r.exploration_time.as_secs_f64()
-        ));
+/// The rules of the program as parsed (for the rule texts of the report); none when the
+/// file cannot be parsed again.
+fn rule_index(args: &MutateArgs) -> RuleIndex {
+    let Ok(options) = catala_syntax::LoadOptions::for_file(&args.file, &args.includes.include)
+    else {
+        return RuleIndex::default();
+    };
+    match catala_syntax::parse_file_with_options(&args.file, &options) {
+        (_, Ok(ast)) => RuleIndex::of(&ast),
+        (_, Err(_)) => RuleIndex::default(),
     }
-    out.push_str(&format!(
-        "{}/{} mutants detected{}\n",
-        detected.len(),
-        reports.len(),
-        mean(&detected).map_or(String::new(), |m| format!(
-            ", mean time to detection {m:.3} s"
-        ))
-    ));
-    if with_witnesses {
-        out.push_str(&format!(
-            "{} mutants drawn, {} set aside: no witness input shows an injected issue\n",
-            campaign.drawn, campaign.unconfirmed
-        ));
-    }
-    out
 }
 
 /// The inputs of every test line of a `lexprobe concolic --jsonl` file (the closing stats

@@ -10,6 +10,7 @@ mod concolic;
 mod concolic_problems;
 mod falsify;
 mod metamorphic;
+pub(crate) mod mutate;
 mod source_root;
 
 pub(crate) use concolic::{test_inputs_json, ConcolicFiles, ConcolicRecorders};

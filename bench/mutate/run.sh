@@ -1,0 +1,48 @@
+#!/bin/sh
+# Mutants of the housing benefits (BENCHMARKS.md, "Mutants of the housing benefits"): the
+# original's exploration written as JSON Lines (the witnesses), then `lexprobe mutate` on 20
+# mutants drawn with seed 1, each confirmed on the witnesses, under /usr/bin/time -v; prints
+# how many were detected, the mean and median time to detection and each time.
+#
+# usage: bench/mutate/run.sh [BIN] [CORPUS_DIR] [WITNESSES] [STRATEGY]
+#   BIN         default target/release/lexprobe
+#   CORPUS_DIR  default ../shared/corpus
+#   WITNESSES   a `lexprobe concolic --jsonl` file of the original; default: written to
+#               $OUT/original.jsonl by a complete exploration first (OUT: default
+#               ${TMPDIR:-/tmp}/lexprobe-bench-mutate)
+#   STRATEGY    default both
+set -e
+BIN="${1:-target/release/lexprobe}"
+CORPUS="${2:-$(pwd)/../shared/corpus}"
+HOUSING="$CORPUS/cutecat-benchmarks/aides_logement/tests/concolic/large_metropole_apl.catala_fr"
+STRATEGY="${4:-both}"
+if [ ! -f "$HOUSING" ]; then
+  echo "corpus not found at $CORPUS: nothing to measure"
+  exit 0
+fi
+OUT="${OUT:-${TMPDIR:-/tmp}/lexprobe-bench-mutate}"
+mkdir -p "$OUT"
+WITNESSES="${3:-$OUT/original.jsonl}"
+if [ ! -f "$WITNESSES" ]; then
+  "$BIN" concolic "$HOUSING" --scope Test --jsonl > "$WITNESSES"
+fi
+/usr/bin/time -v "$BIN" mutate "$HOUSING" --scope Test --seed 1 --count 20 --timeout 300 \
+  --witnesses "$WITNESSES" --strategy "$STRATEGY" --quiet --format json \
+  > "$OUT/mutants.json" 2> "$OUT/time.txt"
+grep -E "Elapsed|Maximum resident" "$OUT/time.txt"
+python3 - "$OUT/mutants.json" <<'PY'
+import json, statistics, sys
+doc = json.load(open(sys.argv[1]))
+ms = doc["mutants"]
+times = sorted(m["time_to_detection_s"] for m in ms if m["detected"])
+print(f"{doc['drawn']} drawn, {doc['unconfirmed']} set aside, {doc['detected']} of {len(ms)} detected")
+if times:
+    print(f"mean time to detection {statistics.mean(times):.3f} s, median {statistics.median(times):.3f} s")
+    print("times:", ", ".join(f"{t:.3f}" for t in times))
+starts = [m.get("start_search_s") for m in ms if m.get("start_search_s") is not None]
+if starts:
+    print(f"search for the starting witness: mean {statistics.mean(starts):.3f} s per mutant")
+for m in ms:
+    if not m["detected"]:
+        print("not detected:", m["mutation"], m["site"], m["exception"], m.get("survivor_reason"))
+PY
