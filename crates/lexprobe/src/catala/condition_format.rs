@@ -67,7 +67,7 @@ mod tests {
             CatalaFormat(Language::Fr).value(&Unit::Money, &cents),
             "20 000,00 €"
         );
-        // Day 20,270 is 1 July 2025.
+        // Day 20,270 is 1 July 2025; Catala prints dates between bars.
         let day = BigRational::from_integer(BigInt::from(20_270));
         assert_eq!(
             CatalaFormat(Language::En).value(&Unit::Date, &day),
