@@ -71,7 +71,7 @@ mod tests {
         let day = BigRational::from_integer(BigInt::from(20_270));
         assert_eq!(
             CatalaFormat(Language::En).value(&Unit::Date, &day),
-            "2025-07-01"
+            "|2025-07-01|"
         );
     }
 }
