@@ -73,6 +73,7 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
           output │ y = 1
         Findings: 2 distinct problems.
         Problem 1 (no_value): in 1 test, first in test 2:
+          Condition (1 path): not b and x < 0
         ┌─[ERROR]─
         │
         │  During evaluation: no applicable rule to define this variable in this
@@ -84,6 +85,7 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
         │   │          ‾
         └─ The default term of Fig. 5
         Problem 2 (conflict): in 1 test, first in test 4:
+          Condition (1 path): b and x = 0
         ┌─[ERROR]─
         │
         │  During evaluation: conflict between multiple valid consequences for
@@ -269,6 +271,35 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
               "kind": "no_value",
               "tests": 1,
               "first_test": 2,
+              "condition": {
+                "paths": 1,
+                "cases": [
+                  {
+                    "text": "not b and x < 0",
+                    "constraints": [
+                      {
+                        "input": "b",
+                        "equals": false,
+                        "text": "not b"
+                      },
+                      {
+                        "input": "x",
+                        "unit": "integer",
+                        "ranges": [
+                          {
+                            "min": null,
+                            "max": {
+                              "value": "-1",
+                              "inclusive": true
+                            }
+                          }
+                        ],
+                        "text": "x < 0"
+                      }
+                    ]
+                  }
+                ]
+              },
               "error": {
                 "kind": "no_value",
                 "message": "During evaluation: no applicable rule to define this variable in this situation.",
@@ -287,6 +318,38 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
               "kind": "conflict",
               "tests": 1,
               "first_test": 4,
+              "condition": {
+                "paths": 1,
+                "cases": [
+                  {
+                    "text": "b and x = 0",
+                    "constraints": [
+                      {
+                        "input": "b",
+                        "equals": true,
+                        "text": "b"
+                      },
+                      {
+                        "input": "x",
+                        "unit": "integer",
+                        "ranges": [
+                          {
+                            "min": {
+                              "value": "0",
+                              "inclusive": true
+                            },
+                            "max": {
+                              "value": "0",
+                              "inclusive": true
+                            }
+                          }
+                        ],
+                        "text": "x = 0"
+                      }
+                    ]
+                  }
+                ]
+              },
               "error": {
                 "kind": "conflict",
                 "message": "During evaluation: conflict between multiple valid consequences for assigning the same variable.",
@@ -376,19 +439,71 @@ fn mutate_reports_every_mutant_of_fig5() {
     expect![[r#"
         exit code 0
         --- stdout
-        mutant 1: NegateJustification at default #2 (exception 0): detected after <time> s (1 tests, <time> s)
-        mutant 2: DuplicateException at default #0 (exception 0): detected after <time> s (1 tests, <time> s)
-        mutant 3: NegateJustification at default #1 (exception 0): not detected (5 tests, <time> s)
-        mutant 4: DuplicateException at default #1 (exception 1): detected after <time> s (1 tests, <time> s)
-        mutant 5: DuplicateException at default #1 (exception 0): detected after <time> s (4 tests, <time> s)
-        mutant 6: NegateJustification at default #4 (exception 0): not detected (5 tests, <time> s)
-        mutant 7: RemoveException at default #1 (exception 1): detected after <time> s (1 tests, <time> s)
-        mutant 8: RemoveException at default #0 (exception 0): detected after <time> s (1 tests, <time> s)
-        mutant 9: DuplicateException at default #4 (exception 0): detected after <time> s (3 tests, <time> s)
-        mutant 10: NegateJustification at default #5 (exception 0): detected after <time> s (3 tests, <time> s)
-        mutant 11: NegateJustification at default #3 (exception 0): detected after <time> s (1 tests, <time> s)
-        mutant 12: RemoveException at default #1 (exception 0): not detected (3 tests, <time> s)
-        mutant 13: RemoveException at default #4 (exception 0): not detected (4 tests, <time> s)
+        mutant 1: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:23:42  (The default term of Fig. 5 > First exception)
+            before: exception definition y under condition b consequence equals 1
+            after:  exception definition y under condition not (b) consequence equals 1
+            detected after 1 test (<time> s): b = false, x = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:30:67); the original gives no error
+        mutant 2: DuplicateException  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
+            before: exception definition y under condition b consequence equals 1 (and 1 more rule: line 30)
+            after:  exception definition y under condition b consequence equals 1 (and 1 more rule: line 30), written twice (both copies apply wherever it applies)
+            detected after 1 test (<time> s): b = false, x = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:30:67, tests/fixtures/concolic/fig5_default.catala_en:30:67); the original gives no error
+        mutant 3: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
+            before: the group of rules beginning with: exception definition y under condition b consequence equals 1 (the group's own condition: false, under which nothing follows)
+            after:  the group's own condition: true (under which nothing follows either)
+            not detected (5 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 4: DuplicateException  tests/fixtures/concolic/fig5_default.catala_en:30:67  (The default term of Fig. 5 > Second exception)
+            before: exception definition y under condition x = 0 consequence equals 2
+            after:  exception definition y under condition x = 0 consequence equals 2, written twice (both copies apply wherever it applies)
+            detected after 1 test (<time> s): b = false, x = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:30:67, tests/fixtures/concolic/fig5_default.catala_en:30:67); the original gives no error
+        mutant 5: DuplicateException  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
+            before: exception definition y under condition b consequence equals 1
+            after:  exception definition y under condition b consequence equals 1, written twice (both copies apply wherever it applies)
+            detected after 4 tests (<time> s): b = true, x = 0
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:30:67); the original fails otherwise: conflict (tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:30:67)
+        mutant 6: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
+            before: the group of rules beginning with: definition y under condition x > 0 consequence equals 3 (the group's own condition: false, under which nothing follows)
+            after:  the group's own condition: true (under which nothing follows either)
+            not detected (5 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 7: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:30:67  (The default term of Fig. 5 > Second exception)
+            before: exception definition y under condition x = 0 consequence equals 2
+            after:  (removed)
+            detected after 1 test (<time> s): b = false, x = 0
+              → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
+        mutant 8: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
+            before: exception definition y under condition b consequence equals 1 (and 1 more rule: line 30)
+            after:  (removed)
+            detected after 1 test (<time> s): b = false, x = 0
+              → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
+        mutant 9: DuplicateException  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
+            before: definition y under condition x > 0 consequence equals 3
+            after:  definition y under condition x > 0 consequence equals 3, written twice (both copies apply wherever it applies)
+            detected after 3 tests (<time> s): b = false, x = 1
+              → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:16:57, tests/fixtures/concolic/fig5_default.catala_en:16:57); the original gives no error
+        mutant 10: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:16:32  (The default term of Fig. 5 > Base case)
+            before: definition y under condition x > 0 consequence equals 3
+            after:  definition y under condition not (x > 0) consequence equals 3
+            detected after 3 tests (<time> s): b = false, x = 1
+              → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
+        mutant 11: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:30:42  (The default term of Fig. 5 > Second exception)
+            before: exception definition y under condition x = 0 consequence equals 2
+            after:  exception definition y under condition not (x = 0) consequence equals 2
+            detected after 1 test (<time> s): b = false, x = 0
+              → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
+        mutant 12: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
+            before: exception definition y under condition b consequence equals 1
+            after:  (removed)
+            not detected (3 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        mutant 13: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
+            before: definition y under condition x > 0 consequence equals 3
+            after:  (removed)
+            not detected (4 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+        score by law heading:
+          The default term of Fig. 5 > Base case: 2/4 detected
+          The default term of Fig. 5 > First exception: 4/6 detected
+          The default term of Fig. 5 > Second exception: 3/3 detected
         9/13 mutants detected, mean time to detection <time> s
         --- stderr
     "#]].assert_eq(&run.text());
@@ -422,7 +537,49 @@ fn mutate_json_of_three_mutants() {
               "detected": true,
               "time_to_detection_s": "<time>",
               "tests": 1,
-              "time_s": "<time>"
+              "time_s": "<time>",
+              "position": {
+                "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                "line": 23,
+                "column": 42
+              },
+              "headings": [
+                "The default term of Fig. 5",
+                "First exception"
+              ],
+              "before": "exception definition y under condition b consequence equals 1",
+              "after": "exception definition y under condition not (b) consequence equals 1",
+              "killing_test": {
+                "test": 1,
+                "inputs": {
+                  "b": false,
+                  "x": "0"
+                },
+                "error": {
+                  "kind": "conflict",
+                  "message": "During evaluation: conflict between multiple valid consequences for assigning the same variable.",
+                  "positions": [
+                    {
+                      "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                      "line": 23,
+                      "col": 63,
+                      "end_line": 23,
+                      "end_col": 64
+                    },
+                    {
+                      "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                      "line": 30,
+                      "col": 67,
+                      "end_line": 30,
+                      "end_col": 68
+                    }
+                  ]
+                },
+                "original_error": null
+              },
+              "survivor_reason": null,
+              "start_witness": null,
+              "start_search_s": "<time>"
             },
             {
               "mutation": "DuplicateException",
@@ -431,7 +588,49 @@ fn mutate_json_of_three_mutants() {
               "detected": true,
               "time_to_detection_s": "<time>",
               "tests": 1,
-              "time_s": "<time>"
+              "time_s": "<time>",
+              "position": {
+                "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                "line": 23,
+                "column": 63
+              },
+              "headings": [
+                "The default term of Fig. 5",
+                "First exception"
+              ],
+              "before": "exception definition y under condition b consequence equals 1 (and 1 more rule: line 30)",
+              "after": "exception definition y under condition b consequence equals 1 (and 1 more rule: line 30), written twice (both copies apply wherever it applies)",
+              "killing_test": {
+                "test": 1,
+                "inputs": {
+                  "b": false,
+                  "x": "0"
+                },
+                "error": {
+                  "kind": "conflict",
+                  "message": "During evaluation: conflict between multiple valid consequences for assigning the same variable.",
+                  "positions": [
+                    {
+                      "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                      "line": 30,
+                      "col": 67,
+                      "end_line": 30,
+                      "end_col": 68
+                    },
+                    {
+                      "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                      "line": 30,
+                      "col": 67,
+                      "end_line": 30,
+                      "end_col": 68
+                    }
+                  ]
+                },
+                "original_error": null
+              },
+              "survivor_reason": null,
+              "start_witness": null,
+              "start_search_s": "<time>"
             },
             {
               "mutation": "NegateJustification",
@@ -440,13 +639,39 @@ fn mutate_json_of_three_mutants() {
               "detected": false,
               "time_to_detection_s": null,
               "tests": 5,
-              "time_s": "<time>"
+              "time_s": "<time>",
+              "position": {
+                "file": "tests/fixtures/concolic/fig5_default.catala_en",
+                "line": 23,
+                "column": 63
+              },
+              "headings": [
+                "The default term of Fig. 5",
+                "First exception"
+              ],
+              "before": "the group of rules beginning with: exception definition y under condition b consequence equals 1 (the group's own condition: false, under which nothing follows)",
+              "after": "the group's own condition: true (under which nothing follows either)",
+              "killing_test": null,
+              "survivor_reason": {
+                "reason": "equivalent_suspected",
+                "explanation": "every path explored, none fails in a new way: equivalent mutant suspected"
+              },
+              "start_witness": null,
+              "start_search_s": "<time>"
             }
           ],
           "detected": 2,
           "mean_time_to_detection_s": "<time>",
           "drawn": 3,
-          "unconfirmed": 0
+          "unconfirmed": 0,
+          "set_aside": [],
+          "score_by_heading": [
+            {
+              "heading": "The default term of Fig. 5 > First exception",
+              "detected": 2,
+              "total": 3
+            }
+          ]
         }
         --- stderr
     "#]]
