@@ -16,7 +16,7 @@
 use crate::executor::{PathExecutor, Run};
 use crate::inputs::Assignment;
 use crate::observers::Observers;
-use crate::results::{Control, StopReason};
+use crate::results::{Control, ExploreStats, StopReason};
 use crate::searcher::Node;
 use crate::work_pool::{Task, WorkPool};
 use crate::worker::{roundness_of, Worker};
@@ -35,15 +35,15 @@ impl Worker<'_> {
         pool: &dyn WorkPool,
         obs: &mut Observers,
     ) -> Result<(), ConcolicError> {
-        let mut task = first.or_else(|| pool.take(&|| self.figures(obs.checkpoints)));
+        let mut task = first.or_else(|| pool.take(&|| self.figures(obs.stats, obs.checkpoints)));
         while let Some(t) = task {
             if !self.explore_subtree(t, pool, obs)? {
                 pool.stop();
                 return Ok(());
             }
-            task = pool.take(&|| self.figures(obs.checkpoints));
+            task = pool.take(&|| self.figures(obs.stats, obs.checkpoints));
         }
-        self.stats.complete = !pool.is_stopped();
+        obs.stats.complete = !pool.is_stopped();
         Ok(())
     }
 
@@ -96,18 +96,18 @@ impl Worker<'_> {
         let limit = if stopped { None } else { self.hard_stop() };
         let limited = limit.is_some();
         if let Some(reason) = limit {
-            self.stop_at(reason);
+            obs.stats.stop_at(reason);
         }
         if stopped || limited {
             if save {
-                let mut c = self.checkpoint(obs.checkpoints, pool, assignment, &[]);
+                let mut c = self.checkpoint(obs.stats, obs.checkpoints, pool, assignment, &[]);
                 c.done = flags;
                 obs.checkpoints.write(&c);
             }
             return false;
         }
         if pool.pause_asked() {
-            let mut c = self.checkpoint(obs.checkpoints, pool, assignment, &[]);
+            let mut c = self.checkpoint(obs.stats, obs.checkpoints, pool, assignment, &[]);
             c.done = flags;
             pool.pause(c);
         }
@@ -124,6 +124,7 @@ impl Worker<'_> {
         resumed: Option<&[bool]>,
         prefix: &[Node],
         floor: usize,
+        stats: &mut ExploreStats,
     ) -> Vec<Node> {
         let mut stack: Vec<Node> = Vec::with_capacity(path.len());
         for (i, c) in path.into_iter().enumerate() {
@@ -131,7 +132,7 @@ impl Worker<'_> {
                 (Some(flags), _) => flags.get(i).copied().unwrap_or(false),
                 (None, Some(p)) => {
                     if p.term != c.term {
-                        self.stats.divergences += 1;
+                        stats.divergences += 1;
                     }
                     p.done
                 }
@@ -153,6 +154,7 @@ impl Worker<'_> {
         &mut self,
         stack: &[Node],
         lemmas: &mut Vec<(usize, Term)>,
+        stats: &mut ExploreStats,
     ) -> Result<(Vec<Term>, QueryOutcome), ConcolicError> {
         let query = with_lemmas(stack, lemmas);
         let outcome = self.session.check_path(&query)?;
@@ -160,7 +162,7 @@ impl Worker<'_> {
             return Ok((query, outcome));
         }
         lemmas.clear();
-        self.stats.dropped_lemmas += 1;
+        stats.dropped_lemmas += 1;
         let query = with_lemmas(stack, lemmas);
         let outcome = self.session.check_path(&query)?;
         Ok((query, outcome))
@@ -213,6 +215,7 @@ impl Worker<'_> {
         stack: &mut [Node],
         k: usize,
         pool: &dyn WorkPool,
+        stats: &mut ExploreStats,
     ) -> Result<(), ConcolicError> {
         for j in k + 1..stack.len() {
             if stack[j].done {
@@ -230,7 +233,7 @@ impl Worker<'_> {
                 // A query a limit interrupted is not one the solver gave up on: the limit is
                 // reported instead.
                 QueryOutcome::Unknown if self.session.stopped() => {}
-                QueryOutcome::Unknown => self.stats.unknown_queries += 1,
+                QueryOutcome::Unknown => stats.unknown_queries += 1,
             }
         }
         Ok(())
@@ -358,20 +361,27 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             lemmas: learnt,
         } = w.executor.execute(&self.assignment);
         if !learnt.is_empty() {
-            w.stats.early_lemmas += learnt.len();
+            self.obs.stats.early_lemmas += learnt.len();
             self.lemmas.extend(learnt);
             self.lemmas.sort_by_key(|(p, _)| *p);
         }
-        let (index, control) =
-            w.record_test(self.pool, inputs, &path, outcome, roundness, self.obs.tests);
+        let (index, control) = w.record_test(
+            self.pool,
+            inputs,
+            &path,
+            outcome,
+            roundness,
+            self.obs.stats,
+            self.obs.tests,
+        );
         if control == Control::Stop {
-            w.stop_at(StopReason::Caller);
+            self.obs.stats.stop_at(StopReason::Caller);
             return Ok(Flow::Stop);
         }
         match w.limit(index + 1, self.obs.checkpoints.tests_before) {
             None => {}
             Some(reason @ StopReason::Tests(_)) => {
-                w.stop_at(reason);
+                self.obs.stats.stop_at(reason);
                 if !self.saves {
                     return Ok(Flow::Stop);
                 }
@@ -380,18 +390,29 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             }
             Some(reason) => {
                 // Time or Ctrl-C: no more queries; this run is done again on resumption.
-                w.stop_at(reason);
+                self.obs.stats.stop_at(reason);
                 if self.saves {
                     let done = flags_before_run(&self.resumed_done, &self.prefix);
-                    let c =
-                        w.checkpoint_rerun(self.obs.checkpoints, self.pool, &self.assignment, done);
+                    let c = w.checkpoint_rerun(
+                        self.obs.stats,
+                        self.obs.checkpoints,
+                        self.pool,
+                        &self.assignment,
+                        done,
+                    );
                     self.obs.checkpoints.write(&c);
                 }
                 return Ok(Flow::Stop);
             }
         }
         let resumed = self.resumed_done.take();
-        self.stack = w.branch_stack(path, resumed.as_deref(), &self.prefix, self.floor);
+        self.stack = w.branch_stack(
+            path,
+            resumed.as_deref(),
+            &self.prefix,
+            self.floor,
+            self.obs.stats,
+        );
         Ok(Flow::Continue)
     }
 
@@ -404,13 +425,13 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
         let Some(pick) = w.searcher.pick(stack, &w.coverage, !self.lemmas.is_empty()) else {
             if self.stopping {
                 // The test limit came with the last path of this subtree: it cut nothing here.
-                w.stats.stopped_by = None;
+                self.obs.stats.stopped_by = None;
             }
             return Ok(Negation::Exhausted);
         };
         let i = pick.negate;
         if pick.set_aside_below {
-            w.hand_out_below(stack, i, self.pool)?;
+            w.hand_out_below(stack, i, self.pool, self.obs.stats)?;
         }
         // The flags of the path before this negation (depth-first: the nodes below `i` are
         // done), for a checkpoint at a stop during the query.
@@ -423,17 +444,22 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             other_way: None,
         };
         self.lemmas.retain(|(p, _)| *p <= i);
-        let (query, outcome) = w.ask(stack, &mut self.lemmas)?;
+        let (query, outcome) = w.ask(stack, &mut self.lemmas, self.obs.stats)?;
         if outcome != QueryOutcome::Sat {
             if let Some(reason) = w.hard_stop() {
                 // A limit interrupted the query, or came during it: not an answer.
-                w.stop_at(reason);
+                self.obs.stats.stop_at(reason);
                 if self.saves {
                     let mut done: Vec<bool> = stack[..i].iter().map(|n| n.done).collect();
                     done.push(outcome == QueryOutcome::Unsat);
                     done.extend(std::iter::repeat_n(true, below));
-                    let c =
-                        w.checkpoint_rerun(self.obs.checkpoints, self.pool, &self.assignment, done);
+                    let c = w.checkpoint_rerun(
+                        self.obs.stats,
+                        self.obs.checkpoints,
+                        self.pool,
+                        &self.assignment,
+                        done,
+                    );
                     self.obs.checkpoints.write(&c);
                 }
                 return Ok(Negation::Stop);
@@ -445,14 +471,20 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             QueryOutcome::Unknown => {
                 // The solver gave up: the subtree is skipped and the exploration is not
                 // complete.
-                w.stats.unknown_queries += 1;
+                self.obs.stats.unknown_queries += 1;
                 return Ok(Negation::Closed);
             }
         }
         let (assignment, roundness) = w.model_inputs(&query)?;
         self.prefix = std::mem::take(stack);
         if (self.obs.checkpoints.due() || self.stopping) && self.saves {
-            let c = w.checkpoint(self.obs.checkpoints, self.pool, &assignment, &self.prefix);
+            let c = w.checkpoint(
+                self.obs.stats,
+                self.obs.checkpoints,
+                self.pool,
+                &assignment,
+                &self.prefix,
+            );
             self.obs.checkpoints.write(&c);
         }
         if self.stopping {

@@ -58,9 +58,10 @@ pub fn explore_checkpointed(
     let transformed = transform(program, options);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     let mut checkpoints = Checkpoints::new(options.checkpoint_every, on_checkpoint);
+    let mut stats = ExploreStats::default();
     let (pool, first) = match &options.resume {
         Some(c) => {
-            worker.take_up(c, true, &mut checkpoints)?;
+            worker.take_up(c, true, &mut checkpoints, &mut stats)?;
             let pool = Solo::with_saved(&c.pending);
             pool.tests.set(c.tests);
             let first = Task {
@@ -75,9 +76,10 @@ pub fn explore_checkpointed(
     let mut obs = Observers {
         tests: on_test,
         checkpoints: &mut checkpoints,
+        stats: &mut stats,
     };
     worker.run(Some(first), &pool, &mut obs)?;
-    let mut e = worker.finish(pool.stopped.get(), &checkpoints);
+    let mut e = worker.finish(stats, pool.stopped.get(), &checkpoints);
     conclude(&mut e);
     Ok(e)
 }

@@ -7,7 +7,7 @@
 //! only says where its state can be saved.
 
 use crate::checkpoint::{Checkpoint, SavedSubtree};
-use crate::{Control, TestCase};
+use crate::{Control, ExploreStats, TestCase};
 use std::time::{Duration, Instant};
 
 /// The checkpoint observer.
@@ -101,4 +101,7 @@ pub(crate) struct Observers<'o, 'c> {
     /// Each test, with its global index; may stop the loop.
     pub(crate) tests: &'o mut dyn FnMut(usize, &TestCase) -> Control,
     pub(crate) checkpoints: &'o mut Checkpoints<'c>,
+    /// The figures of the loop: tests by outcome and roundness, relabelled outcomes,
+    /// divergences, lemmas, unknown queries, the reason it stopped.
+    pub(crate) stats: &'o mut ExploreStats,
 }

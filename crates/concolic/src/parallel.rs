@@ -366,13 +366,15 @@ pub fn explore_parallel_checkpointed(
         let mut checkpoints = Checkpoints::new(every, &mut keep);
         checkpoints.tests_before = resumed.as_ref().map_or(0, |c| c.tests);
         let mut report = |i: usize, t: &TestCase| on_test(i, t);
+        let mut stats = ExploreStats::default();
         let mut obs = Observers {
             tests: &mut report,
             checkpoints: &mut checkpoints,
+            stats: &mut stats,
         };
         w.run(first, &shared, &mut obs).map_err(|e| e.to_string())?;
-        let figures = w.figures(&checkpoints);
-        let e = w.finish(shared.is_stopped(), &checkpoints);
+        let figures = w.figures(&stats, &checkpoints);
+        let e = w.finish(stats, shared.is_stopped(), &checkpoints);
         Ok(Summary {
             figures,
             state,

@@ -91,6 +91,23 @@ pub struct ExploreStats {
     pub by_roundness: BTreeMap<String, usize>,
 }
 
+impl ExploreStats {
+    /// Records that the loop stops at `reason` (the first reason given is kept).
+    pub(crate) fn stop_at(&mut self, reason: StopReason) {
+        self.stopped_by.get_or_insert(reason);
+    }
+
+    /// The figures a checkpoint `c` continues from: its tests by outcome and roundness.
+    pub(crate) fn resumed(c: &crate::checkpoint::Checkpoint) -> ExploreStats {
+        ExploreStats {
+            tests: c.tests,
+            by_outcome: c.by_outcome.clone(),
+            by_roundness: c.by_roundness.clone(),
+            ..ExploreStats::default()
+        }
+    }
+}
+
 /// What ended an exploration before it ran out of paths.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StopReason {

@@ -19,7 +19,7 @@ use crate::path_id::PathId;
 pub use crate::shard_threads::explore_shard_parallel;
 use crate::work_pool::{Solo, Task, WorkPool};
 use crate::worker::{transform, Worker};
-use crate::{ConcolicError, Control, Exploration, ExploreOptions, TestCase};
+use crate::{ConcolicError, Control, Exploration, ExploreOptions, ExploreStats, TestCase};
 use catala_ir::dcalc::{Program, ScopeId};
 use std::time::{Duration, Instant};
 
@@ -60,6 +60,7 @@ pub fn explore_shard(
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
     check_inputs(&worker, subtrees)?;
     let mut checkpoints = Checkpoints::new(options.checkpoint_every, on_checkpoint);
+    let mut stats = ExploreStats::default();
     let ShardTasks {
         mut tasks,
         mut complete,
@@ -70,7 +71,7 @@ pub fn explore_shard(
     let mut resumed = false;
     if let Some(c) = &options.resume {
         // A shard stopped after its last subtree has no inputs left to check.
-        worker.take_up(c, c.subtree < subtrees.len(), &mut checkpoints)?;
+        worker.take_up(c, c.subtree < subtrees.len(), &mut checkpoints, &mut stats)?;
         pool.tests.set(c.tests);
         checkpoints.lost_subtrees = lost;
         resumed = c.subtree < subtrees.len();
@@ -83,10 +84,11 @@ pub fn explore_shard(
         if !std::mem::take(&mut resumed) {
             // Between two subtrees: stop at a limit, or checkpoint when one is due, at the
             // start of this subtree.
-            let limit = worker.limit_reached(pool.tests.get(), checkpoints.tests_before);
+            let limit =
+                worker.limit_reached(&mut stats, pool.tests.get(), checkpoints.tests_before);
             let due = checkpoints.due();
             if (limit || due) && checkpoints.enabled() {
-                let mut c = worker.checkpoint(&checkpoints, &pool, &task.assignment, &[]);
+                let mut c = worker.checkpoint(&stats, &checkpoints, &pool, &task.assignment, &[]);
                 c.done = task.done.clone().unwrap_or_default();
                 checkpoints.write(&c);
             }
@@ -98,6 +100,7 @@ pub fn explore_shard(
         let mut obs = Observers {
             tests: on_test,
             checkpoints: &mut checkpoints,
+            stats: &mut stats,
         };
         let done = explore_one(&mut worker, &pool, &mut obs, &subtrees[k].0, task)?;
         costs[k] = done.cost;
@@ -110,9 +113,9 @@ pub fn explore_shard(
             break;
         }
     }
-    worker.stats.complete = !pool.is_stopped() && complete.iter().all(|c| *c);
+    stats.complete = !pool.is_stopped() && complete.iter().all(|c| *c);
     let stopped = pool.is_stopped();
-    let mut exploration = worker.finish(stopped, &checkpoints);
+    let mut exploration = worker.finish(stats, stopped, &checkpoints);
     conclude(&mut exploration);
     Ok(ShardExploration {
         exploration,
@@ -221,15 +224,9 @@ pub(crate) fn explore_one(
     prefix: &PathId,
     task: Task,
 ) -> Result<SubtreeDone, ConcolicError> {
-    let gaps = |w: &Worker| {
-        (
-            w.stats.unknown_queries,
-            w.stats.divergences,
-            w.stats.relabelled,
-        )
-    };
-    let before = gaps(worker);
-    let (tests0, queries0) = (worker.stats.tests, worker.session.stats().path_queries);
+    let gaps = |s: &ExploreStats| (s.unknown_queries, s.divergences, s.relabelled);
+    let before = gaps(obs.stats);
+    let (tests0, queries0) = (obs.stats.tests, worker.session.stats().path_queries);
     let (cpu0, clock) = (thread_cpu_time(), Instant::now());
     let mut strays = 0usize;
     let outer = &mut *obs.tests;
@@ -242,23 +239,25 @@ pub(crate) fn explore_one(
     let mut sub = Observers {
         tests: &mut within,
         checkpoints: obs.checkpoints,
+        stats: obs.stats,
     };
     let mut going = worker.explore_subtree(task, pool, &mut sub)?;
     while going {
-        let Some(t) = pool.take(&|| worker.figures(sub.checkpoints)) else {
+        let Some(t) = pool.take(&|| worker.figures(sub.stats, sub.checkpoints)) else {
             break;
         };
         going = worker.explore_subtree(t, pool, &mut sub)?;
     }
+    let (tests1, after) = (sub.stats.tests, gaps(sub.stats));
     let cost = SubtreeCost {
-        tests: worker.stats.tests.saturating_sub(tests0),
+        tests: tests1.saturating_sub(tests0),
         queries: (worker.session.stats().path_queries).saturating_sub(queries0),
         cpu_time: thread_cpu_time().saturating_sub(cpu0),
         wall_time: clock.elapsed(),
     };
     Ok(SubtreeDone {
         going,
-        complete: going && strays == 0 && gaps(worker) == before,
+        complete: going && strays == 0 && after == before,
         cost,
     })
 }

@@ -20,7 +20,7 @@ use crate::shard::{
 };
 use crate::work_pool::{Solo, Task, WorkPool};
 use crate::worker::{transform, Worker};
-use crate::{ConcolicError, Control, ExploreOptions, TestCase};
+use crate::{ConcolicError, Control, ExploreOptions, ExploreStats, TestCase};
 use catala_ir::dcalc::{Program, ScopeId};
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -275,9 +275,11 @@ pub fn explore_shard_parallel(
         let mut checkpoints = Checkpoints::new(every, &mut keep);
         checkpoints.tests_before = tests_before;
         let mut report = |i: usize, t: &TestCase| on_test(i, t);
+        let mut stats = ExploreStats::default();
         loop {
             // A test limit met at the end of another subtree.
-            if worker.limit_reached(shared.tests.load(Ordering::Relaxed), tests_before) {
+            let tests = shared.tests.load(Ordering::Relaxed);
+            if worker.limit_reached(&mut stats, tests, tests_before) {
                 pool.stop();
                 break;
             }
@@ -288,6 +290,7 @@ pub fn explore_shard_parallel(
             let mut obs = Observers {
                 tests: &mut report,
                 checkpoints: &mut checkpoints,
+                stats: &mut stats,
             };
             let one = explore_one(&mut worker, &pool, &mut obs, &subtrees[k].0, task)
                 .map_err(|e| e.to_string())?;
@@ -298,10 +301,10 @@ pub fn explore_shard_parallel(
                 break;
             }
         }
-        let figures = worker.figures(&checkpoints);
+        let figures = worker.figures(&stats, &checkpoints);
         shared.retire(figures.clone());
-        worker.stats.complete = true;
-        let e = worker.finish(pool.is_stopped(), &checkpoints);
+        stats.complete = true;
+        let e = worker.finish(stats, pool.is_stopped(), &checkpoints);
         Ok(Summary {
             figures,
             state,

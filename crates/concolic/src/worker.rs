@@ -41,7 +41,6 @@ pub(crate) struct Worker<'p> {
     /// Runs the scope with the symbolic companion.
     pub(crate) executor: Executor<'p>,
     pub(crate) tests: Vec<TestCase>,
-    pub(crate) stats: ExploreStats,
     pub(crate) mismatches: Vec<(usize, String)>,
     /// The path queries asked when the last test was streamed (for `TestCase::queries`).
     queries_streamed: u64,
@@ -86,6 +85,7 @@ impl<'p> Worker<'p> {
         c: &Checkpoint,
         check_variables: bool,
         checkpoints: &mut Checkpoints,
+        stats: &mut ExploreStats,
     ) -> Result<(), ConcolicError> {
         if check_variables && c.assignment.len() != self.space.vars.len() {
             return Err(ConcolicError::Resume(format!(
@@ -94,9 +94,7 @@ impl<'p> Worker<'p> {
                 self.space.vars.len()
             )));
         }
-        self.stats.tests = c.tests;
-        self.stats.by_outcome = c.by_outcome.clone();
-        self.stats.by_roundness = c.by_roundness.clone();
+        *stats = ExploreStats::resumed(c);
         checkpoints.resume_from(c);
         Ok(())
     }
@@ -151,7 +149,6 @@ impl<'p> Worker<'p> {
             session,
             executor,
             tests: Vec::new(),
-            stats: ExploreStats::default(),
             mismatches: Vec::new(),
             queries_streamed: 0,
             coverage: Coverage::default(),
@@ -204,15 +201,15 @@ impl<'p> Worker<'p> {
         None
     }
 
-    /// Stops at `reason` (the first reason given is kept).
-    pub(crate) fn stop_at(&mut self, reason: StopReason) {
-        self.stats.stopped_by.get_or_insert(reason);
-    }
-
-    pub(crate) fn limit_reached(&mut self, tests: usize, before: usize) -> bool {
+    pub(crate) fn limit_reached(
+        &self,
+        stats: &mut ExploreStats,
+        tests: usize,
+        before: usize,
+    ) -> bool {
         match self.limit(tests, before) {
             Some(r) => {
-                self.stop_at(r);
+                stats.stop_at(r);
                 true
             }
             None => false,
@@ -225,12 +222,13 @@ impl<'p> Worker<'p> {
     /// path).
     pub(crate) fn checkpoint_rerun(
         &self,
+        stats: &ExploreStats,
         saving: &Checkpoints,
         pool: &dyn WorkPool,
         assignment: &Assignment,
         done: Vec<bool>,
     ) -> Checkpoint {
-        let mut c = self.checkpoint(saving, pool, assignment, &[]);
+        let mut c = self.checkpoint(stats, saving, pool, assignment, &[]);
         c.done = done;
         c.tests = c.tests.saturating_sub(1);
         if let Some((kind, roundness)) = &self.last_recorded {
@@ -255,6 +253,7 @@ impl<'p> Worker<'p> {
         path: &[PathConstraint],
         outcome: Outcome,
         roundness: RoundnessLevel,
+        stats: &mut ExploreStats,
         on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
     ) -> (usize, Control) {
         let opt = self.options.optimizations;
@@ -265,9 +264,9 @@ impl<'p> Worker<'p> {
             let plain = self.plain.outcome(&inputs);
             match compare(self.plain.program(), &outcome, &plain, opt.lazy_defaults) {
                 Agreement::Same | Agreement::ErrorAfterAssertion => {}
-                Agreement::LazyConflict => self.stats.relabelled += 1,
+                Agreement::LazyConflict => stats.relabelled += 1,
                 Agreement::Differ(why) => {
-                    self.stats.relabelled += 1;
+                    stats.relabelled += 1;
                     if self.options.check {
                         self.mismatches.push((index, why));
                     }
@@ -277,13 +276,11 @@ impl<'p> Worker<'p> {
         } else {
             outcome
         };
-        *self
-            .stats
+        *stats
             .by_outcome
             .entry(outcome.kind().to_string())
             .or_default() += 1;
-        *self
-            .stats
+        *stats
             .by_roundness
             .entry(format!("{roundness:?}"))
             .or_default() += 1;
@@ -312,7 +309,7 @@ impl<'p> Worker<'p> {
             found_at: self.start.elapsed(),
         };
         let control = on_test(index, &test);
-        self.stats.tests += 1;
+        stats.tests += 1;
         self.last_recorded = Some((test.outcome.kind().to_string(), format!("{roundness:?}")));
         if self.options.keep_tests {
             self.tests.push(test);
@@ -365,17 +362,17 @@ impl<'p> Worker<'p> {
     }
 
     /// The figures so far, with those of the explorations this one continues.
-    pub(crate) fn figures(&self, saving: &Checkpoints) -> Checkpoint {
+    pub(crate) fn figures(&self, stats: &ExploreStats, saving: &Checkpoints) -> Checkpoint {
         let s = self.session.stats();
         let (calls, soft, elapsed, solver_time) = saving.resumed_figures();
         Checkpoint {
-            tests: self.stats.tests,
+            tests: stats.tests,
             solver_calls: calls + s.path_queries,
             soft_solver_calls: soft + s.soft_queries,
             elapsed: elapsed + self.start.elapsed(),
             solver_time: solver_time + s.solver_time,
-            by_outcome: self.stats.by_outcome.clone(),
-            by_roundness: self.stats.by_roundness.clone(),
+            by_outcome: stats.by_outcome.clone(),
+            by_roundness: stats.by_roundness.clone(),
             subtree: saving.shard_subtree.unwrap_or(0),
             lost_subtrees: saving.lost_subtrees.clone(),
             ..Checkpoint::default()
@@ -386,6 +383,7 @@ impl<'p> Worker<'p> {
     /// subtrees waiting in `pool`.
     pub(crate) fn checkpoint(
         &self,
+        stats: &ExploreStats,
         saving: &Checkpoints,
         pool: &dyn WorkPool,
         assignment: &Assignment,
@@ -395,31 +393,36 @@ impl<'p> Worker<'p> {
             assignment: assignment.clone(),
             done: prefix.iter().map(|n| n.done).collect(),
             pending: pool.waiting(),
-            ..self.figures(saving)
+            ..self.figures(stats, saving)
         }
     }
 
     /// The figures and tests of this worker.
-    pub(crate) fn finish(mut self, stopped: bool, saving: &Checkpoints) -> Exploration {
+    pub(crate) fn finish(
+        self,
+        mut stats: ExploreStats,
+        stopped: bool,
+        saving: &Checkpoints,
+    ) -> Exploration {
         let s = self.session.stats();
         let (calls, soft, elapsed, solver_time) = saving.resumed_figures();
-        self.stats.solver_calls = calls + s.path_queries;
-        self.stats.soft_solver_calls = soft + s.soft_queries;
-        self.stats.queries_without_z3 = s.fast_queries;
-        self.stats.guessed_queries = s.guessed_queries;
-        self.stats.fresh_queries = s.fresh_queries;
-        self.stats.solver_time = solver_time + s.solver_time;
-        self.stats.time = elapsed + self.start.elapsed();
+        stats.solver_calls = calls + s.path_queries;
+        stats.soft_solver_calls = soft + s.soft_queries;
+        stats.queries_without_z3 = s.fast_queries;
+        stats.guessed_queries = s.guessed_queries;
+        stats.fresh_queries = s.fresh_queries;
+        stats.solver_time = solver_time + s.solver_time;
+        stats.time = elapsed + self.start.elapsed();
         let incomplete: Vec<String> = self.executor.incomplete().iter().cloned().collect();
         // Concrete-only operations or runs leaving their prefix may hide paths.
-        self.stats.complete = self.stats.complete
+        stats.complete = stats.complete
             && !stopped
             && incomplete.is_empty()
-            && self.stats.divergences == 0
-            && self.stats.unknown_queries == 0;
+            && stats.divergences == 0
+            && stats.unknown_queries == 0;
         Exploration {
             tests: self.tests,
-            stats: self.stats,
+            stats: stats,
             incomplete,
             replay_mismatches: self.mismatches,
         }

@@ -379,3 +379,40 @@ fn concolic_has_one_exploration_loop_that_the_others_instantiate() {
     instances.sort();
     assert_eq!(instances, ["plan.rs", "relational_loop.rs"]);
 }
+
+/// The exploration loop's worker holds what explores (program, inputs, solver chain, executor,
+/// searcher), not what watches: the statistics, checkpoints, shard bookkeeping and the tests'
+/// stream are observers (`concolic/src/observers.rs`) handed to the loop.
+#[test]
+fn statistics_and_checkpoints_observe_the_loop_and_are_not_fields_of_the_worker() {
+    let text =
+        std::fs::read_to_string(crates_dir().join("concolic/src/worker.rs")).unwrap_or_default();
+    let start = text
+        .find("pub(crate) struct Worker<")
+        .expect("the worker's struct");
+    let body = &text[start..];
+    let end = body.find("\n}\n").expect("its end");
+    let fields = &body[..end];
+    for watcher in [
+        "ExploreStats",
+        "Checkpoints",
+        "Checkpoint",
+        "on_test",
+        "shard",
+    ] {
+        assert!(
+            !fields.contains(watcher),
+            "the worker has a field of the observers' kind: {watcher}"
+        );
+    }
+    let observers =
+        std::fs::read_to_string(crates_dir().join("concolic/src/observers.rs")).unwrap_or_default();
+    let start = observers
+        .find("pub(crate) struct Observers")
+        .expect("the observers' struct");
+    let fields = &observers[start..];
+    let fields = &fields[..fields.find("\n}\n").expect("its end")];
+    for observer in ["tests:", "checkpoints:", "stats:"] {
+        assert!(fields.contains(observer), "no {observer} observer");
+    }
+}
