@@ -365,15 +365,8 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             self.lemmas.extend(learnt);
             self.lemmas.sort_by_key(|(p, _)| *p);
         }
-        let (index, control) = w.record_test(
-            self.pool,
-            inputs,
-            &path,
-            outcome,
-            roundness,
-            self.obs.stats,
-            self.obs.tests,
-        );
+        let (index, control) =
+            w.record_test(self.pool, inputs, &path, outcome, roundness, self.obs);
         if control == Control::Stop {
             self.obs.stats.stop_at(StopReason::Caller);
             return Ok(Flow::Stop);

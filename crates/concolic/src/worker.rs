@@ -8,7 +8,7 @@
 use crate::checkpoint::Checkpoint;
 use crate::executor::{Executor, PathExecutor};
 use crate::inputs::{Assignment, InputSpace, Shape};
-use crate::observers::Checkpoints;
+use crate::observers::{Checkpoints, Observers};
 use crate::options::{EvaluationOrder, ExploreOptions};
 use crate::replay::{compare, Agreement, PlainRuns};
 use crate::results::{Control, Exploration, ExploreStats, Outcome, StopReason, TestCase};
@@ -253,9 +253,9 @@ impl<'p> Worker<'p> {
         path: &[PathConstraint],
         outcome: Outcome,
         roundness: RoundnessLevel,
-        stats: &mut ExploreStats,
-        on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+        obs: &mut Observers,
     ) -> (usize, Control) {
+        let stats = &mut *obs.stats;
         let opt = self.options.optimizations;
         let index = pool.count_test() - 1;
         // The test's outcome is the plain run's on its inputs (Catala's order). A path ending
@@ -308,7 +308,7 @@ impl<'p> Worker<'p> {
             path: crate::path_id::PathId::of(path),
             found_at: self.start.elapsed(),
         };
-        let control = on_test(index, &test);
+        let control = (obs.tests)(index, &test);
         stats.tests += 1;
         self.last_recorded = Some((test.outcome.kind().to_string(), format!("{roundness:?}")));
         if self.options.keep_tests {
@@ -422,7 +422,7 @@ impl<'p> Worker<'p> {
             && stats.unknown_queries == 0;
         Exploration {
             tests: self.tests,
-            stats: stats,
+            stats,
             incomplete,
             replay_mismatches: self.mismatches,
         }
