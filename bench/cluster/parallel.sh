@@ -36,7 +36,7 @@ seq 0 $((SHARDS - 1)) | parallel --will-cite -j "$JOBS" --joblog "$OUT/joblog" \
   --plan-file "$OUT/plan.json" --shard "{}/$SHARDS" --jsonl --exit-zero --checkpoint "$OUT/shard-{}.ckpt" $SHARD_OPTS \
   '>' "$OUT/shard-{}.jsonl"
 end=$(date +%s.%N)
-"$LEXPROBE" merge "$OUT"/shard-*.jsonl > "$OUT/merged.jsonl"
+"$LEXPROBE" merge --exit-zero "$OUT"/shard-*.jsonl > "$OUT/merged.jsonl"
 
 sh "$(dirname "$0")/summary.sh" "$OUT" "$SHARDS" "$(echo "$end - $start" | bc)"
 tests=$(tail -n 1 "$OUT/merged.jsonl" | grep -o '"tests":[0-9]*' | head -n 1 | cut -d: -f2)

@@ -510,3 +510,50 @@ fn shards_of_two_threads_stopped_and_resumed_from_their_checkpoints_find_every_p
     assert_eq!(closing_line(&merged)["stats"]["tests"], expected.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `merge` exits as `concolic` does on the merged exploration: 1 when its findings hold a
+/// problem, 0 with `--exit-zero` (the findings still written). The fixture's Articles 2 and 3
+/// both apply to a disabled household with three children or more: one conflict.
+#[test]
+fn a_merge_whose_findings_hold_a_problem_exits_1_unless_exit_zero() {
+    let dir = scratch("merge-problems");
+    let file = workspace().join("tests/fixtures/conditions/allowance_conflict.catala_en");
+    let run = dir.join("run.jsonl");
+    let (code, err) = to_file(
+        &[
+            "concolic",
+            s(&file),
+            "--scope",
+            "Allowance",
+            "--jsonl",
+            "--exit-zero",
+        ],
+        &run,
+    );
+    assert_eq!(code, 0, "{err}");
+    let merged = dir.join("merged.jsonl");
+    // The binary itself: the shared helper runs `merge` with `--exit-zero`.
+    let o = match Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .args(["merge", s(&run)])
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => panic!("lexprobe does not start: {e}"),
+    };
+    let _ = std::fs::write(&merged, &o.stdout);
+    let (code, err) = (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("1 distinct problem in the merged findings"),
+        "{err}"
+    );
+    let findings = closing_line(&merged)["findings"].clone();
+    assert_eq!(findings.as_array().map(Vec::len), Some(1), "{findings}");
+    assert_eq!(findings[0]["kind"], "conflict", "{findings}");
+    let (code, err) = to_file(&["merge", "--exit-zero", s(&run)], &merged);
+    assert_eq!(code, 0, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,7 +6,7 @@
 //! every subtree of the plan (the root, for whole explorations) is reported complete by some
 //! output: a missing shard, or one cut short without a resumption finishing it, is named.
 
-use crate::exit::{SUCCESS, USAGE};
+use crate::exit::{PROBLEMS_FOUND, SUCCESS, USAGE};
 use concolic::PathId;
 use serde_json::{json, Map, Value as Json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -22,8 +22,12 @@ pub const INCOMPLETE: i32 = 1;
   lexprobe merge shard-*.jsonl > all.jsonl
   lexprobe merge part1.jsonl part2.jsonl --format json > all.json
 
-Exit code: 0 when the merged exploration is complete, 1 when it is not (a shard missing or cut
-short, a subtree not finished: each is named on the error stream), 2 on unreadable input.")]
+Exit codes (as `lexprobe concolic`'s, for the merged exploration):
+  0    complete, and no problem on any path (or --exit-zero)
+  1    a problem found on some path (a conflict, an empty default, a runtime error: the merged
+       `findings`), unless --exit-zero; or the merged exploration is not complete (a shard
+       missing or cut short, a subtree not finished: each is named on the error stream)
+  2    unreadable input")]
 pub struct MergeArgs {
     /// Outputs of `lexprobe concolic --jsonl` or `--format json`.
     #[arg(required = true)]
@@ -31,6 +35,10 @@ pub struct MergeArgs {
     /// Output format.
     #[arg(long, short = 'F', value_enum, default_value_t = MergeFormat::Jsonl)]
     pub format: MergeFormat,
+    /// Exit with 0 even when the merged findings hold problems (they are still printed); an
+    /// incomplete merge keeps its exit code 1.
+    #[arg(long)]
+    pub exit_zero: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -575,10 +583,19 @@ pub fn run(args: MergeArgs) -> i32 {
             format!("incomplete: {}", merged.problems.join("; "))
         }
     );
-    if complete {
-        SUCCESS
-    } else {
+    let problems = merged.findings.as_array().map_or(0, Vec::len);
+    if problems > 0 {
+        eprintln!(
+            "lexprobe merge: {problems} distinct problem{} in the merged findings",
+            if problems == 1 { "" } else { "s" }
+        );
+    }
+    if !complete {
         INCOMPLETE
+    } else if problems > 0 && !args.exit_zero {
+        PROBLEMS_FOUND
+    } else {
+        SUCCESS
     }
 }
 
