@@ -7,6 +7,7 @@ use crate::inputs::{Inputs, Unit};
 use crate::numset::NumSet;
 use crate::term_text::literal_texts;
 use num_bigint::BigInt;
+use smt::catala::term::{app, bool_const, int_const};
 use smt::catala::{Kind, Op, Term, TermNode, VarId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -355,6 +356,27 @@ impl<'a> CaseBuilder<'a> {
             return split;
         }
         for (t, positive) in pending {
+            // What the case already decides is folded into the constraint before it is
+            // written: `if days of d = 0 then … else …` under `days of d = 0` keeps its first
+            // branch; a part known true or false leaves the conjunction or disjunction.
+            let t = self.specialize(&work, &t);
+            match self.reduce(&work, &t) {
+                Reduced::Const(b) if b == positive => continue,
+                Reduced::Const(_) => return Vec::new(),
+                Reduced::Set(v, s) => {
+                    let key = Key::Input(v);
+                    let s = if positive {
+                        s
+                    } else {
+                        complement(&s, &key, self.inputs)
+                    };
+                    if self.restrict(&mut work, key, s).is_none() {
+                        return Vec::new();
+                    }
+                    continue;
+                }
+                Reduced::Mixed => {}
+            }
             let (text, negated) = literal_texts(&t, self.inputs);
             let key = Key::Literal(Arc::new(Literal { text, negated }));
             if self
@@ -365,6 +387,66 @@ impl<'a> CaseBuilder<'a> {
             }
         }
         vec![self.trim(work)]
+    }
+
+    /// `t` with what the case decides folded in: boolean parts the case makes true or false
+    /// become constants, a conditional whose condition is decided becomes its branch, and an
+    /// integer input the case fixes to one value becomes that value.
+    fn specialize(&self, work: &Work, t: &Term) -> Term {
+        if t.kind() == Kind::Bool {
+            if let Reduced::Const(b) = self.reduce(work, t) {
+                return bool_const(b);
+            }
+        }
+        match &**t {
+            TermNode::Var(v, Kind::Int)
+                if matches!(self.inputs.info(*v).unit, Unit::Integer | Unit::Count) =>
+            {
+                match work.get(&Key::Input(*v)) {
+                    Some(Allowed::Numbers(n)) => match n.single() {
+                        Some(q) if q.is_integer() => int_const(q.to_integer().to_string()),
+                        _ => t.clone(),
+                    },
+                    _ => t.clone(),
+                }
+            }
+            TermNode::App(Op::Ite, args) if args.len() == 3 => match self.reduce(work, &args[0]) {
+                Reduced::Const(true) => self.specialize(work, &args[1]),
+                Reduced::Const(false) => self.specialize(work, &args[2]),
+                _ => app(
+                    Op::Ite,
+                    args.iter().map(|a| self.specialize(work, a)).collect(),
+                ),
+            },
+            TermNode::App(op @ (Op::And | Op::Or), args) => {
+                let and = *op == Op::And;
+                let mut kept = Vec::new();
+                for a in args {
+                    let a = self.specialize(work, a);
+                    match &*a {
+                        TermNode::Bool(b) if *b == and => {}
+                        TermNode::Bool(_) => return a,
+                        _ => kept.push(a),
+                    }
+                }
+                match kept.len() {
+                    0 => bool_const(and),
+                    1 => kept.remove(0),
+                    _ => app(*op, kept),
+                }
+            }
+            TermNode::App(Op::Not, args) if args.len() == 1 => {
+                let a = self.specialize(work, &args[0]);
+                match &*a {
+                    TermNode::Bool(b) => bool_const(!b),
+                    _ => app(Op::Not, vec![a]),
+                }
+            }
+            TermNode::App(op, args) => {
+                app(*op, args.iter().map(|a| self.specialize(work, a)).collect())
+            }
+            _ => t.clone(),
+        }
     }
 
     /// The single values a finite input may still take in the case.

@@ -193,8 +193,29 @@ fn linear_text(l: &Linear, cmp: Cmp, inputs: &Inputs) -> String {
             (info.name, c)
         })
         .collect();
-    let Some(lead) = terms.first().map(|(_, c)| c.clone()) else {
+    let Some(first) = terms.first().map(|(_, c)| c.clone()) else {
         return format!("{} {} 0", exact(&l.constant), symbol(cmp));
+    };
+    // The coefficients are divided by the first one when they then read as decimals
+    // (`rent - 0.25 * income`); integer coefficients that would not are divided by their
+    // greatest common divisor instead (`12 * years + months >= 1`, not `years + 1/12 * …`).
+    // The first coefficient is made positive.
+    let integral = terms.iter().all(|(_, c)| c.is_integer());
+    let decimal_after_first = terms
+        .iter()
+        .all(|(_, c)| !exact(&(c / &first)).contains('/'));
+    let lead = if integral && !decimal_after_first {
+        let g = terms
+            .iter()
+            .fold(BigInt::zero(), |g, (_, c)| gcd(g, c.to_integer().abs()));
+        let g = BigRational::from_integer(g);
+        if first.is_negative() {
+            -g
+        } else {
+            g
+        }
+    } else {
+        first
     };
     let cmp = if lead.is_negative() {
         crate::inputs::flip(cmp)
@@ -218,6 +239,34 @@ fn linear_text(l: &Linear, cmp: Cmp, inputs: &Inputs) -> String {
         text.push_str(&format!("{sign}{coefficient}{name}"));
     }
     format!("{text} {} {}", symbol(cmp), exact(&(-&l.constant / lead)))
+}
+
+fn gcd(a: BigInt, b: BigInt) -> BigInt {
+    if b.is_zero() {
+        a
+    } else {
+        let r = &a % &b;
+        gcd(b, r)
+    }
+}
+
+/// `x = k` for an enumeration input `x` and a case number `k`, as `x = Case`.
+fn choice_case(args: &[Term], inputs: &Inputs) -> Option<String> {
+    let (v, k) = match args {
+        [a, b] => match (&**a, &**b) {
+            (TermNode::Var(v, _), TermNode::Int(k)) | (TermNode::Int(k), TermNode::Var(v, _)) => {
+                (*v, k)
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let info = inputs.info(v);
+    let Unit::Choice(names) = &info.unit else {
+        return None;
+    };
+    let case = names.get(k.parse::<usize>().ok()?)?;
+    Some(format!("{} = {case}", info.name))
 }
 
 /// A term written out; money inputs read in cents here (`cents(income)`).
@@ -259,7 +308,10 @@ pub(crate) fn term_text(t: &Term, inputs: &Inputs) -> String {
                 Op::Le => parts.join(" <= "),
                 Op::Gt => parts.join(" > "),
                 Op::Ge => parts.join(" >= "),
-                Op::Eq => parts.join(" = "),
+                Op::Eq => match choice_case(args, inputs) {
+                    Some(text) => text,
+                    None => parts.join(" = "),
+                },
                 Op::Ite => match parts.as_slice() {
                     [c, a, b] => format!("(if {c} then {a} else {b})"),
                     _ => format!("ite({})", parts.join(", ")),

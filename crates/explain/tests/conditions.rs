@@ -422,3 +422,69 @@ fn a_collector_fed_path_by_path_gives_the_same_condition() {
     // 500 random conjunctions over this space cover all of it.
     assert!(gathered.is_always(), "{:?}", gathered.lines(&PlainFormat));
 }
+
+/// A duration compared with months is encoded as a conditional on its day part: `if days = 0
+/// then 12 * years + months >= 1 else …` (a duration with days is compared day-wise). On a
+/// path where the days are 0, the condition keeps the first branch only, with integer
+/// coefficients kept whole (not `years + 1/12 * months >= 1/12`).
+#[test]
+fn a_conditional_decided_by_the_case_keeps_its_branch() {
+    let inputs = Inputs::new(
+        [
+            (VarId(0), info("years of length", Unit::Count)),
+            (VarId(1), info("months of length", Unit::Count)),
+            (VarId(2), info("days of length", Unit::Count)),
+        ],
+        &[],
+    );
+    let months = app(Op::Add, vec![app(Op::Mul, vec![k(12), int(0)]), int(1)]);
+    let at_least_a_month = app(
+        Op::Ite,
+        vec![
+            cmp(Op::Eq, int(2), k(0)),
+            cmp(Op::Ge, months, k(1)),
+            cmp(Op::Ge, int(2), k(30)),
+        ],
+    );
+    let c = explain(
+        &[vec![cmp(Op::Eq, int(2), k(0)), at_least_a_month]],
+        &inputs,
+    );
+    assert_eq!(
+        lines(&c),
+        ["days of length = 0 and 12 * years of length + months of length >= 1"]
+    );
+}
+
+/// An enumeration's case inside a constraint over several inputs reads by its name.
+#[test]
+fn an_enumeration_case_inside_a_constraint_reads_by_name() {
+    let inputs = Inputs::new(
+        [
+            (
+                VarId(0),
+                info(
+                    "working_time",
+                    Unit::Choice(vec!["FullTime".into(), "PartTime".into()]),
+                ),
+            ),
+            (VarId(1), info("months", Unit::Integer)),
+            (VarId(2), info("weeks", Unit::Integer)),
+        ],
+        &[],
+    );
+    // not (months < 2 and working_time = PartTime) or weeks > months: over three inputs.
+    let t = app(
+        Op::Or,
+        vec![
+            app(
+                Op::And,
+                vec![cmp(Op::Lt, int(1), k(2)), cmp(Op::Eq, int(0), k(1))],
+            ),
+            cmp(Op::Gt, int(2), int(1)),
+        ],
+    );
+    let text = lines(&explain(&[vec![t]], &inputs)).join(" | ");
+    assert!(text.contains("working_time = PartTime"), "{text}");
+    assert!(!text.contains("working_time = 1"), "{text}");
+}
