@@ -9,6 +9,7 @@ use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use smt::catala::{Op, Term, TermNode, VarId};
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 /// How the values of an input variable read.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -45,6 +46,47 @@ pub struct VarInfo {
 pub struct Inputs {
     pub(crate) vars: BTreeMap<VarId, VarInfo>,
     pub(crate) domains: BTreeMap<VarId, NumSet>,
+    /// Linear forms over several inputs of one unit that constraints compare with constants
+    /// (`12 * years of d + months of d >= 4`), each read as one more input so that its
+    /// comparisons merge into ranges as an input's do.
+    forms: Arc<Mutex<Forms>>,
+}
+
+/// The linear forms met so far: normalized coefficients → the variable standing for the form.
+#[derive(Debug, Default)]
+struct Forms {
+    ids: BTreeMap<Vec<(VarId, BigRational)>, VarId>,
+    infos: BTreeMap<VarId, VarInfo>,
+}
+
+/// Variables standing for linear forms are numbered from here on (far above any input's).
+const FIRST_FORM: u32 = 1 << 30;
+
+/// What the coefficients of a linear form are divided by to read well: the first one when
+/// the others then read as decimals (`rent - 0.25 * income`), else, for integer coefficients,
+/// their greatest common divisor (`12 * years + months`), with the sign of the first.
+pub(crate) fn divisor(coefficients: &[BigRational]) -> Option<BigRational> {
+    let first = coefficients.first()?.clone();
+    let decimal = coefficients
+        .iter()
+        .all(|c| !crate::term_text::exact(&(c / &first)).contains('/'));
+    if decimal || !coefficients.iter().all(|c| c.is_integer()) {
+        return Some(first);
+    }
+    let g = coefficients
+        .iter()
+        .fold(BigInt::zero(), |g, c| gcd(g, c.to_integer().abs()));
+    let g = BigRational::from_integer(g);
+    Some(if first.is_negative() { -g } else { g })
+}
+
+fn gcd(a: BigInt, b: BigInt) -> BigInt {
+    if b.is_zero() {
+        a
+    } else {
+        let r = &a % &b;
+        gcd(b, r)
+    }
 }
 
 impl Inputs {
@@ -54,6 +96,7 @@ impl Inputs {
         let mut inputs = Inputs {
             vars: vars.into_iter().collect(),
             domains: BTreeMap::new(),
+            forms: Arc::default(),
         };
         for d in domains {
             inputs.add_domain(d);
@@ -76,6 +119,11 @@ impl Inputs {
 
     /// The variable's name and unit (a made-up name for a variable the caller did not name).
     pub fn info(&self, v: VarId) -> VarInfo {
+        if v.0 >= FIRST_FORM {
+            if let Some(info) = self.forms().infos.get(&v) {
+                return info.clone();
+            }
+        }
         self.vars.get(&v).cloned().unwrap_or_else(|| VarInfo {
             name: format!("v{}", v.0),
             unit: Unit::Integer,
@@ -118,16 +166,67 @@ impl Inputs {
         };
         let cmp = if positive { cmp } else { negate(cmp) };
         let l = Linear::of(a)?.minus(Linear::of(b)?);
-        let mut it = l.coefficients.iter();
-        let (v, c) = it.next()?;
-        if it.next().is_some() {
-            return None;
+        if l.coefficients.len() > 1 {
+            return self.form_bound(&l, cmp);
         }
+        let (v, c) = l.coefficients.iter().next()?;
         // c·v + k cmp 0  ⇔  v cmp' −k/c
         let value = -l.constant.clone() / c;
         let cmp = if c.is_negative() { flip(cmp) } else { cmp };
         let integral = self.info(*v).unit.integral();
         Some((*v, NumSet::compare(integral, cmp, value)))
+    }
+}
+
+impl Inputs {
+    fn forms(&self) -> std::sync::MutexGuard<'_, Forms> {
+        self.forms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `Σ cᵢ·xᵢ + k cmp 0` over several inputs as a bound on the variable standing for the
+    /// form `Σ (cᵢ/d)·xᵢ` (`d` from [`divisor`]): when the inputs share a whole-numbered unit
+    /// (dates only in differences, read as days) and the form's coefficients are whole.
+    fn form_bound(&self, l: &Linear, cmp: Cmp) -> Option<(VarId, NumSet)> {
+        let units: Vec<Unit> = l.coefficients.keys().map(|v| self.info(*v).unit).collect();
+        let first = units.first()?.clone();
+        if units.iter().any(|u| *u != first) {
+            return None;
+        }
+        let coefficients: Vec<BigRational> = l.coefficients.values().cloned().collect();
+        let unit = match first {
+            Unit::Integer | Unit::Count | Unit::Money | Unit::Decimal => first,
+            Unit::Date if coefficients.iter().sum::<BigRational>().is_zero() => Unit::Count,
+            _ => return None,
+        };
+        let d = divisor(&coefficients)?;
+        let normalized: Vec<(VarId, BigRational)> =
+            l.coefficients.iter().map(|(v, c)| (*v, c / &d)).collect();
+        // Only forms whose values are whole numbers of the unit: a range of such a form reads
+        // like an input's (`> $200.00` is `>= $200.01`); others stay constraints as written.
+        if !unit.integral() || !normalized.iter().all(|(_, c)| c.is_integer()) {
+            return None;
+        }
+        let id = {
+            let mut forms = self.forms();
+            let next = VarId(FIRST_FORM + forms.ids.len() as u32);
+            match forms.ids.get(&normalized) {
+                Some(id) => *id,
+                None => {
+                    let named: Vec<(String, BigRational)> = normalized
+                        .iter()
+                        .map(|(v, c)| (self.info(*v).name, c.clone()))
+                        .collect();
+                    let name = crate::term_text::sum_text(&named);
+                    forms.ids.insert(normalized, next);
+                    forms.infos.insert(next, VarInfo { name, unit });
+                    next
+                }
+            }
+        };
+        // Σ cᵢ·xᵢ + k cmp 0  ⇔  form cmp' −k/d
+        let value = -l.constant.clone() / &d;
+        let cmp = if d.is_negative() { flip(cmp) } else { cmp };
+        Some((id, NumSet::compare(true, cmp, value)))
     }
 }
 

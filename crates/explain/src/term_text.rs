@@ -193,41 +193,31 @@ fn linear_text(l: &Linear, cmp: Cmp, inputs: &Inputs) -> String {
             (info.name, c)
         })
         .collect();
-    let Some(first) = terms.first().map(|(_, c)| c.clone()) else {
+    let coefficients: Vec<BigRational> = terms.iter().map(|(_, c)| c.clone()).collect();
+    let Some(lead) = crate::inputs::divisor(&coefficients) else {
         return format!("{} {} 0", exact(&l.constant), symbol(cmp));
-    };
-    // The coefficients are divided by the first one when they then read as decimals
-    // (`rent - 0.25 * income`); integer coefficients that would not are divided by their
-    // greatest common divisor instead (`12 * years + months >= 1`, not `years + 1/12 * …`).
-    // The first coefficient is made positive.
-    let integral = terms.iter().all(|(_, c)| c.is_integer());
-    let decimal_after_first = terms
-        .iter()
-        .all(|(_, c)| !exact(&(c / &first)).contains('/'));
-    let lead = if integral && !decimal_after_first {
-        let g = terms
-            .iter()
-            .fold(BigInt::zero(), |g, (_, c)| gcd(g, c.to_integer().abs()));
-        let g = BigRational::from_integer(g);
-        if first.is_negative() {
-            -g
-        } else {
-            g
-        }
-    } else {
-        first
     };
     let cmp = if lead.is_negative() {
         crate::inputs::flip(cmp)
     } else {
         cmp
     };
+    let normalized: Vec<(String, BigRational)> = terms
+        .into_iter()
+        .map(|(name, c)| (name, c / &lead))
+        .collect();
+    let text = sum_text(&normalized);
+    format!("{text} {} {}", symbol(cmp), exact(&(-&l.constant / lead)))
+}
+
+/// `Σ cᵢ·nameᵢ` as text: `12 * years + months`, `rent - 0.25 * income`.
+pub(crate) fn sum_text(terms: &[(String, BigRational)]) -> String {
     let mut text = String::new();
     for (i, (name, c)) in terms.iter().enumerate() {
-        let c = c / &lead;
         let magnitude = c.abs();
         let sign = match (i, c.is_negative()) {
-            (0, _) => "",
+            (0, true) => "-",
+            (0, false) => "",
             (_, true) => " - ",
             (_, false) => " + ",
         };
@@ -238,16 +228,7 @@ fn linear_text(l: &Linear, cmp: Cmp, inputs: &Inputs) -> String {
         };
         text.push_str(&format!("{sign}{coefficient}{name}"));
     }
-    format!("{text} {} {}", symbol(cmp), exact(&(-&l.constant / lead)))
-}
-
-fn gcd(a: BigInt, b: BigInt) -> BigInt {
-    if b.is_zero() {
-        a
-    } else {
-        let r = &a % &b;
-        gcd(b, r)
-    }
+    text
 }
 
 /// `x = k` for an enumeration input `x` and a case number `k`, as `x = Case`.

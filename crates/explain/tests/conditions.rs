@@ -426,7 +426,8 @@ fn a_collector_fed_path_by_path_gives_the_same_condition() {
 /// A duration compared with months is encoded as a conditional on its day part: `if days = 0
 /// then 12 * years + months >= 1 else …` (a duration with days is compared day-wise). On a
 /// path where the days are 0, the condition keeps the first branch only, with integer
-/// coefficients kept whole (not `years + 1/12 * months >= 1/12`).
+/// coefficients kept whole (not `years + 1/12 * months >= 1/12`); over whole numbers
+/// `>= 1` is `> 0`, the rounder bound.
 #[test]
 fn a_conditional_decided_by_the_case_keeps_its_branch() {
     let inputs = Inputs::new(
@@ -452,7 +453,43 @@ fn a_conditional_decided_by_the_case_keeps_its_branch() {
     );
     assert_eq!(
         lines(&c),
-        ["days of length = 0 and 12 * years of length + months of length >= 1"]
+        ["days of length = 0 and 12 * years of length + months of length > 0"]
+    );
+}
+
+/// Comparisons of one linear form with constants merge into a range as an input's do: a
+/// contract length (in months: `12 * years + months`) outside [1, 4), [4, 8), [8, 12) and
+/// [12, ∞) is below one month: `12 * years + months < 1`, i.e. `<= 0` over whole numbers.
+#[test]
+fn comparisons_of_one_linear_form_merge_into_a_range() {
+    let inputs = Inputs::new(
+        [
+            (VarId(0), info("years of length", Unit::Count)),
+            (VarId(1), info("months of length", Unit::Count)),
+        ],
+        &[],
+    );
+    let length = || app(Op::Add, vec![app(Op::Mul, vec![k(12), int(0)]), int(1)]);
+    let band = |lo: i64, hi: i64| {
+        app(
+            Op::And,
+            vec![cmp(Op::Ge, length(), k(lo)), cmp(Op::Lt, length(), k(hi))],
+        )
+    };
+    let path = vec![
+        not(&band(1, 4)),
+        not(&band(4, 8)),
+        not(&band(8, 12)),
+        not(&cmp(Op::Ge, length(), k(12))),
+    ];
+    let c = explain(&[path], &inputs);
+    assert_eq!(lines(&c), ["12 * years of length + months of length <= 0"]);
+    // Two paths on either side of 4 months merge into one band: [1, 8), written with the
+    // rounder bounds over whole numbers, `0 < … <= 7`.
+    let c = explain(&[vec![band(1, 4)], vec![band(4, 8)]], &inputs);
+    assert_eq!(
+        lines(&c),
+        ["0 < 12 * years of length + months of length <= 7"]
     );
 }
 
