@@ -1,7 +1,8 @@
 #!/bin/sh
 # The problems lexprobe finds in scopes of catala-examples, each with the condition under which
 # it occurs: every scope of bench/problems/scopes.txt is explored (`lexprobe concolic --format
-# json`, bounded by MAX_TESTS tests and TIMEOUT seconds), then a Markdown table is printed:
+# json`, bounded by MAX_TESTS tests — or the scope's own bound, the third column — and TIMEOUT
+# seconds), then a Markdown table is printed:
 # scope, tests, complete?, and per distinct problem its kind, its rule (file:line), the number
 # of paths and its condition (the first CASES cases of the disjunction, and how many there are).
 # Whether a problem is genuine or an artefact of the input space is a judgement on the law
@@ -12,7 +13,7 @@ set -e
 cd "$(dirname "$0")/../.."
 CORPUS="${1:-$(pwd)/../shared/corpus}"
 MAX_TESTS="${2:-20000}"
-TIMEOUT="${3:-120}"
+TIMEOUT="${3:-600}"
 CASES="${4:-2}"
 LEXPROBE="${LEXPROBE:-target/release/lexprobe}"
 [ -x "$LEXPROBE" ] || cargo build --release -q -p lexprobe
@@ -23,10 +24,10 @@ echo "results in $OUT" >&2
 if [ -z "$TABLE_ONLY" ]; then
 tab="$(printf '\t')"
 i=0
-grep -v '^#' bench/problems/scopes.txt | while IFS="$tab" read -r file scope; do
+grep -v '^#' bench/problems/scopes.txt | while IFS="$tab" read -r file scope most; do
     i=$((i + 1))
     "$LEXPROBE" concolic "$CORPUS/catala-examples/$file" --scope "$scope" --format json \
-        --exit-zero --max-tests "$MAX_TESTS" --timeout "$TIMEOUT" \
+        --exit-zero --max-tests "${most:-$MAX_TESTS}" --timeout "$TIMEOUT" \
         >"$OUT/$i.json" 2>"$OUT/$i.err" || true
     printf '%s\t%s\n' "$file" "$scope" >"$OUT/$i.scope"
 done
