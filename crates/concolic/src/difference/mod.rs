@@ -271,14 +271,17 @@ pub fn explore_difference(
         } else {
             Vec::new()
         };
-        let paths = leaves
-            .iter()
-            .map(|v| {
-                let mut p = v.path.clone();
+        let mut paths = Vec::with_capacity(leaves.len());
+        for v in &leaves {
+            let mut p = v.path.clone();
+            // The difference condition joins the path condition unless the path implies it
+            // (a constant change, or one that holds wherever the path goes): the region's
+            // condition then reads over the inputs alone.
+            if !ranges_of.implied(&v.path, &v.goal)? {
                 p.push(v.goal.clone());
-                p
-            })
-            .collect();
+            }
+            paths.push(p);
+        }
         regions.push(Region {
             changes,
             paths,
@@ -411,6 +414,30 @@ impl<'a> RangeFinder<'a> {
         })
     }
 
+    fn session(&mut self) -> Result<&mut smt::catala::CatalaSession, ConcolicError> {
+        if self.session.is_none() {
+            self.session = Some(self.q.session(self.q.options.query_timeout, false)?);
+        }
+        self.session
+            .as_mut()
+            .ok_or_else(|| ConcolicError::Worker("no solver session".into()))
+    }
+
+    /// Whether the path condition `path` implies the difference condition `goal` (no input on
+    /// the path makes the versions agree).
+    fn implied(&mut self, path: &[Term], goal: &Term) -> Result<bool, ConcolicError> {
+        if matches!(&**goal, smt::catala::TermNode::Bool(true)) {
+            return Ok(true);
+        }
+        let mut query: Vec<Term> = path.iter().map(|t| self.rounding.rewrite(t)).collect();
+        query.push(smt::catala::term::not(&self.rounding.rewrite(goal)));
+        self.rounding.take_definitions();
+        let definitions = self.rounding.definitions_for(&query);
+        query.extend(definitions);
+        let outcome = self.session()?.check_path(&query)?;
+        Ok(outcome == smt::catala::QueryOutcome::Unsat)
+    }
+
     /// The ranges of the integer and money outputs among `changes` over `leaves`.
     fn ranges(
         &mut self,
@@ -478,13 +505,8 @@ impl<'a> RangeFinder<'a> {
             let mut with_definitions = vec![region.clone()];
             with_definitions.extend(self.rounding.definitions_for(&[region]));
             let region = app(Op::And, with_definitions);
-            let session = match &mut self.session {
-                Some(s) => s,
-                None => self
-                    .session
-                    .insert(self.q.session(self.q.options.query_timeout, false)?),
-            };
-            if let Some(range) = range::range_of(session, &region, self.d)? {
+            let d = self.d;
+            if let Some(range) = range::range_of(self.session()?, &region, d)? {
                 out.push(OutputRange {
                     output: name.clone(),
                     money,
