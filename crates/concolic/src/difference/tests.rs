@@ -201,3 +201,64 @@ fn an_input_only_in_new_needs_a_default() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.verdict, Verdict::Equivalent, "{:?}", r.regions);
 }
+
+fn compile(text: &str) -> Program {
+    let (sources, ast) =
+        catala_syntax::parse_str("t.catala_en", text, catala_syntax::ast::Language::En)
+            .unwrap_or_else(|_| panic!("parse"));
+    catala_ir::compile(&sources, &ast).unwrap_or_else(|_| panic!("compile"))
+}
+
+fn explore_texts(old: &str, new: &str) -> DifferenceResult {
+    let (old, new) = (compile(old), compile(new));
+    let (Some(os), Some(ns)) = (old.scope_by_name("S"), new.scope_by_name("S")) else {
+        panic!("no scope S")
+    };
+    explore_difference(
+        (&old, os),
+        (&new, ns),
+        &InterfaceMapping::default(),
+        &DifferenceOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn structures_enumerations_with_payloads_lists_and_context_inputs_are_shared() {
+    // OLD pays $100 in a city of more than 2 (else $50), NEW of more than 3: they differ
+    // exactly for zone = City content 3, by $50 − $100 = −$50 whatever the household's list
+    // of members and whether the context input `bonus` is given.
+    let old = "```catala\ndeclaration enumeration Zone:\n  -- City content integer\n  -- Rural\n\ndeclaration structure House:\n  data income content money\n  data members content list of integer\n\ndeclaration scope S:\n  input house content House\n  input zone content Zone\n  context bonus content money\n  output amount content money\n\nscope S:\n  definition bonus equals $10\n  definition amount equals\n    (match zone with pattern\n      -- City content n: if n > 2 then $100 else $50\n      -- Rural: $70)\n    + (if number of house.members > 1 then $5 else $0) + bonus\n```\n";
+    let new = old.replace("if n > 2 then $100", "if n > 3 then $100");
+    let r = explore_texts(old, &new);
+    assert_eq!(r.verdict, Verdict::Differs);
+    assert!(r.complete, "{:?}", r.incomplete);
+    assert_eq!(r.regions.len(), 1);
+    let c = explain::explain(&r.regions[0].paths, &r.inputs);
+    assert_eq!(
+        c.lines(&explain::PlainFormat),
+        ["zone = City and zone.City = 3"]
+    );
+    assert_eq!(
+        r.regions[0].ranges[0].range.constant(),
+        Some(&BigInt::from(-5_000))
+    );
+}
+
+#[test]
+fn the_range_of_a_varying_difference_is_searched_exactly() {
+    // OLD gives x, NEW 2x, for 0 <= x <= 100 (both 0 elsewhere): they differ for
+    // 1 <= x <= 100, where NEW − OLD = x ranges from 1 to 100.
+    let text = |e: &str| {
+        format!("```catala\ndeclaration scope S:\n  input x content integer\n  output r content integer\n\nscope S:\n  definition r equals if x >= 0 and x <= 100 then {e} else 0\n```\n")
+    };
+    let r = explore_texts(&text("x"), &text("2 * x"));
+    assert_eq!(r.verdict, Verdict::Differs);
+    assert_eq!(r.regions.len(), 1);
+    let range = &r.regions[0].ranges[0].range;
+    assert_eq!(range.min, Bound::Exact(BigInt::from(1)));
+    assert_eq!(range.max, Bound::Exact(BigInt::from(100)));
+    let c = explain::explain(&r.regions[0].paths, &r.inputs);
+    // 1 <= x <= 100, written as conditions write an integer interval open below.
+    assert_eq!(c.lines(&explain::PlainFormat), ["0 < x <= 100"]);
+}
