@@ -289,6 +289,13 @@ pub fn explore_difference(
             ranges,
         });
     }
+    let mut notes = iface.notes.clone();
+    if ranges_of.skipped > 0 {
+        notes.push(format!(
+            "{} difference ranges not searched: time budget spent",
+            ranges_of.skipped
+        ));
+    }
     let verdict = if !regions.is_empty() {
         Verdict::Differs
     } else if complete {
@@ -303,7 +310,7 @@ pub fn explore_difference(
         regions,
         complete,
         incomplete,
-        notes: iface.notes.clone(),
+        notes,
         inputs,
         bounds: Bounds {
             max_list_length: options.max_list_length,
@@ -387,6 +394,11 @@ struct RangeFinder<'a> {
     session: Option<smt::catala::CatalaSession>,
     /// The variable standing for the difference.
     d: VarId,
+    /// When a budget was given: the time after which no more ranges are searched and no more
+    /// implications checked (a quarter of the budget after the exploration, at least 10 s).
+    deadline: Option<std::time::Instant>,
+    /// Ranges left out for the deadline.
+    skipped: usize,
 }
 
 impl<'a> RangeFinder<'a> {
@@ -411,6 +423,10 @@ impl<'a> RangeFinder<'a> {
             rounding,
             session: None,
             d: VarId(space.first_free_var),
+            deadline: options.budget.map(|b| {
+                std::time::Instant::now() + (b / 4).max(std::time::Duration::from_secs(10))
+            }),
+            skipped: 0,
         })
     }
 
@@ -429,6 +445,9 @@ impl<'a> RangeFinder<'a> {
         if matches!(&**goal, smt::catala::TermNode::Bool(true)) {
             return Ok(true);
         }
+        if self.past_deadline() {
+            return Ok(false);
+        }
         let mut query: Vec<Term> = path.iter().map(|t| self.rounding.rewrite(t)).collect();
         query.push(smt::catala::term::not(&self.rounding.rewrite(goal)));
         self.rounding.take_definitions();
@@ -436,6 +455,11 @@ impl<'a> RangeFinder<'a> {
         query.extend(definitions);
         let outcome = self.session()?.check_path(&query)?;
         Ok(outcome == smt::catala::QueryOutcome::Unsat)
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
     }
 
     /// The ranges of the integer and money outputs among `changes` over `leaves`.
@@ -451,6 +475,10 @@ impl<'a> RangeFinder<'a> {
             let Change::Output { old: name, .. } = change else {
                 continue;
             };
+            if self.past_deadline() {
+                self.skipped += 1;
+                continue;
+            }
             let Some(&(k, j)) = goal
                 .outputs
                 .iter()
@@ -505,8 +533,8 @@ impl<'a> RangeFinder<'a> {
             let mut with_definitions = vec![region.clone()];
             with_definitions.extend(self.rounding.definitions_for(&[region]));
             let region = app(Op::And, with_definitions);
-            let d = self.d;
-            if let Some(range) = range::range_of(self.session()?, &region, d)? {
+            let (d, deadline) = (self.d, self.deadline);
+            if let Some(range) = range::range_of(self.session()?, &region, d, deadline)? {
                 out.push(OutputRange {
                     output: name.clone(),
                     money,

@@ -7,13 +7,15 @@
 use num_bigint::BigInt;
 use smt::catala::term::{app, int_const, var, Kind, Op, Term, VarId};
 use smt::catala::{CatalaSession, ModelValue, QueryOutcome};
+use std::time::Instant;
 
 /// One end of the range.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
     /// The exact minimum or maximum.
     Exact(BigInt),
-    /// Values beyond this one exist and the search stopped there (the difference may be
+    /// The search stopped at this value, which the difference takes, without ruling out values
+    /// beyond it (the query limit, the deadline or a solver's "unknown"; the difference may be
     /// unbounded on that side).
     Beyond(BigInt),
     /// The solver did not answer.
@@ -41,11 +43,13 @@ impl DifferenceRange {
 const QUERIES_PER_BOUND: usize = 80;
 
 /// Searches the range of the integer variable `d` under `region` (a condition over the
-/// inputs and `d`), asked of `session` (whose globals hold the domains).
+/// inputs and `d`), asked of `session` (whose globals hold the domains); after `deadline`, a
+/// bound not yet found is reported as not reached.
 pub(crate) fn range_of(
     session: &mut CatalaSession,
     region: &Term,
     d: VarId,
+    deadline: Option<Instant>,
 ) -> Result<Option<DifferenceRange>, smt::catala::EncodeError> {
     let x = var(d, Kind::Int);
     let first = match ask(session, region, None, d)? {
@@ -68,8 +72,8 @@ pub(crate) fn range_of(
             max: Bound::Exact(first),
         }));
     }
-    let min = extreme(session, region, d, first.clone(), true)?;
-    let max = extreme(session, region, d, first, false)?;
+    let min = extreme(session, region, d, (first.clone(), true), deadline)?;
+    let max = extreme(session, region, d, (first, false), deadline)?;
     Ok(Some(DifferenceRange { min, max }))
 }
 
@@ -105,9 +109,10 @@ fn extreme(
     session: &mut CatalaSession,
     region: &Term,
     d: VarId,
-    mut best: BigInt,
-    lower: bool,
+    (mut best, lower): (BigInt, bool),
+    deadline: Option<Instant>,
 ) -> Result<Bound, smt::catala::EncodeError> {
+    let late = || deadline.is_some_and(|t| Instant::now() >= t);
     let x = var(d, Kind::Int);
     // `d ≤ k` when looking for the minimum, `d ≥ k` for the maximum.
     let beyond = |k: &BigInt| {
@@ -118,7 +123,7 @@ fn extreme(
     let mut queries = 0;
     // Doubling: find a step past which no value lies.
     loop {
-        if queries >= QUERIES_PER_BOUND {
+        if queries >= QUERIES_PER_BOUND || late() {
             return Ok(Bound::Beyond(best));
         }
         queries += 1;
@@ -142,7 +147,7 @@ fn extreme(
         if gap <= BigInt::from(1) {
             return Ok(Bound::Exact(near));
         }
-        if queries >= QUERIES_PER_BOUND {
+        if queries >= QUERIES_PER_BOUND || late() {
             return Ok(Bound::Beyond(near));
         }
         queries += 1;

@@ -65,9 +65,9 @@ impl Versions<'_> {
         match b {
             Bound::Exact(n) => self.amount(money, n),
             Bound::Beyond(n) if lower => {
-                format!("below {} (no lower bound found)", self.amount(money, n))
+                format!("{} or less (search stopped)", self.amount(money, n))
             }
-            Bound::Beyond(n) => format!("above {} (no upper bound found)", self.amount(money, n)),
+            Bound::Beyond(n) => format!("{} or more (search stopped)", self.amount(money, n)),
             Bound::Unknown => "unknown".into(),
         }
     }
