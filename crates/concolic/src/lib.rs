@@ -20,6 +20,7 @@ pub mod checkpoint;
 pub(crate) mod condition_inputs;
 pub(crate) mod coverage_guided;
 pub(crate) mod cpu_clock;
+pub mod difference;
 pub mod emit;
 pub(crate) mod executor;
 mod exploration_loop;

@@ -14,7 +14,7 @@ use crate::ConcolicError;
 use catala_eval::eval::Interpreter;
 use catala_eval::runtime::Value;
 use catala_ir::dcalc::{Program, ScopeId};
-use smt::catala::term::Term;
+use smt::catala::term::{self, Term};
 use std::collections::BTreeSet;
 
 /// One output of one case's run: its name, value and symbolic companion.
@@ -53,10 +53,32 @@ impl CaseOutput {
 /// One case of a product: which program (an index in the executor's programs), which scope,
 /// and how each scope input (in declaration order) is built from the variables (`None`: not
 /// given).
+#[derive(Clone, Debug)]
 pub(crate) struct ProductCase {
     pub(crate) program: usize,
     pub(crate) scope: ScopeId,
     pub(crate) shapes: Vec<Option<Shape>>,
+}
+
+/// How one case of a product run ended when an error does not stop the others.
+#[derive(Clone, Debug)]
+pub enum CaseOutcome {
+    /// The case's outputs, in declaration order.
+    Outputs(Vec<CaseOutput>),
+    /// A runtime error or a failed assertion.
+    Failed(CaseFailure),
+}
+
+/// A runtime error or failed assertion of one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseFailure {
+    /// The kind, as in `--format json` errors (`conflict`, `no_value`, …), or `assertion`.
+    pub kind: String,
+    /// Catala's message.
+    pub message: String,
+    /// The positions the error names (the rules in conflict, the variable without a value,
+    /// the assertion), in the case's program.
+    pub spans: Vec<catala_syntax::Span>,
 }
 
 /// How a product run ends.
@@ -65,6 +87,8 @@ pub(crate) enum ProductLeaf {
     Outputs(Vec<Vec<CaseOutput>>),
     /// A case ended in a runtime error or a failed assertion (the later cases do not run).
     Error(String),
+    /// Every case ran, whatever the others did (see [`ProductExecutor::run_every_case`]).
+    Outcomes(Vec<CaseOutcome>),
 }
 
 /// One product run: the path condition, the case each constraint comes from, and the leaf.
@@ -80,6 +104,9 @@ pub(crate) struct ProductExecutor<'p> {
     cases: Vec<ProductCase>,
     /// The path state while no case runs (it is in the interpreter of the running case).
     state: PathState,
+    /// Run every case even when an earlier one fails (for a difference, where an error is an
+    /// outcome like any other).
+    every_case: bool,
 }
 
 impl<'p> ProductExecutor<'p> {
@@ -112,13 +139,22 @@ impl<'p> ProductExecutor<'p> {
             programs,
             cases,
             state,
+            every_case: false,
         })
+    }
+
+    /// Runs every case of each product run even when an earlier case fails: the leaf is then
+    /// [`ProductLeaf::Outcomes`], one outcome per case.
+    pub(crate) fn run_every_case(mut self) -> Self {
+        self.every_case = true;
+        self
     }
 
     /// Runs every case in turn on `assignment`, until one fails.
     pub(crate) fn run(&mut self, assignment: &Assignment) -> ProductRun {
         self.state.reset();
         let mut outputs = Vec::with_capacity(self.cases.len());
+        let mut outcomes = Vec::with_capacity(self.cases.len());
         let mut leaf = None;
         // Where each case's constraints start in the shared path condition.
         let mut starts = Vec::with_capacity(self.cases.len());
@@ -129,16 +165,29 @@ impl<'p> ProductExecutor<'p> {
             };
             std::mem::swap(&mut interp.session, &mut self.state);
             starts.push(interp.session.constraints.len());
+            set_context_inputs(&mut interp.session, program, case, assignment);
             let (result, failed) = run_case(interp, program, case, assignment);
             let stop = interp.session.assertion_failed;
+            // The next case records its own branches, whatever this one did.
+            interp.session.assertion_failed = false;
             std::mem::swap(&mut interp.session, &mut self.state);
+            if self.every_case {
+                outcomes.push(match result {
+                    Ok(o) => CaseOutcome::Outputs(o),
+                    Err(f) => CaseOutcome::Failed(f),
+                });
+                continue;
+            }
             match result {
                 Ok(o) => outputs.push(o),
-                Err(message) => leaf = Some(ProductLeaf::Error(message)),
+                Err(f) => leaf = Some(ProductLeaf::Error(f.message)),
             }
             if leaf.is_some() || failed || stop {
                 break;
             }
+        }
+        if self.every_case && leaf.is_none() {
+            leaf = Some(ProductLeaf::Outcomes(outcomes));
         }
         let case_of = (0..self.state.constraints.len())
             .map(|i| starts.iter().rposition(|s| *s <= i).unwrap_or(0))
@@ -167,14 +216,47 @@ impl PathExecutor for ProductExecutor<'_> {
     }
 }
 
-/// Runs one case: its outputs, or the message of its error or failed assertion (and whether
-/// it failed).
+/// Tells the path state which context inputs of `case` are given under `assignment`: reading
+/// one is a branch on its "given" variable (the declarations' spans are those of the case's
+/// program, so the entries of the previous case are dropped).
+fn set_context_inputs(
+    state: &mut PathState,
+    program: &Program,
+    case: &ProductCase,
+    assignment: &Assignment,
+) {
+    state.context_defaults.clear();
+    let decl = program.scope(case.scope);
+    for (input, shape) in decl.inputs.iter().zip(&case.shapes) {
+        if let Some(Shape::Optional { given, .. }) = shape {
+            let is_given = matches!(
+                assignment.get(given.0 as usize),
+                Some(Some(smt::catala::ModelValue::Bool(true)))
+            );
+            state.context_defaults.insert(
+                input.span,
+                (term::var(*given, smt::catala::Kind::Bool), is_given),
+            );
+        }
+    }
+}
+
+/// A failed assertion as a case failure.
+fn assertion_failure(a: &catala_eval::AssertionFailure) -> CaseFailure {
+    CaseFailure {
+        kind: "assertion".into(),
+        message: a.message.clone(),
+        spans: vec![a.span],
+    }
+}
+
+/// Runs one case: its outputs, or its error or failed assertion (and whether it failed).
 fn run_case(
     interp: &mut Interpreter<'_, Sym>,
     program: &Program,
     case: &ProductCase,
     assignment: &Assignment,
-) -> (Result<Vec<CaseOutput>, String>, bool) {
+) -> (Result<Vec<CaseOutput>, CaseFailure>, bool) {
     let decl = program.scope(case.scope);
     let args: Vec<Option<(Value, Sym)>> = case
         .shapes
@@ -182,7 +264,7 @@ fn run_case(
         .map(|s| s.as_ref().and_then(|s| s.build_arg(assignment)))
         .collect();
     match interp.run(case.scope, args) {
-        Ok((_, failures)) if !failures.is_empty() => (Err(failures[0].message.clone()), true),
+        Ok((_, failures)) if !failures.is_empty() => (Err(assertion_failure(&failures[0])), true),
         Ok(((Value::Struct(s), sym), _)) => {
             let parts: Vec<Sym> = match &sym {
                 Sym::Struct(p) => p.to_vec(),
@@ -203,11 +285,15 @@ fn run_case(
         }
         Ok(_) => (Ok(Vec::new()), false),
         Err(e) => {
-            let message = match interp.take_failures().into_iter().next() {
-                Some(a) => a.message,
-                None => e.message.clone(),
+            let failure = match interp.take_failures().into_iter().next() {
+                Some(a) => assertion_failure(&a),
+                None => CaseFailure {
+                    kind: e.kind.as_str().into(),
+                    message: e.message.clone(),
+                    spans: e.labels.iter().map(|l| l.span).collect(),
+                },
             };
-            (Err(message), true)
+            (Err(failure), true)
         }
     }
 }
@@ -243,6 +329,7 @@ mod tests {
                 .flat_map(|c| c.iter().map(|o| format!("{}={:?}", o.name, o.value)))
                 .collect(),
             ProductLeaf::Error(e) => vec![e.clone()],
+            ProductLeaf::Outcomes(_) => vec!["outcomes".into()],
         }
     }
 

@@ -29,7 +29,8 @@
 use crate::inputs::Shape;
 pub use crate::inputs::{Assignment, InputVar};
 use crate::int_rounding::IntRounding;
-use crate::product_executor::{ProductCase, ProductExecutor};
+pub(crate) use crate::product_executor::ProductCase;
+use crate::product_executor::ProductExecutor;
 use crate::relational_loop::{Queries, RelationalLoop};
 use crate::ConcolicError;
 use catala_ir::dcalc::{Program, ScopeId};
@@ -53,7 +54,7 @@ pub struct RelationalSpace {
     pub first_free_var: u32,
 }
 
-pub use crate::product_executor::{CaseOutput, OutputTerm};
+pub use crate::product_executor::{CaseFailure, CaseOutcome, CaseOutput, OutputTerm};
 
 /// How one scope input of a case is built from the input variables.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,6 +112,30 @@ pub trait Goal {
     fn confirm(&mut self, _assignment: &Assignment) -> bool {
         true
     }
+
+    /// The condition under which the outcomes of a leaf where some case failed (a runtime
+    /// error or failed assertion) count as a violation, for explorations that run every case
+    /// whatever the others do ([`LeafMode::every_case`]). `None` (the default): such a leaf
+    /// is not judged, as when the first error stops the product run.
+    fn outcome_violation(
+        &mut self,
+        _outcomes: &[CaseOutcome],
+        _first_free_var: u32,
+    ) -> Option<Result<Term, String>> {
+        None
+    }
+}
+
+/// What the loop does at the leaves: stop at the first violation (a proof of a relation) or
+/// collect them all (the regions of a difference); stop each product run at the first
+/// failing case, or run every case (an error is then an outcome the goal judges).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeafMode {
+    /// Go on after a violating leaf and keep every one in [`RelationalResult::violations`].
+    pub collect_all: bool,
+    /// Run every case of each product run; leaves with a failed case are judged by
+    /// [`Goal::outcome_violation`].
+    pub every_case: bool,
 }
 
 /// Limits of a relational exploration.
@@ -169,13 +194,20 @@ pub struct Violation {
     pub goal: Term,
     /// Seconds from the start of the exploration.
     pub at_s: f64,
+    /// The cases' outcomes at that leaf, with their symbolic outputs (kept when the loop
+    /// collects every violation, empty otherwise).
+    pub outcomes: Vec<CaseOutcome>,
 }
 
 /// What a relational exploration found.
 #[derive(Clone, Debug, Default)]
 pub struct RelationalResult {
-    /// The first violating leaf, when one was found (the exploration stops there).
+    /// The first violating leaf, when one was found (the exploration stops there unless it
+    /// collects every violation).
     pub violation: Option<Violation>,
+    /// Every violating leaf, in the order found, when the loop collects them all
+    /// ([`LeafMode::collect_all`]); `violation` is then the first of them.
+    pub violations: Vec<Violation>,
     /// Every feasible path tuple was run and every query answered.
     pub complete: bool,
     /// Path tuples run.
@@ -242,28 +274,45 @@ pub fn explore_programs(
             "each case needs one program and scope".into(),
         ));
     }
-    let start = Instant::now();
-    let shapes: Vec<Vec<Option<Shape>>> = space
+    let cases = space
         .cases
         .iter()
-        .map(|inputs| {
-            inputs
-                .iter()
-                .map(|i| i.as_ref().map(CaseInput::shape))
-                .collect()
-        })
-        .collect();
-    let cases = shapes
-        .iter()
-        .cloned()
         .zip(case_scopes)
-        .map(|(shapes, &(program, scope))| ProductCase {
+        .map(|(inputs, &(program, scope))| ProductCase {
             program,
             scope,
-            shapes,
+            shapes: inputs
+                .iter()
+                .map(|i| i.as_ref().map(CaseInput::shape))
+                .collect(),
         })
         .collect();
-    let executor = ProductExecutor::new(programs, cases, true)?;
+    explore_cases(programs, cases, space, goal, options, LeafMode::default())
+}
+
+/// The exploration of the product of `cases` (each with the shapes of its inputs) over the
+/// variables and globals of `space` (whose `cases` only count them), with `mode` at the
+/// leaves.
+pub(crate) fn explore_cases(
+    programs: &[&Program],
+    cases: Vec<ProductCase>,
+    space: &RelationalSpace,
+    goal: &mut dyn Goal,
+    options: &RelationalOptions,
+    mode: LeafMode,
+) -> Result<RelationalResult, ConcolicError> {
+    let start = Instant::now();
+    let mut length_domains = Vec::new();
+    for case in &cases {
+        // List inputs have the bounds of their shapes, as in the ordinary exploration.
+        for shape in case.shapes.iter().flatten() {
+            shape.length_domains(&mut length_domains);
+        }
+    }
+    let mut executor = ProductExecutor::new(programs, cases, true)?;
+    if mode.every_case {
+        executor = executor.run_every_case();
+    }
     let money: Vec<VarId> = (0..space.vars.len())
         .filter(|i| space.vars[*i].is_money)
         .map(|i| VarId(i as u32))
@@ -271,10 +320,7 @@ pub fn explore_programs(
     let mut rounding = IntRounding::new(space.first_free_var.saturating_add(100_000));
     let mut globals: Vec<Term> = space.globals.iter().map(|g| rounding.rewrite(g)).collect();
     globals.extend(rounding.take_definitions());
-    // List inputs have the bounds of their shapes, as in the ordinary exploration.
-    for shape in shapes.iter().flatten().flatten() {
-        shape.length_domains(&mut globals);
-    }
+    globals.extend(length_domains);
     let q = Queries {
         space,
         money,
@@ -289,6 +335,7 @@ pub fn explore_programs(
         QueryOutcome::Unknown => Err((false, 1, "the solver could not satisfy the premise")),
     };
     let mut lp = RelationalLoop::new(goal, options, start, (executor, rounding, q), session);
+    lp.mode = mode;
     match first {
         Ok(first) => lp.run(first),
         Err((complete, unknown, why)) => {

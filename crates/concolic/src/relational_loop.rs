@@ -11,9 +11,10 @@ use crate::exploration_loop::{drive, Flow, LoopSteps, Negation};
 use crate::frontier::{DepthFirstFrontier, Frontier, NewBranchesFirstFrontier, Open};
 use crate::inputs::Assignment;
 use crate::int_rounding::IntRounding;
-use crate::product_executor::{ProductLeaf, ProductRun};
+use crate::product_executor::{CaseOutcome, ProductLeaf, ProductRun};
 use crate::relational::{
-    Goal, RelationalOptions, RelationalOrder, RelationalResult, RelationalSpace, Violation,
+    Goal, LeafMode, RelationalOptions, RelationalOrder, RelationalResult, RelationalSpace,
+    Violation,
 };
 use crate::symbolic::PathConstraint;
 use crate::ConcolicError;
@@ -65,6 +66,7 @@ enum Pending {
         query: Vec<Term>,
         path: Vec<Term>,
         goal: Term,
+        outcomes: Vec<CaseOutcome>,
     },
     Branch(Open),
 }
@@ -159,6 +161,9 @@ pub(crate) struct RelationalLoop<'a, E: PathExecutor<Run = ProductRun>> {
     /// The solver chain of the branch and leaf queries.
     pub(crate) session: CatalaSession,
     pub(crate) result: RelationalResult,
+    /// Stop at the first violation or collect them all; stop a product run at its first
+    /// failing case or run them all.
+    pub(crate) mode: LeafMode,
     /// Z3 (and the finite layer) alone, for violations found without Z3 that do not hold.
     confirm: Option<CatalaSession>,
     retry_asked: u64,
@@ -199,6 +204,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             q,
             session,
             result: RelationalResult::default(),
+            mode: LeafMode::default(),
             confirm: None,
             retry_asked: 0,
             retry_spent: Duration::ZERO,
@@ -242,8 +248,9 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             self.complete = false;
         }
         self.result.incomplete = self.executor.incomplete().clone();
-        self.result.complete =
-            self.complete && self.result.incomplete.is_empty() && self.result.violation.is_none();
+        // A proof stops at its first violation; a collection of every violation goes on.
+        let stopped_early = self.result.violation.is_some() && !self.mode.collect_all;
+        self.result.complete = self.complete && self.result.incomplete.is_empty() && !stopped_early;
         self.finish_figures();
         Ok(self.result)
     }
@@ -280,17 +287,45 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                 }
             }
             ProductLeaf::Outputs(outputs) => {
-                match self.goal.violation(&outputs, self.q.space.first_free_var) {
-                    Err(reason) => {
-                        self.result.unencoded_leaves += 1;
-                        self.result.unencoded_reason.get_or_insert(reason);
-                        self.complete = false;
+                let g = self.goal.violation(&outputs, self.q.space.first_free_var);
+                if let Flow::Stop = self.judge_goal(g, &path, &assignment, Vec::new())? {
+                    return Ok(Flow::Stop);
+                }
+            }
+            ProductLeaf::Outcomes(outcomes) => {
+                let all_outputs: Option<Vec<Vec<_>>> = outcomes
+                    .iter()
+                    .map(|o| match o {
+                        CaseOutcome::Outputs(v) => Some(v.clone()),
+                        CaseOutcome::Failed(_) => None,
+                    })
+                    .collect();
+                let ffv = self.q.space.first_free_var;
+                let g = match &all_outputs {
+                    Some(outputs) => Some(self.goal.violation(outputs, ffv)),
+                    None => self.goal.outcome_violation(&outcomes, ffv),
+                };
+                match g {
+                    None => {
+                        let message = outcomes.iter().find_map(|o| match o {
+                            CaseOutcome::Failed(f) => Some(f.message.clone()),
+                            CaseOutcome::Outputs(_) => None,
+                        });
+                        self.result.error_pairs += 1;
+                        let examples = &mut self.result.error_examples;
+                        if let Some(m) = message {
+                            if examples.len() < 5 && !examples.contains(&m) {
+                                examples.push(m);
+                            }
+                        }
                     }
-                    Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
-                        self.result.judged_pairs += 1;
-                    }
-                    Ok(g) => {
-                        if let Flow::Stop = self.judge_leaf(&path, &assignment, g)? {
+                    Some(g) => {
+                        let kept = if self.mode.collect_all {
+                            outcomes
+                        } else {
+                            Vec::new()
+                        };
+                        if let Flow::Stop = self.judge_goal(g, &path, &assignment, kept)? {
                             return Ok(Flow::Stop);
                         }
                     }
@@ -309,12 +344,51 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         Ok(Flow::Continue)
     }
 
+    /// Judges a leaf whose goal the caller gave as `g`: an unencodable goal makes the
+    /// exploration incomplete, a constant false one is judged at once, the others are asked.
+    fn judge_goal(
+        &mut self,
+        g: Result<Term, String>,
+        path: &[Branch],
+        assignment: &Assignment,
+        outcomes: Vec<CaseOutcome>,
+    ) -> Result<Flow, ConcolicError> {
+        match g {
+            Err(reason) => {
+                self.result.unencoded_leaves += 1;
+                self.result.unencoded_reason.get_or_insert(reason);
+                self.complete = false;
+                Ok(Flow::Continue)
+            }
+            Ok(g) if matches!(&*g, smt::catala::TermNode::Bool(false)) => {
+                self.result.judged_pairs += 1;
+                Ok(Flow::Continue)
+            }
+            Ok(g) => self.judge_leaf(path, assignment, g, outcomes),
+        }
+    }
+
+    /// Records a violating leaf: the first one stops a proof; a collection goes on.
+    fn found(&mut self, violation: Violation) -> Flow {
+        if self.mode.collect_all {
+            if self.result.violation.is_none() {
+                self.result.violation = Some(violation.clone());
+            }
+            self.result.violations.push(violation);
+            Flow::Continue
+        } else {
+            self.result.violation = Some(violation);
+            Flow::Stop
+        }
+    }
+
     /// The leaf hook: asks whether the goal `g` can be violated on the leaf of `path`.
     fn judge_leaf(
         &mut self,
         path: &[Branch],
         assignment: &Assignment,
         g: Term,
+        outcomes: Vec<CaseOutcome>,
     ) -> Result<Flow, ConcolicError> {
         // The leaf query sees roundings as integer variables with their definitions; the
         // branch queries are those of the ordinary exploration.
@@ -334,6 +408,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                     query,
                     path: original,
                     goal: g,
+                    outcomes,
                 })
             }
             QueryOutcome::Sat => {
@@ -342,13 +417,14 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                     _ => &mut self.session,
                 };
                 let assignment = self.q.violation_model(solver, &query)?;
-                self.result.violation = Some(Violation {
+                let v = Violation {
                     assignment,
                     path: original,
                     goal: g,
                     at_s: self.start.elapsed().as_secs_f64(),
-                });
-                return Ok(Flow::Stop);
+                    outcomes,
+                };
+                return Ok(self.found(v));
             }
         }
         Ok(Flow::Continue)
@@ -499,16 +575,27 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                 self.result.resolved_on_retry += 1;
                 return Ok(Negation::Next((self.q.read_model(&long), o.i + 1)));
             }
-            (QueryOutcome::Sat, Pending::Leaf { query, path, goal }) => {
+            (
+                QueryOutcome::Sat,
+                Pending::Leaf {
+                    query,
+                    path,
+                    goal,
+                    outcomes,
+                },
+            ) => {
                 self.result.resolved_on_retry += 1;
                 let assignment = self.q.violation_model(&mut long, &query)?;
-                self.result.violation = Some(Violation {
+                let v = Violation {
                     assignment,
                     path,
                     goal,
                     at_s: self.start.elapsed().as_secs_f64(),
-                });
-                return Ok(Negation::Stop);
+                    outcomes,
+                };
+                if let Flow::Stop = self.found(v) {
+                    return Ok(Negation::Stop);
+                }
             }
         }
         Ok(Negation::Closed)

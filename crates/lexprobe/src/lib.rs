@@ -5,6 +5,7 @@
 
 pub mod catala;
 pub mod commands;
+pub(crate) mod diff;
 pub mod exit;
 pub mod format;
 pub(crate) mod interrupt;

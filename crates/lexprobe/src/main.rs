@@ -35,6 +35,9 @@ enum Command {
     /// Check a concolic exploration's completeness: random inputs within the input space, each
     /// run's path looked up among the explored ones.
     Audit(commands::audit::AuditArgs),
+    /// Compare two versions of a Catala scope: for which inputs some output or the outcome
+    /// differs, and by how much (one concolic exploration of the pair).
+    Diff(commands::diff::DiffArgs),
 }
 
 /// Output piped into a program that stops reading (`| head`) ends the process quietly, as
@@ -56,9 +59,11 @@ fn source_files(command: &Command) -> (&'static str, Vec<&Path>) {
         Command::Concolic(a) => ("concolic", vec![a.file.as_path()]),
         Command::Mutate(a) => ("mutate", vec![a.file.as_path()]),
         Command::Audit(a) => ("audit", vec![a.file.as_path()]),
-        Command::Test(_) | Command::Falsify(_) | Command::Metamorphic(_) | Command::Merge(_) => {
-            ("", Vec::new())
-        }
+        Command::Test(_)
+        | Command::Falsify(_)
+        | Command::Metamorphic(_)
+        | Command::Merge(_)
+        | Command::Diff(_) => ("", Vec::new()),
     }
 }
 
@@ -107,6 +112,7 @@ fn main() {
         Command::Metamorphic(args) => commands::metamorphic::run(args),
         Command::Merge(args) => commands::merge::run(args),
         Command::Audit(args) => commands::audit::run(args),
+        Command::Diff(args) => commands::diff::run(args),
     };
     std::process::exit(code);
 }

@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod concolic;
 pub mod coverage_args;
+pub mod diff;
 pub mod falsify;
 pub mod merge;
 pub mod metamorphic;

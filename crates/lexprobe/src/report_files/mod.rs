@@ -8,6 +8,7 @@
 
 mod concolic;
 mod concolic_problems;
+pub(crate) mod diff;
 mod falsify;
 mod metamorphic;
 pub(crate) mod mutate;

@@ -1,0 +1,550 @@
+//! The difference of two versions of a scope: for which inputs some output, or the outcome,
+//! differs. One concolic exploration of the product program (case 0: OLD's scope, case 1:
+//! NEW's, on the same symbolic inputs, see [`interface`]) visits every pair of paths; at each
+//! leaf the solver is asked whether the outcomes can differ there ([`compare`]: an output
+//! with another value, an error in one version only, errors of different kinds). Every
+//! differing leaf is kept, with its path condition, its difference condition and a model
+//! (money pulled towards round amounts); leaves are grouped into [`Region`]s by what differs
+//! at their model (which outputs, which outcomes), and each region gets an example (both
+//! versions run on the model) and the range of the difference of each differing integer or
+//! money output ([`range`]).
+//!
+//! `equivalent` is said only when every path pair within the bounds ([`Bounds`]) was explored
+//! and every leaf query answered; whatever was concretised, skipped or left unanswered is in
+//! [`DifferenceResult::incomplete`].
+
+mod compare;
+mod interface;
+pub mod range;
+
+pub use interface::InterfaceMapping;
+pub use range::{Bound, DifferenceRange};
+
+use crate::condition_inputs::condition_inputs;
+use crate::inputs::{Bounds, Shape};
+use crate::int_rounding::IntRounding;
+use crate::product_executor::{
+    CaseFailure, CaseOutcome, ProductCase, ProductExecutor, ProductLeaf,
+};
+use crate::relational::{
+    explore_cases, LeafMode, RelationalOptions, RelationalResult, RelationalSpace, Violation,
+};
+use crate::relational_loop::Queries;
+use crate::ConcolicError;
+use catala_eval::runtime::json::value_to_json;
+use catala_eval::runtime::Value;
+use catala_ir::dcalc::{Program, ScopeId};
+use compare::{any, DifferenceGoal};
+use smt::catala::term::{app, var, Kind, Op, Term, VarId};
+use std::collections::BTreeMap;
+
+/// Limits of a difference exploration.
+#[derive(Clone, Debug)]
+pub struct DifferenceOptions {
+    /// Budget, pair limit, query time limits, branch order.
+    pub exploration: RelationalOptions,
+    /// The most elements a list input has.
+    pub max_list_length: usize,
+    /// Compute the range of each differing numeric output within each region.
+    pub ranges: bool,
+}
+
+impl Default for DifferenceOptions {
+    fn default() -> Self {
+        DifferenceOptions {
+            exploration: RelationalOptions {
+                budget: None,
+                ..RelationalOptions::default()
+            },
+            max_list_length: crate::inputs::DEFAULT_MAX_LIST_LENGTH,
+            ranges: true,
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// No input within the bounds makes the versions differ (the exploration is complete).
+    Equivalent,
+    /// Some inputs make them differ (the regions say which).
+    Differs,
+    /// No difference found, but the exploration is not complete.
+    Unknown,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Equivalent => "equivalent",
+            Verdict::Differs => "differs",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// How one version ended on an input.
+#[derive(Clone, Debug)]
+pub enum VersionOutcome {
+    /// Its outputs, by name, in declaration order.
+    Outputs(Vec<(String, Value)>),
+    /// A runtime error or failed assertion.
+    Failed(CaseFailure),
+}
+
+impl VersionOutcome {
+    /// `outputs`, or the error's kind (`conflict`, `no_value`, …).
+    pub fn kind(&self) -> &str {
+        match self {
+            VersionOutcome::Outputs(_) => "outputs",
+            VersionOutcome::Failed(f) => &f.kind,
+        }
+    }
+}
+
+/// What differs in a region.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    /// This output (OLD's name, NEW's name) has another value.
+    Output { old: String, new: String },
+    /// The outcome kinds differ (`outputs`, `conflict`, `no_value`, …).
+    Outcome { old: String, new: String },
+}
+
+/// An example of a region: the inputs (of each version, by name) and both outcomes.
+#[derive(Clone, Debug)]
+pub struct Example {
+    /// OLD's inputs (`None`: a context input not given).
+    pub old_inputs: Vec<(String, Option<Value>)>,
+    /// NEW's inputs.
+    pub new_inputs: Vec<(String, Option<Value>)>,
+    pub old: VersionOutcome,
+    pub new: VersionOutcome,
+}
+
+/// The range of NEW − OLD of one output in a region.
+#[derive(Clone, Debug)]
+pub struct OutputRange {
+    /// OLD's name of the output.
+    pub output: String,
+    /// Money (in cents) rather than an integer.
+    pub money: bool,
+    pub range: DifferenceRange,
+}
+
+/// The differing leaves that have the same change.
+#[derive(Clone, Debug)]
+pub struct Region {
+    /// What differs, sorted.
+    pub changes: Vec<Change>,
+    /// Per leaf: its path condition and difference condition (one conjunction).
+    pub paths: Vec<Vec<Term>>,
+    pub example: Example,
+    /// The range of the difference of each differing integer or money output, when computed.
+    pub ranges: Vec<OutputRange>,
+}
+
+/// What a difference exploration found.
+#[derive(Clone, Debug)]
+pub struct DifferenceResult {
+    pub verdict: Verdict,
+    pub regions: Vec<Region>,
+    /// Every path pair within the bounds was explored and every leaf query answered.
+    pub complete: bool,
+    /// Why not complete: concretised operations, inputs without a symbolic model, unanswered
+    /// queries, unencoded leaves, a stop.
+    pub incomplete: Vec<String>,
+    /// What the comparison leaves aside or assumes (inputs or outputs in one version only,
+    /// defaults).
+    pub notes: Vec<String>,
+    /// The names and units of the input variables, for conditions over them.
+    pub inputs: explain::Inputs,
+    /// The bounds the exploration is complete within.
+    pub bounds: Bounds,
+    /// The exploration's figures (its `violations` moved into the regions).
+    pub stats: RelationalResult,
+}
+
+/// Errors of a difference: the interfaces cannot be matched, or the exploration failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DifferenceError {
+    #[error("{0}")]
+    Interface(String),
+    #[error(transparent)]
+    Concolic(#[from] ConcolicError),
+}
+
+/// Explores `old_scope` of `old` and `new_scope` of `new` on the same inputs and reports
+/// every region where they differ.
+pub fn explore_difference(
+    (old, old_scope): (&Program, ScopeId),
+    (new, new_scope): (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+) -> Result<DifferenceResult, DifferenceError> {
+    let iface = interface::interface(
+        (old, old_scope),
+        (new, new_scope),
+        mapping,
+        options.max_list_length,
+    )
+    .map_err(DifferenceError::Interface)?;
+    let first_free_var = iface.space.vars.len() as u32;
+    let space = RelationalSpace {
+        vars: iface.space.vars.clone(),
+        cases: vec![Vec::new(), Vec::new()],
+        globals: iface.space.domains.clone(),
+        first_free_var,
+    };
+    let cases = vec![
+        ProductCase {
+            program: 0,
+            scope: old_scope,
+            shapes: iface.old_shapes.clone(),
+        },
+        ProductCase {
+            program: 1,
+            scope: new_scope,
+            shapes: iface.new_shapes.clone(),
+        },
+    ];
+    let mut goal = DifferenceGoal {
+        old,
+        new,
+        outputs: iface.outputs.clone(),
+    };
+    let mode = LeafMode {
+        collect_all: true,
+        every_case: true,
+    };
+    let programs = [old, new];
+    let mut stats = explore_cases(
+        &programs,
+        cases.clone(),
+        &space,
+        &mut goal,
+        &options.exploration,
+        mode,
+    )?;
+    let violations = std::mem::take(&mut stats.violations);
+    stats.violation = None;
+    let mut incomplete: Vec<String> = stats.incomplete.iter().cloned().collect();
+    incomplete.extend(iface.space.fixed.iter().cloned());
+    if let Some(why) = &stats.stopped {
+        incomplete.push(format!("stopped: {why}"));
+    }
+    if stats.unknown_queries > 0 {
+        incomplete.push(format!(
+            "{} solver queries unanswered (time limit or non-linear arithmetic)",
+            stats.unknown_queries
+        ));
+    }
+    if stats.unencoded_leaves > 0 {
+        incomplete.push(format!(
+            "{} path pairs not compared: {}",
+            stats.unencoded_leaves,
+            stats.unencoded_reason.clone().unwrap_or_default()
+        ));
+    }
+    let complete = stats.complete && iface.space.fixed.is_empty();
+    // Regions: the leaves grouped by what differs at their model.
+    let mut rerun = ProductExecutor::new(&programs, cases.clone(), true)?.run_every_case();
+    let mut groups: BTreeMap<Vec<Change>, (Vec<Violation>, Example)> = BTreeMap::new();
+    for v in violations {
+        let (changes, example) = example_of(&mut rerun, &iface, (old, new), &cases, &v);
+        let entry = groups
+            .entry(changes)
+            .or_insert_with(|| (Vec::new(), example));
+        entry.0.push(v);
+    }
+    let mut regions = Vec::with_capacity(groups.len());
+    let mut ranges_of = RangeFinder::new(&space, &options.exploration)?;
+    let old_outputs: Vec<String> = old
+        .scope(old_scope)
+        .outputs
+        .iter()
+        .map(|o| o.name.clone())
+        .collect();
+    for (changes, (leaves, example)) in groups {
+        let ranges = if options.ranges {
+            ranges_of.ranges(&goal, &changes, &leaves, &old_outputs)?
+        } else {
+            Vec::new()
+        };
+        let mut paths = Vec::with_capacity(leaves.len());
+        for v in &leaves {
+            let mut p = v.path.clone();
+            // The difference condition joins the path condition unless the path implies it
+            // (a constant change, or one that holds wherever the path goes): the region's
+            // condition then reads over the inputs alone.
+            if !ranges_of.implied(&v.path, &v.goal)? {
+                p.push(v.goal.clone());
+            }
+            paths.push(p);
+        }
+        regions.push(Region {
+            changes,
+            paths,
+            example,
+            ranges,
+        });
+    }
+    let mut notes = iface.notes.clone();
+    if ranges_of.skipped > 0 {
+        notes.push(format!(
+            "{} difference ranges not searched: time budget spent",
+            ranges_of.skipped
+        ));
+    }
+    let verdict = if !regions.is_empty() {
+        Verdict::Differs
+    } else if complete {
+        Verdict::Equivalent
+    } else {
+        Verdict::Unknown
+    };
+    let shapes: Vec<Shape> = iface.old_shapes.iter().flatten().cloned().collect();
+    let inputs = condition_inputs(old, &iface.space, &shapes);
+    Ok(DifferenceResult {
+        verdict,
+        regions,
+        complete,
+        incomplete,
+        notes,
+        inputs,
+        bounds: Bounds {
+            max_list_length: options.max_list_length,
+            raised: BTreeMap::new(),
+        },
+        stats,
+    })
+}
+
+/// Runs both versions on the leaf's model: the example, and what differs there.
+fn example_of(
+    rerun: &mut ProductExecutor<'_>,
+    iface: &interface::Interface,
+    (old, new): (&Program, &Program),
+    cases: &[ProductCase],
+    v: &Violation,
+) -> (Vec<Change>, Example) {
+    let run = rerun.run(&v.assignment);
+    let outcomes = match run.leaf {
+        ProductLeaf::Outcomes(o) => o,
+        _ => Vec::new(),
+    };
+    let outcome = |k: usize| match outcomes.get(k) {
+        Some(CaseOutcome::Outputs(o)) => VersionOutcome::Outputs(
+            o.iter()
+                .map(|x| (x.name.clone(), x.value.clone()))
+                .collect(),
+        ),
+        Some(CaseOutcome::Failed(f)) => VersionOutcome::Failed(f.clone()),
+        None => VersionOutcome::Failed(CaseFailure {
+            kind: "internal".into(),
+            message: "the version did not run".into(),
+            spans: Vec::new(),
+        }),
+    };
+    let (o, n) = (outcome(0), outcome(1));
+    let mut changes = Vec::new();
+    if let (VersionOutcome::Outputs(a), VersionOutcome::Outputs(b)) = (&o, &n) {
+        for &(k, j) in &iface.outputs {
+            if let (Some((na, va)), Some((nb, vb))) = (a.get(k), b.get(j)) {
+                if value_to_json(old, va) != value_to_json(new, vb) {
+                    changes.push(Change::Output {
+                        old: na.clone(),
+                        new: nb.clone(),
+                    });
+                }
+            }
+        }
+    }
+    if o.kind() != n.kind() || changes.is_empty() {
+        changes.push(Change::Outcome {
+            old: o.kind().to_string(),
+            new: n.kind().to_string(),
+        });
+    }
+    changes.sort();
+    let inputs = |program: &Program, case: &ProductCase| {
+        let decl = program.scope(case.scope);
+        decl.inputs
+            .iter()
+            .zip(&case.shapes)
+            .filter_map(|(i, s)| {
+                let s = s.as_ref()?;
+                Some((i.name.clone(), s.build_arg(&v.assignment).map(|(x, _)| x)))
+            })
+            .collect()
+    };
+    let example = Example {
+        old_inputs: inputs(old, &cases[0]),
+        new_inputs: inputs(new, &cases[1]),
+        old: o,
+        new: n,
+    };
+    (changes, example)
+}
+
+/// Asks the ranges of the differences of a region's outputs.
+struct RangeFinder<'a> {
+    q: Queries<'a>,
+    rounding: IntRounding,
+    session: Option<smt::catala::CatalaSession>,
+    /// The variable standing for the difference.
+    d: VarId,
+    /// When a budget was given: the time after which no more ranges are searched and no more
+    /// implications checked (a quarter of the budget after the exploration, at least 10 s).
+    deadline: Option<std::time::Instant>,
+    /// Ranges left out for the deadline.
+    skipped: usize,
+}
+
+impl<'a> RangeFinder<'a> {
+    fn new(
+        space: &'a RelationalSpace,
+        options: &'a RelationalOptions,
+    ) -> Result<RangeFinder<'a>, ConcolicError> {
+        let money = (0..space.vars.len())
+            .filter(|i| space.vars[*i].is_money)
+            .map(|i| VarId(i as u32))
+            .collect();
+        let mut rounding = IntRounding::new(space.first_free_var.saturating_add(200_000));
+        let mut globals: Vec<Term> = space.globals.iter().map(|g| rounding.rewrite(g)).collect();
+        globals.extend(rounding.take_definitions());
+        Ok(RangeFinder {
+            q: Queries {
+                space,
+                money,
+                globals,
+                options,
+            },
+            rounding,
+            session: None,
+            d: VarId(space.first_free_var),
+            deadline: options.budget.map(|b| {
+                std::time::Instant::now() + (b / 4).max(std::time::Duration::from_secs(10))
+            }),
+            skipped: 0,
+        })
+    }
+
+    fn session(&mut self) -> Result<&mut smt::catala::CatalaSession, ConcolicError> {
+        if self.session.is_none() {
+            self.session = Some(self.q.session(self.q.options.query_timeout, false)?);
+        }
+        self.session
+            .as_mut()
+            .ok_or_else(|| ConcolicError::Worker("no solver session".into()))
+    }
+
+    /// Whether the path condition `path` implies the difference condition `goal` (no input on
+    /// the path makes the versions agree).
+    fn implied(&mut self, path: &[Term], goal: &Term) -> Result<bool, ConcolicError> {
+        if matches!(&**goal, smt::catala::TermNode::Bool(true)) {
+            return Ok(true);
+        }
+        if self.past_deadline() {
+            return Ok(false);
+        }
+        let mut query: Vec<Term> = path.iter().map(|t| self.rounding.rewrite(t)).collect();
+        query.push(smt::catala::term::not(&self.rounding.rewrite(goal)));
+        self.rounding.take_definitions();
+        let definitions = self.rounding.definitions_for(&query);
+        query.extend(definitions);
+        let outcome = self.session()?.check_path(&query)?;
+        Ok(outcome == smt::catala::QueryOutcome::Unsat)
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    /// The ranges of the integer and money outputs among `changes` over `leaves`.
+    fn ranges(
+        &mut self,
+        goal: &DifferenceGoal<'_>,
+        changes: &[Change],
+        leaves: &[Violation],
+        old_outputs: &[String],
+    ) -> Result<Vec<OutputRange>, ConcolicError> {
+        let mut out = Vec::new();
+        for change in changes {
+            let Change::Output { old: name, .. } = change else {
+                continue;
+            };
+            if self.past_deadline() {
+                self.skipped += 1;
+                continue;
+            }
+            let Some(&(k, j)) = goal
+                .outputs
+                .iter()
+                .find(|(k, _)| old_outputs.get(*k) == Some(name))
+            else {
+                continue;
+            };
+            // Per leaf: its path, its difference, and d = new − old.
+            let mut disjuncts = Vec::new();
+            let mut money = false;
+            let mut numeric = true;
+            for v in leaves {
+                let (Some(CaseOutcome::Outputs(a)), Some(CaseOutcome::Outputs(b))) =
+                    (v.outcomes.first(), v.outcomes.get(1))
+                else {
+                    numeric = false;
+                    break;
+                };
+                let (Some(x), Some(y)) = (a.get(k), b.get(j)) else {
+                    numeric = false;
+                    break;
+                };
+                money = matches!(x.value, Value::Money(_));
+                let integral = matches!(x.value, Value::Money(_) | Value::Integer(_))
+                    && matches!(y.value, Value::Money(_) | Value::Integer(_));
+                let (
+                    crate::relational::OutputTerm::Term(tx),
+                    crate::relational::OutputTerm::Term(ty),
+                ) = (x.term(), y.term())
+                else {
+                    numeric = false;
+                    break;
+                };
+                if !integral || tx.kind() != Kind::Int || ty.kind() != Kind::Int {
+                    numeric = false;
+                    break;
+                }
+                let mut conj: Vec<Term> = v.path.iter().map(|t| self.rounding.rewrite(t)).collect();
+                conj.push(self.rounding.rewrite(&v.goal));
+                let diff = app(Op::Sub, vec![ty, tx]);
+                conj.push(app(
+                    Op::Eq,
+                    vec![var(self.d, Kind::Int), self.rounding.rewrite(&diff)],
+                ));
+                disjuncts.push(app(Op::And, conj));
+            }
+            if !numeric || disjuncts.is_empty() {
+                continue;
+            }
+            self.rounding.take_definitions();
+            let region = any(disjuncts);
+            let mut with_definitions = vec![region.clone()];
+            with_definitions.extend(self.rounding.definitions_for(&[region]));
+            let region = app(Op::And, with_definitions);
+            let (d, deadline) = (self.d, self.deadline);
+            if let Some(range) = range::range_of(self.session()?, &region, d, deadline)? {
+                out.push(OutputRange {
+                    output: name.clone(),
+                    money,
+                    range,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;

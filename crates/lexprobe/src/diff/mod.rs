@@ -1,0 +1,9 @@
+//! `lexprobe diff`: the parts of the comparison of two versions of a scope — where each
+//! version comes from ([`versions`]), how their interfaces correspond ([`mapping`]), the
+//! report ([`report`]) and the lines NEW changed, where result files point ([`changed_lines`]).
+//! The exploration itself is `concolic::difference`.
+
+pub(crate) mod changed_lines;
+pub(crate) mod mapping;
+pub(crate) mod report;
+pub(crate) mod versions;
