@@ -97,6 +97,25 @@ pub fn minimal<K: Hash + Eq + Clone>(tests: &[Candidate<K>]) -> Selection {
     }
 }
 
+/// A test rebuilt from its inputs, the outcome of a plain run on them and its path (tests found
+/// by several workers are handed over as inputs and paths, and replayed for a suite).
+pub fn replayed_test(
+    inputs: Vec<Option<catala_eval::runtime::Value>>,
+    outcome: crate::Outcome,
+    path: crate::PathId,
+) -> crate::TestCase {
+    crate::TestCase {
+        inputs,
+        outcome,
+        constraints: Vec::new(),
+        condition: None,
+        roundness: smt::catala::RoundnessLevel::Cents,
+        path,
+        found_at: std::time::Duration::ZERO,
+        queries: 0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
