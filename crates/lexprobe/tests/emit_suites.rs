@@ -142,9 +142,9 @@ fn a_minimal_suite_keeps_every_rule_and_problem() {
     let suite = &doc["suite"];
     // The items the tests apply: the assertion, the base definition of `amount`, the
     // definition of `per_child` and the exceptions of Articles 2 and 3 — 5 rules. The two
-    // problems (division, conflict) need two tests, neither of which computes `per_child` (the
-    // division fails in it, the conflict before it), so a third test, one ending normally, is
-    // needed: 3 tests, and the greedy choice finds 3.
+    // problems (division, conflict) need two tests. The scope's assertion is checked once
+    // its definitions are computed, so a run ending in an error never applies it: a third
+    // test, one ending normally, is needed. 3 tests, and the greedy choice finds 3.
     assert_eq!(suite["rules_applied"], 5, "{suite}");
     assert_eq!(suite["problems"], 2, "{suite}");
     assert_eq!(suite["kept"], 3, "{suite}");

@@ -104,6 +104,11 @@ pub struct ConcolicArgs {
     /// rule the exploration applied and show every distinct problem, chosen greedily).
     #[arg(long, value_enum, default_value_t = SuiteKind::All, requires = "emit_tests")]
     pub suite: SuiteKind,
+    /// Write one self-contained HTML page for the run to FILE: the problems with the
+    /// condition under which each occurs and an example, the law coverage of the tests, and
+    /// the tests with their inputs and outputs (the first 500).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Print the statistics (tests, solver calls, times, paths by outcome).
     #[arg(long)]
     pub stats: bool,
@@ -291,13 +296,40 @@ pub fn run(args: ConcolicArgs) -> i32 {
     };
     let coverage = super::shard::coverage_json(shard.as_ref(), &exploration, shard_done.as_ref());
     let (findings, recorders, collected) = sinks.finish();
-    let suite = match write_suite(&loaded, scope, &exploration, &args, collected.emitted) {
+    let rebuilt = match collected.emitted {
+        Some(found) => match emit_suite::replayed(&loaded, scope, found) {
+            Ok(tests) => Some(tests),
+            Err(msg) => {
+                eprintln!("lexprobe concolic: {msg}");
+                return CATALA_ERROR;
+            }
+        },
+        None => None,
+    };
+    let tests = rebuilt.as_deref().unwrap_or(&exploration.tests);
+    let suite = match write_suite(&loaded, scope, tests, &args) {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("lexprobe concolic: {msg}");
             return CATALA_ERROR;
         }
     };
+    if let Some(path) = &args.report {
+        let findings_json = findings.to_json();
+        let input = crate::report_files::html_report::ReportInput {
+            loaded: &loaded,
+            scope,
+            file: &args.file,
+            include_dirs: &args.includes.include,
+            tests,
+            findings: &findings_json,
+            complete: exploration.stats.complete,
+            incomplete: &exploration.incomplete,
+        };
+        if let Err(msg) = crate::report_files::html_report::write_report(&input, path) {
+            return usage(&msg);
+        }
+    }
     let found = (&exploration, collected.json);
     let closing = Closing {
         findings: &findings,
@@ -363,7 +395,7 @@ fn explore_options(args: &ConcolicArgs) -> Result<ExploreOptions, String> {
         keep_constraints: args.show_constraints,
         keep_conditions: true,
         // One JSON object and emitted test files need every test at the end.
-        keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some(),
+        keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some() || args.report.is_some(),
         query_timeout: Some(Duration::from_secs_f64(
             args.query_timeout.clamp(0.001, 4e6),
         )),
@@ -447,7 +479,8 @@ impl<'a> TestSinks<'a> {
                 &args.scope,
             ),
             json_tests: (several && json_out && !args.jsonl).then(|| Mutex::new(Vec::new())),
-            emitted: (several && args.emit_tests.is_some()).then(|| Mutex::new(Vec::new())),
+            emitted: (several && (args.emit_tests.is_some() || args.report.is_some()))
+                .then(|| Mutex::new(Vec::new())),
             out: Mutex::new(std::io::stdout()),
         }
     }
@@ -570,14 +603,12 @@ fn print_exploration(
     }
 }
 
-/// Writes the tests as a Catala test file (--emit-tests): `emitted` holds the tests several
-/// workers found, in order; one worker keeps them in its exploration.
+/// Writes the tests (in exploration order) as a Catala test file (--emit-tests).
 fn write_suite(
     loaded: &Loaded,
     scope: catala_ir::dcalc::ScopeId,
-    exploration: &Exploration,
+    tests: &[concolic::TestCase],
     args: &ConcolicArgs,
-    emitted: Option<Vec<emit_suite::FoundTest>>,
 ) -> Result<Option<emit_suite::SuiteWritten>, String> {
     let Some(dir) = &args.emit_tests else {
         return Ok(None);
@@ -587,14 +618,6 @@ fn write_suite(
         scope,
         file: &args.file,
         include_dirs: &args.includes.include,
-    };
-    let rebuilt;
-    let tests = match emitted {
-        Some(found) => {
-            rebuilt = emit_suite::replayed(loaded, scope, found)?;
-            &rebuilt
-        }
-        None => &exploration.tests,
     };
     let written = emit_suite::write_suite(&source, tests, dir, args.suite)?;
     eprintln!("tests written to {}", written.file.display());

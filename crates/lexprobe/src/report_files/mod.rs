@@ -9,6 +9,7 @@
 mod concolic;
 mod concolic_problems;
 mod falsify;
+pub(crate) mod html_report;
 mod metamorphic;
 pub(crate) mod mutate;
 mod source_root;
