@@ -223,8 +223,11 @@ fn minimal(source: &SuiteSource, tests: &[TestCase]) -> Result<concolic::suite::
     Ok(s)
 }
 
-/// The program's sources named from the test directory (as the positions of the errors in
-/// the test blocks are written).
+/// The program's sources named as the positions of the errors in the test blocks name them:
+/// relative to the test directory (the project root of its clerk.toml, from which Catala
+/// names files) when that takes at most one `..` (tests beside the sources), else by the
+/// file's last two path components. The test runner matches positions by path suffix, so
+/// either names the file wherever `lexprobe test` runs from.
 fn relabelled(loaded: &Loaded, dir: &Path) -> catala_syntax::SourceMap {
     let mut sources = loaded.sources.clone();
     for (k, f) in sources.files.iter_mut().enumerate() {
@@ -234,12 +237,28 @@ fn relabelled(loaded: &Loaded, dir: &Path) -> catala_syntax::SourceMap {
             .iter()
             .any(|s| s.0 as usize == k);
         if !stdlib && f.path.is_file() {
-            f.display_name = concolic::emit::path_from(&f.path, dir)
-                .display()
-                .to_string();
+            f.display_name = position_name(&f.path, dir);
         }
     }
     sources
+}
+
+/// How a test block names `file` (see [`relabelled`]).
+fn position_name(file: &Path, dir: &Path) -> String {
+    let relative = concolic::emit::path_from(file, dir);
+    let ups = relative
+        .components()
+        .filter(|c| matches!(c, std::path::Component::ParentDir))
+        .count();
+    if ups <= 1 {
+        return relative.display().to_string();
+    }
+    let parts: Vec<_> = relative.components().collect();
+    let tail = &parts[parts.len().saturating_sub(2)..];
+    tail.iter()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The error `lexprobe run` prints on test `t`'s inputs, positions named from the test
@@ -327,4 +346,29 @@ fn toml_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::position_name;
+    use std::path::Path;
+
+    #[test]
+    fn positions_name_files_from_the_test_directory_or_by_their_tail() {
+        // Tests beside the sources: `../prog/x` from `root/tests`.
+        assert_eq!(
+            position_name(Path::new("/r/prog/x.catala_en"), Path::new("/r/tests")),
+            "../prog/x.catala_en"
+        );
+        // The program inside the test directory.
+        assert_eq!(
+            position_name(Path::new("/r/tests/x.catala_en"), Path::new("/r/tests")),
+            "x.catala_en"
+        );
+        // Farther away: the last two components.
+        assert_eq!(
+            position_name(Path::new("/a/b/prog/x.catala_en"), Path::new("/c/d/tests")),
+            "prog/x.catala_en"
+        );
+    }
 }
