@@ -113,10 +113,10 @@ pub(crate) fn to_html(input: &ReportInput, coverage: &CoverageReport) -> String 
         .iter()
         .filter(|i| i.status == Status::Applied)
         .count();
-    let _ = write!(
+    let _ = writeln!(
         h,
         "<p class=\"figures\"><span>{} tests</span><span>{} distinct problem{}</span>\
-         <span>{applied} of {} rules applied</span><span>exploration {}</span></p>\n",
+         <span>{applied} of {} rules applied</span><span>exploration {}</span></p>",
         input.tests.len(),
         problems.len(),
         if problems.len() == 1 { "" } else { "s" },
