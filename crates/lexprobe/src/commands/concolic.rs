@@ -296,40 +296,16 @@ pub fn run(args: ConcolicArgs) -> i32 {
     };
     let coverage = super::shard::coverage_json(shard.as_ref(), &exploration, shard_done.as_ref());
     let (findings, recorders, collected) = sinks.finish();
-    let rebuilt = match collected.emitted {
-        Some(found) => match emit_suite::replayed(&loaded, scope, found) {
-            Ok(tests) => Some(tests),
-            Err(msg) => {
-                eprintln!("lexprobe concolic: {msg}");
-                return CATALA_ERROR;
-            }
-        },
-        None => None,
-    };
-    let tests = rebuilt.as_deref().unwrap_or(&exploration.tests);
-    let suite = match write_suite(&loaded, scope, tests, &args) {
+    let suite = match write_suite_and_report(
+        &loaded,
+        scope,
+        &exploration,
+        &args,
+        (&findings, collected.emitted),
+    ) {
         Ok(s) => s,
-        Err(msg) => {
-            eprintln!("lexprobe concolic: {msg}");
-            return CATALA_ERROR;
-        }
+        Err(code) => return code,
     };
-    if let Some(path) = &args.report {
-        let findings_json = findings.to_json();
-        let input = crate::report_files::html_report::ReportInput {
-            loaded: &loaded,
-            scope,
-            file: &args.file,
-            include_dirs: &args.includes.include,
-            tests,
-            findings: &findings_json,
-            complete: exploration.stats.complete,
-            incomplete: &exploration.incomplete,
-        };
-        if let Err(msg) = crate::report_files::html_report::write_report(&input, path) {
-            return usage(&msg);
-        }
-    }
     let found = (&exploration, collected.json);
     let closing = Closing {
         findings: &findings,
@@ -601,6 +577,43 @@ fn print_exploration(
             println!("{}", s.line());
         }
     }
+}
+
+/// Writes the test suite (--emit-tests) and the HTML report (--report), from the tests in
+/// exploration order (`emitted`: those several workers handed over); the exit code of a
+/// failure.
+fn write_suite_and_report(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    exploration: &Exploration,
+    args: &ConcolicArgs,
+    (findings, emitted): (&Findings, Option<Vec<emit_suite::FoundTest>>),
+) -> Result<Option<emit_suite::SuiteWritten>, i32> {
+    let failed = |msg: String| {
+        eprintln!("lexprobe concolic: {msg}");
+        CATALA_ERROR
+    };
+    let rebuilt = match emitted {
+        Some(found) => Some(emit_suite::replayed(loaded, scope, found).map_err(failed)?),
+        None => None,
+    };
+    let tests = rebuilt.as_deref().unwrap_or(&exploration.tests);
+    let suite = write_suite(loaded, scope, tests, args).map_err(failed)?;
+    if let Some(path) = &args.report {
+        let findings_json = findings.to_json();
+        let input = crate::report_files::html_report::ReportInput {
+            loaded,
+            scope,
+            file: &args.file,
+            include_dirs: &args.includes.include,
+            tests,
+            findings: &findings_json,
+            complete: exploration.stats.complete,
+            incomplete: &exploration.incomplete,
+        };
+        crate::report_files::html_report::write_report(&input, path).map_err(|m| usage(&m))?;
+    }
+    Ok(suite)
 }
 
 /// Writes the tests (in exploration order) as a Catala test file (--emit-tests).
