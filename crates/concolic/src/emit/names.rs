@@ -4,7 +4,7 @@
 //! (`M.Scope`, `M.Type`, `M.Type.Case`). Types of the other modules a program uses are named
 //! through the module names the test file uses, whether the program is used or included.
 
-use catala_ir::dcalc::{Program, ScopeId};
+use catala_ir::dcalc::{Program, ScopeId, Ty};
 use catala_syntax::ast::{self, ItemKind};
 use catala_syntax::Span;
 use std::collections::HashMap;
@@ -49,9 +49,9 @@ impl TestNames {
         }
     }
 
-    /// The names for `program`, compiled from `ast` (the same source parsed: its modules and
-    /// the module names its main file sees).
-    pub fn of(program: &Program, ast: &ast::Program) -> TestNames {
+    /// The names for the tests of `scope` of `program`, compiled from `ast` (the same source
+    /// parsed: its modules and the module names its main file sees).
+    pub fn of(program: &Program, scope: ScopeId, ast: &ast::Program) -> TestNames {
         let declared = ast.items.iter().find_map(|i| match &i.kind {
             ItemKind::ModuleDef { name, .. } => Some(name.name.clone()),
             _ => None,
@@ -75,47 +75,37 @@ impl TestNames {
         for (k, m) in ast.modules.iter().enumerate() {
             record(&m.items, Some(k));
         }
-        let mut names = TestNames {
-            link: match &declared {
-                Some(m) => ProgramLink::Module(m.clone()),
-                None => ProgramLink::Include,
-            },
-            uses: Vec::new(),
-            structs: Vec::new(),
-            enums: Vec::new(),
-            scopes: HashMap::new(),
-            uses_modules: ast.modules.iter().any(|m| !m.stdlib),
-        };
+        let mut uses = Vec::new();
         // A used program's test file sees none of the program's own `Using` lines: it repeats
         // them (standard-library modules are seen by every file).
         if declared.is_some() {
             for b in &ast.uses {
                 if let Some(m) = ast.modules.get(b.module).filter(|m| !m.stdlib) {
                     let alias = (b.name != m.name.name).then(|| b.name.clone());
-                    names.uses.push((m.name.name.clone(), alias));
+                    uses.push((m.name.name.clone(), alias));
                 }
             }
         }
-        let mut qualifier = |unit: Option<usize>| -> Option<String> {
-            let Some(k) = unit else {
-                return declared.clone();
-            };
-            if let Some(b) = ast.uses.iter().find(|b| b.module == k) {
-                return Some(b.name.clone());
+        // The name of module `k` in the test file: the main file's name for it, else its own
+        // (the test file then uses it, when it writes one of its types).
+        let module_name = |k: usize| -> Option<(String, bool)> {
+            match ast.uses.iter().find(|b| b.module == k) {
+                Some(b) => Some((b.name.clone(), true)),
+                None => Some((ast.modules.get(k)?.name.name.clone(), false)),
             }
-            // A module the main file does not use itself: the test file uses it by its name.
-            let name = ast.modules.get(k)?.name.name.clone();
-            if !names.uses.iter().any(|(m, a)| a.is_none() && *m == name) {
-                names.uses.push((name.clone(), None));
-            }
-            Some(name)
         };
-        let structs: Vec<Option<String>> = program
+        let qualifier = |unit: Option<usize>| -> Option<(String, bool)> {
+            match unit {
+                None => declared.clone().map(|m| (m, true)),
+                Some(k) => module_name(k),
+            }
+        };
+        let structs: Vec<Option<(String, bool)>> = program
             .structs
             .iter()
             .map(|s| declared_in.get(&s.span).and_then(|u| qualifier(*u)))
             .collect();
-        let enums: Vec<Option<String>> = program
+        let enums: Vec<Option<(String, bool)>> = program
             .enums
             .iter()
             .enumerate()
@@ -126,14 +116,53 @@ impl TestNames {
                 declared_in.get(&e.span).and_then(|u| qualifier(*u))
             })
             .collect();
-        for (k, m) in ast.modules.iter().enumerate() {
-            if let Some(q) = qualifier_of_scopes(ast, k) {
-                names.scopes.insert(m.name.name.clone(), q);
+        // Modules the main file does not name, whose types the tests write: used by name.
+        let decl = program.scope(scope);
+        let mut written = Written::default();
+        for ty in decl
+            .inputs
+            .iter()
+            .map(|i| &i.ty)
+            .chain(decl.outputs.iter().map(|o| &o.ty))
+        {
+            written.visit(program, ty);
+        }
+        let unnamed = written
+            .structs
+            .iter()
+            .filter_map(|&i| structs.get(i).cloned().flatten())
+            .chain(
+                written
+                    .enums
+                    .iter()
+                    .filter_map(|&i| enums.get(i).cloned().flatten()),
+            )
+            .filter(|(_, named)| !named)
+            .map(|(m, _)| m);
+        for m in unnamed {
+            if !uses.iter().any(|(u, a)| a.is_none() && *u == m) {
+                uses.push((m, None));
             }
         }
-        names.structs = structs;
-        names.enums = enums;
-        names
+        let mut scopes = HashMap::new();
+        for (k, m) in ast.modules.iter().enumerate() {
+            if let Some((q, _)) = module_name(k) {
+                scopes.insert(m.name.name.clone(), q);
+            }
+        }
+        let strip =
+            |v: Vec<Option<(String, bool)>>| v.into_iter().map(|q| q.map(|(m, _)| m)).collect();
+        TestNames {
+            link: match &declared {
+                Some(m) => ProgramLink::Module(m.clone()),
+                None => ProgramLink::Include,
+            },
+            uses,
+            structs: strip(structs),
+            enums: strip(enums),
+            scopes,
+            uses_modules: ast.modules.iter().any(|m| !m.stdlib),
+        }
     }
 
     /// The qualifier of structure `i`.
@@ -158,10 +187,45 @@ impl TestNames {
     }
 }
 
-/// The name under which the main file sees module `k`, if it does.
-fn qualifier_of_scopes(ast: &ast::Program, k: usize) -> Option<String> {
-    ast.uses
-        .iter()
-        .find(|b| b.module == k)
-        .map(|b| b.name.clone())
+/// The structures and enumerations a value of some types may hold (what a test writes).
+#[derive(Default)]
+struct Written {
+    structs: Vec<usize>,
+    enums: Vec<usize>,
+}
+
+impl Written {
+    fn visit(&mut self, program: &Program, ty: &Ty) {
+        match ty {
+            Ty::Struct(id) => {
+                let i = id.0 as usize;
+                if !self.structs.contains(&i) {
+                    self.structs.push(i);
+                    if let Some(def) = program.structs.get(i) {
+                        for f in &def.fields {
+                            self.visit(program, &f.ty);
+                        }
+                    }
+                }
+            }
+            Ty::Enum(id) => {
+                let i = id.0 as usize;
+                if !self.enums.contains(&i) {
+                    self.enums.push(i);
+                    if let Some(def) = program.enums.get(i) {
+                        for c in def.cases.iter().filter_map(|c| c.payload.as_ref()) {
+                            self.visit(program, c);
+                        }
+                    }
+                }
+            }
+            Ty::List(t) | Ty::Option(t) => self.visit(program, t),
+            Ty::Tuple(ts) => {
+                for t in ts {
+                    self.visit(program, t);
+                }
+            }
+            _ => {}
+        }
+    }
 }

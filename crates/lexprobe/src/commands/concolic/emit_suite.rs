@@ -196,7 +196,7 @@ fn test_names(source: &SuiteSource) -> TestNames {
             .ok()
     });
     match parsed {
-        Some(ast) => TestNames::of(&source.loaded.program, &ast),
+        Some(ast) => TestNames::of(&source.loaded.program, source.scope, &ast),
         None => TestNames::plain(&source.loaded.program),
     }
 }
