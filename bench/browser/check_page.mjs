@@ -3,7 +3,7 @@
 // or network request that is not a local file, checks what a reader needs (the outline, the
 // coloured lines, a badge whose link leads to a test), and saves a screenshot.
 // Usage: node check_page.mjs PAGE.html SCREENSHOT.png [CHECKS]
-//   CHECKS: "coverage" (default) or "metamorphic".
+//   CHECKS: "coverage" (default), "metamorphic" or "concolic" (the --report page).
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 
 const [page, shot, kind = "coverage"] = process.argv.slice(2);
 if (!page || !shot) {
-  console.error("usage: node check_page.mjs PAGE.html SCREENSHOT.png [coverage|metamorphic]");
+  console.error("usage: node check_page.mjs PAGE.html SCREENSHOT.png [coverage|metamorphic|concolic]");
   process.exit(2);
 }
 const url = "file://" + resolve(page);
@@ -100,6 +100,21 @@ try {
       highlighted: document.querySelectorAll("table.pair .diff").length,
     })`);
     if (facts.relations === 0) problems.push("no relation section");
+  } else if (kind === "concolic") {
+    facts = await evaluate(`(() => {
+      const link = document.querySelector(".problem a[href^='#test-']");
+      const target = link && document.getElementById(link.getAttribute("href").slice(1));
+      return {
+        problems: document.querySelectorAll(".problem").length,
+        conditions: document.querySelectorAll(".problem .condition").length,
+        coverageRows: document.querySelectorAll("#coverage + p + table tr").length - 1,
+        testRows: document.querySelectorAll("tr[id^='test-']").length,
+        exampleLeadsToTest: !link || !!(target && target.querySelector("td")),
+      };
+    })()`);
+    if (facts.testRows === 0) problems.push("no test row");
+    if (facts.coverageRows <= 0) problems.push("no law coverage row");
+    if (!facts.exampleLeadsToTest) problems.push("a problem's first test leads nowhere");
   } else {
     facts = await evaluate(`(() => {
       const badge = document.querySelector(".b a[href^='#t']");
@@ -121,7 +136,8 @@ try {
   writeFileSync(shot, Buffer.from(data, "base64"));
   // A second screenshot at the first failing pair (metamorphic) or problem mark / test badge
   // (coverage): SCREENSHOT-detail.png.
-  const detail = kind === "metamorphic" ? "table.pair" : "a.p, .b a";
+  const detail =
+    kind === "metamorphic" ? "table.pair" : kind === "concolic" ? "#coverage" : "a.p, .b a";
   const found = await evaluate(`(() => { const e = document.querySelector(${JSON.stringify(detail)});
     if (!e) return false; e.scrollIntoView({block: "center"}); return true; })()`);
   if (found) {

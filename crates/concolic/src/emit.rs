@@ -1,10 +1,14 @@
-//! Catala test scopes from explored paths. Each test that computes its outputs becomes a
-//! `#[test]` scope calling the explored scope on the test's inputs and asserting every output;
-//! tests ending in an error are listed in the file's text with their inputs. The file includes
-//! the explored source (`> Include:`), so `lexprobe test` and the Catala compiler can replay it.
-//! Values are written as exact Catala literals (negative numbers as differences, non-decimal
-//! fractions as quotients). The scopes are built as syntax trees and written by the one Catala
-//! printer (`catala_syntax::printer`), in the language of the explored file.
+//! Catala test files from explored paths, in Catala's test model. Each test that computes its
+//! outputs becomes a `#[test]` scope calling the explored scope on the test's inputs and
+//! asserting every output. A test ending in an error becomes a plain scope with the same call
+//! and a ```catala-test-cli block: the command that runs it (`catala test-scope T`), the error
+//! it prints and `#return code 123#`. A program declaring a module is used (`> Using M`) and
+//! its names qualified ([`names`]); any other program is included (`> Include:`). Values are
+//! written as exact Catala literals (negative numbers as differences, non-decimal fractions as
+//! quotients). The scopes are built as syntax trees and written by the one Catala printer
+//! (`catala_syntax::printer`), in the language of the explored file.
+
+pub mod names;
 
 use crate::{Exploration, Outcome, TestCase};
 use catala_eval::runtime::{Decimal, Integer, Value};
@@ -12,6 +16,7 @@ use catala_ir::dcalc::{Program, ScopeId};
 use catala_syntax::ast::{self, BinOp, ExprKind as E, Ident, Language, QualName};
 use catala_syntax::printer::Printer;
 use catala_syntax::Span;
+pub use names::{ProgramLink, TestNames};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
@@ -26,6 +31,17 @@ fn node(kind: E) -> ast::Expr {
     ast::Expr {
         kind,
         span: Span::default(),
+    }
+}
+
+/// `Q.name`, or `name` without a qualifier.
+fn qualified(qualifier: Option<&str>, mut path: Vec<Ident>, name: &str) -> QualName {
+    if let Some(q) = qualifier {
+        path.insert(0, ident(q));
+    }
+    QualName {
+        path,
+        name: ident(name),
     }
 }
 
@@ -56,7 +72,7 @@ fn dec_lit(int_part: String, frac_part: String) -> ast::Expr {
 
 /// The syntax tree of a Catala literal for a value (the inverse of evaluation for the values a
 /// test takes or gives).
-pub(crate) fn value_expr(program: &Program, v: &Value) -> ast::Expr {
+pub(crate) fn value_expr(program: &Program, names: &TestNames, v: &Value) -> ast::Expr {
     match v {
         Value::Unit | Value::Closure(_) => node(E::Tuple(Vec::new())),
         Value::Bool(b) => lit(ast::Literal::Bool(*b)),
@@ -132,42 +148,43 @@ pub(crate) fn value_expr(program: &Program, v: &Value) -> ast::Expr {
                     let fname = def
                         .and_then(|d| d.fields.get(i))
                         .map_or("?", |f| f.name.as_str());
-                    (ident(fname), value_expr(program, f))
+                    (ident(fname), value_expr(program, names, f))
                 })
                 .collect();
-            node(E::StructLit(
-                QualName {
-                    path: Vec::new(),
-                    name: ident(name),
-                },
-                fields,
-            ))
+            let qualifier = names.structure(st.struct_id as usize);
+            node(E::StructLit(qualified(qualifier, Vec::new(), name), fields))
         }
         Value::Enum(e) => {
             let def = program.enums.get(e.enum_id as usize);
             let case = def.and_then(|d| d.cases.get(e.case as usize));
             let optional = program.option_enum.map(|o| o.0) == Some(e.enum_id);
             // `Enum.Case` names the case without ambiguity (but `Present`/`Absent` stand alone).
+            // (`M.Enum.Case` for an enumeration of module `M`).
             let path = match def {
                 Some(d) if !optional => vec![ident(&d.name)],
                 _ => Vec::new(),
             };
             let payload = case
                 .is_some_and(|c| c.payload.is_some())
-                .then(|| Box::new(value_expr(program, &e.payload)));
+                .then(|| Box::new(value_expr(program, names, &e.payload)));
+            let qualifier = names.enumeration(e.enum_id as usize);
+            let case_name = case.map_or("?", |c| c.name.as_str());
             node(E::Constructor {
-                name: QualName {
-                    path,
-                    name: ident(case.map_or("?", |c| c.name.as_str())),
-                },
+                name: qualified(qualifier.filter(|_| !optional), path, case_name),
                 payload,
             })
         }
         Value::Tuple(items) => node(E::Tuple(
-            items.iter().map(|i| value_expr(program, i)).collect(),
+            items
+                .iter()
+                .map(|i| value_expr(program, names, i))
+                .collect(),
         )),
         Value::List(items) => node(E::List(
-            items.iter().map(|i| value_expr(program, i)).collect(),
+            items
+                .iter()
+                .map(|i| value_expr(program, names, i))
+                .collect(),
         )),
     }
 }
@@ -232,7 +249,7 @@ fn finite_expansion(n: i64, den: i64) -> Option<(String, String)> {
 
 /// A Catala literal for a value, as the printer writes it in `lang`.
 pub fn literal(program: &Program, v: &Value, lang: Language) -> String {
-    Printer::new(lang).expr(&value_expr(program, v))
+    Printer::new(lang).expr(&value_expr(program, &TestNames::plain(program), v))
 }
 
 /// `to` relative to the directory `from` (both made absolute).
@@ -258,80 +275,108 @@ fn relative_path(to: &Path, from: &Path) -> PathBuf {
     out
 }
 
-/// The title of the test file and its inclusion of the explored source.
-pub(crate) fn test_file_header(program: &Program, scope: ScopeId, include: &Path) -> String {
-    let decl = program.scope(scope);
-    let (title, include_word) = match decl.language {
-        Language::En => ("Tests of", "Include"),
-        Language::Fr => ("Tests de", "Inclusion"),
-        Language::Pl => ("Testy", "Include"),
-    };
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "# {title} {}\n\n> {include_word}: {}\n",
-        decl.name,
-        include.display()
-    );
-    out
+/// `to` relative to the directory `from` (both made absolute).
+pub fn path_from(to: &Path, from: &Path) -> PathBuf {
+    relative_path(to, from)
 }
 
-/// The text of test `i` (0-based) of the file: a test scope, or for a path ending in an
-/// error, its inputs.
-pub fn test_text(program: &Program, scope: ScopeId, i: usize, t: &TestCase) -> String {
-    let decl = program.scope(scope);
-    let printer = Printer::new(decl.language);
-    let mut out = String::new();
-    let run = ident("run");
-    {
-        let test_name = ident(&format!("Test_{}_{}", decl.name, i + 1));
-        let mut items: Vec<ast::ScopeUseItem> = Vec::new();
-        for (input, v) in decl.inputs.iter().zip(&t.inputs) {
-            if let Some(v) = v {
-                items.push(ast::ScopeUseItem::Definition(ast::Definition {
-                    label: None,
-                    exception: ast::ExceptionTo::None,
-                    target: ast::DefTarget {
-                        path: vec![run.clone(), ident(&input.name)],
-                        state: None,
-                        span: Span::default(),
-                    },
-                    params: Vec::new(),
-                    condition: None,
-                    body: ast::DefBody::Expr(value_expr(program, v)),
-                    is_rule: false,
-                    span: Span::default(),
-                    attributes: Vec::new(),
-                }));
-            }
-        }
-        let Outcome::Ok(outs) = &t.outcome else {
-            // A path ending in an error: its inputs, for a reader to replay.
-            let mut defs = String::new();
-            for item in &items {
-                let text = printer.item(
-                    &ast::ItemKind::ScopeUse(ast::ScopeUse {
-                        scope: QualName {
-                            path: Vec::new(),
-                            name: test_name.clone(),
-                        },
-                        condition: None,
-                        items: vec![item.clone()],
-                    }),
-                    &[],
-                );
-                defs.extend(text.lines().skip(1).map(|l| format!("{l}\n")));
-            }
-            let _ = writeln!(
-                out,
-                "Path {} ends with `{}` on these inputs (path identifier `{}`):\n\n```\n{defs}```\n",
-                i + 1,
-                t.outcome.kind(),
-                t.path
-            );
-            return out;
+/// The exit code of a Catala command ending in an error, as a test block writes it.
+pub const ERROR_EXIT_CODE: i32 = 123;
+
+/// The explored scope and the names its test file gives to the program.
+pub struct Suite<'a> {
+    pub program: &'a Program,
+    pub scope: ScopeId,
+    pub names: &'a TestNames,
+}
+
+/// A definition `run.INPUT equals VALUE` of a test scope.
+fn input_definition(run: &Ident, input: &str, value: ast::Expr) -> ast::ScopeUseItem {
+    ast::ScopeUseItem::Definition(ast::Definition {
+        label: None,
+        exception: ast::ExceptionTo::None,
+        target: ast::DefTarget {
+            path: vec![run.clone(), ident(input)],
+            state: None,
+            span: Span::default(),
+        },
+        params: Vec::new(),
+        condition: None,
+        body: ast::DefBody::Expr(value),
+        is_rule: false,
+        span: Span::default(),
+        attributes: Vec::new(),
+    })
+}
+
+impl Suite<'_> {
+    /// The name of the scope of test `i` (0-based).
+    pub fn test_scope_name(&self, i: usize) -> String {
+        format!("Test_{}_{}", self.program.scope(self.scope).name, i + 1)
+    }
+
+    /// The title of the test file and how it brings in the explored source (`include`: the
+    /// source's path relative to the test file's directory).
+    pub fn header(&self, include: &Path) -> String {
+        let decl = self.program.scope(self.scope);
+        let printer = Printer::new(decl.language);
+        let (title, include_word) = match decl.language {
+            Language::En => ("Tests of", "Include"),
+            Language::Fr => ("Tests de", "Inclusion"),
+            Language::Pl => ("Testy", "Include"),
         };
-        for (name, v) in outs {
+        let mut out = format!("# {title} {}\n\n", decl.name);
+        let use_line = |module: &str, alias: Option<&str>| {
+            printer.item(
+                &ast::ItemKind::ModuleUse {
+                    name: ident(module),
+                    alias: alias.map(ident),
+                },
+                &[],
+            )
+        };
+        match &self.names.link {
+            ProgramLink::Include => {
+                let _ = writeln!(out, "> {include_word}: {}", include.display());
+            }
+            ProgramLink::Module(m) => out.push_str(&use_line(m, None)),
+        }
+        for (module, alias) in &self.names.uses {
+            out.push_str(&use_line(module, alias.as_deref()));
+        }
+        out.push('\n');
+        out
+    }
+
+    /// The text of test `i` (0-based): a `#[test]` scope asserting its outputs, or, for a path
+    /// ending in an error, a scope and the ```catala-test-cli block running it with
+    /// `expected_error` (the error as `catala test-scope` prints it) and the exit code. Without
+    /// `expected_error`, an error path is listed with its inputs only.
+    pub fn test_text(&self, i: usize, t: &TestCase, expected_error: Option<&str>) -> String {
+        let (program, names) = (self.program, self.names);
+        let decl = program.scope(self.scope);
+        let printer = Printer::new(decl.language);
+        let run = ident("run");
+        let test_name = ident(&self.test_scope_name(i));
+        let mut items: Vec<ast::ScopeUseItem> = decl
+            .inputs
+            .iter()
+            .zip(&t.inputs)
+            .filter_map(|(input, v)| {
+                let v = v.as_ref()?;
+                Some(input_definition(
+                    &run,
+                    &input.name,
+                    value_expr(program, names, v),
+                ))
+            })
+            .collect();
+        let outputs = match (&t.outcome, expected_error) {
+            (Outcome::Ok(outs), _) => Some(outs),
+            (_, Some(_)) => None,
+            (_, None) => return self.listed_error_path(i, t, &test_name, &items),
+        };
+        for (name, v) in outputs.into_iter().flatten() {
             let field = node(E::Field(
                 Box::new(node(E::Var(run.clone()))),
                 None,
@@ -341,7 +386,7 @@ pub fn test_text(program: &Program, scope: ScopeId, i: usize, t: &TestCase) -> S
                 BinOp::Eq,
                 Span::default(),
                 Box::new(field),
-                Box::new(value_expr(program, v)),
+                Box::new(value_expr(program, names, v)),
             ));
             items.push(ast::ScopeUseItem::Assertion(ast::Assertion {
                 expr: check,
@@ -353,10 +398,11 @@ pub fn test_text(program: &Program, scope: ScopeId, i: usize, t: &TestCase) -> S
             name: test_name.clone(),
             items: vec![ast::ScopeDeclItem::SubScope(ast::SubScopeDecl {
                 name: run.clone(),
-                scope: QualName {
-                    path: Vec::new(),
-                    name: ident(&decl.name),
-                },
+                scope: qualified(
+                    names.scope(program, self.scope).as_deref(),
+                    Vec::new(),
+                    &decl.name,
+                ),
                 output: true,
                 span: Span::default(),
             })],
@@ -364,27 +410,111 @@ pub fn test_text(program: &Program, scope: ScopeId, i: usize, t: &TestCase) -> S
         let body = ast::ItemKind::ScopeUse(ast::ScopeUse {
             scope: QualName {
                 path: Vec::new(),
-                name: test_name,
+                name: test_name.clone(),
             },
             condition: None,
             items,
         });
-        let test_attribute = ast::Attribute {
-            path: vec!["test".into()],
-            value: None,
-            span: Span::default(),
+        let attributes = match outputs {
+            Some(_) => vec![ast::Attribute {
+                path: vec!["test".into()],
+                value: None,
+                span: Span::default(),
+            }],
+            None => Vec::new(),
         };
-        out.push_str("```catala\n");
-        let _ = writeln!(out, "# path {}", t.path);
-        out.push_str(&printer.item(&declaration, &[test_attribute]));
+        let mut out = String::from("```catala\n");
+        let _ = writeln!(out, "# path {} ({})", t.path, t.outcome.kind());
+        out.push_str(&printer.item(&declaration, &attributes));
         out.push('\n');
         out.push_str(&printer.item(&body, &[]));
         out.push_str("```\n\n");
+        if let (None, Some(expected)) = (outputs, expected_error) {
+            let _ = writeln!(
+                out,
+                "```catala-test-cli\n$ catala test-scope {} --disable-warnings",
+                test_name.name
+            );
+            for line in expected.lines() {
+                let _ = writeln!(out, "{}", line.trim_end());
+            }
+            let _ = writeln!(out, "#return code {ERROR_EXIT_CODE}#\n```\n");
+        }
+        out
     }
-    out
+
+    /// A path ending in an error, as text: its inputs, for a reader to replay.
+    fn listed_error_path(
+        &self,
+        i: usize,
+        t: &TestCase,
+        test_name: &Ident,
+        items: &[ast::ScopeUseItem],
+    ) -> String {
+        let printer = Printer::new(self.program.scope(self.scope).language);
+        let mut defs = String::new();
+        for item in items {
+            let text = printer.item(
+                &ast::ItemKind::ScopeUse(ast::ScopeUse {
+                    scope: QualName {
+                        path: Vec::new(),
+                        name: test_name.clone(),
+                    },
+                    condition: None,
+                    items: vec![item.clone()],
+                }),
+                &[],
+            );
+            defs.extend(text.lines().skip(1).map(|l| format!("{l}\n")));
+        }
+        format!(
+            "Path {} ends with `{}` on these inputs (path identifier `{}`):\n\n```\n{defs}```\n\n",
+            i + 1,
+            t.outcome.kind(),
+            t.path
+        )
+    }
+
+    /// The path of the test file written into `dir` for the explored `source`.
+    pub fn file_path(&self, source: &Path, dir: &Path) -> PathBuf {
+        let ext = source
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("catala_en");
+        dir.join(format!(
+            "{}_concolic.{ext}",
+            self.program.scope(self.scope).name
+        ))
+    }
+
+    /// Writes the header and `tests` (texts of [`Suite::test_text`], in order) as the test
+    /// file of `source` in `dir`; returns its path.
+    pub fn write(&self, tests: &[String], source: &Path, dir: &Path) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(dir)?;
+        let path = self.file_path(source, dir);
+        let mut text = self.header(&relative_path(source, dir));
+        for t in tests {
+            text.push_str(t);
+        }
+        std::fs::write(&path, text)?;
+        Ok(path)
+    }
 }
 
-/// Writes the tests of `exploration` as Catala test scopes into `dir`; returns the file path.
+/// The text of test `i` (0-based) of the file of a program without modules: a test scope,
+/// or for a path ending in an error, its inputs.
+pub fn test_text(program: &Program, scope: ScopeId, i: usize, t: &TestCase) -> String {
+    let names = TestNames::plain(program);
+    Suite {
+        program,
+        scope,
+        names: &names,
+    }
+    .test_text(i, t, None)
+}
+
+/// Writes the tests of `exploration` as Catala test scopes into `dir` (the program
+/// included, error paths listed); returns the file path.
 pub fn write_test_file(
     program: &Program,
     scope: ScopeId,
@@ -409,18 +539,11 @@ pub fn write_test_texts(
     source: &Path,
     dir: &Path,
 ) -> std::io::Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let decl = program.scope(scope);
-    let ext = source
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("catala_en");
-    let path = dir.join(format!("{}_concolic.{ext}", decl.name));
-    let include = relative_path(source, dir);
-    let mut text = test_file_header(program, scope, &include);
-    for t in tests {
-        text.push_str(t);
+    let names = TestNames::plain(program);
+    Suite {
+        program,
+        scope,
+        names: &names,
     }
-    std::fs::write(&path, text)?;
-    Ok(path)
+    .write(tests, source, dir)
 }

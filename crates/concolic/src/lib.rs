@@ -45,6 +45,7 @@ pub mod results;
 pub(crate) mod searcher;
 pub mod shard;
 mod shard_threads;
+pub mod suite;
 pub mod symbolic;
 mod symbolic_dates;
 mod work_pool;

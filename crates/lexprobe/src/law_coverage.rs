@@ -210,6 +210,26 @@ impl<'p> CoverageBuilder<'p> {
         }
     }
 
+    /// The items (rules, definitions, assertions) a run of `scope` on `inputs` applied, by
+    /// their numbers, sorted; the run is not counted in the report.
+    pub(crate) fn applied_items(&mut self, scope: ScopeId, inputs: Vec<Option<Value>>) -> Vec<u32> {
+        let (_, log) = run_covered(&mut self.interp, scope, inputs);
+        let spans: Vec<Span> = log
+            .consequences
+            .keys()
+            .chain(log.assertions.keys())
+            .copied()
+            .collect();
+        let mut items: Vec<u32> = spans
+            .into_iter()
+            .filter_map(|s| self.item_of(s))
+            .map(|i| i as u32)
+            .collect();
+        items.sort_unstable();
+        items.dedup();
+        items
+    }
+
     /// Counts the items a run applied, reached and failed (from its coverage log), for test
     /// number `number`; whether the test became the example of an item.
     fn count_items(&mut self, log: &CoverageLog, number: usize) -> bool {

@@ -1,6 +1,8 @@
 //! Test scopes written by `lexprobe concolic --emit-tests` are Catala of the explored file's
 //! language, written by the one printer: for an English, a French and a Polish scope (written
-//! for this test), the emitted file passes `lexprobe test` with every test scope passing.
+//! for this test), the emitted file passes `lexprobe test` with every test passing: the
+//! `#[test]` scopes of the paths ending normally and the ```catala-test-cli blocks of the paths
+//! ending in an error.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,15 +54,15 @@ fn emit_and_replay(file: &str, scope: &str, ext: &str, expected_tests: usize, ex
 #[test]
 fn emitted_tests_replay_in_english() {
     // income above or below $1,000: two paths, both computing their outputs; the date
-    // computation is ambiguous on two more paths (a problem: exit code 1).
-    emit_and_replay("tax.catala_en", "Tax", "catala_en", 2, 1);
+    // computation is ambiguous on two more paths (a problem: exit code 1), each a test block.
+    emit_and_replay("tax.catala_en", "Tax", "catala_en", 4, 1);
 }
 
 #[test]
 fn emitted_tests_replay_in_french() {
-    // Three paths: zero parts (division by zero, listed, not a test scope), and the two
-    // brackets (one with a structure and a case with a decimal content).
-    emit_and_replay("impot.catala_fr", "Impôt", "catala_fr", 2, 1);
+    // Three paths: zero parts (division by zero, a test block), and the two brackets (one
+    // with a structure and a case with a decimal content).
+    emit_and_replay("impot.catala_fr", "Impôt", "catala_fr", 3, 1);
 }
 
 #[test]

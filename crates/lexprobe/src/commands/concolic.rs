@@ -16,12 +16,16 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
+mod emit_suite;
+pub use emit_suite::SuiteKind;
+
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   lexprobe concolic tax.catala_en --scope IncomeTaxComputation
   lexprobe concolic tax.catala_en --scope IncomeTaxComputation --format json --stats
   lexprobe concolic tax.catala_en --scope S --optim none --max-tests 100 --timeout 60
   lexprobe concolic tax.catala_en --scope S --emit-tests tests/ --check
+  lexprobe concolic tax.catala_en --scope S --emit-tests tests/ --suite minimal && lexprobe test tests/
   lexprobe concolic tax.catala_en --scope S --sarif lexprobe.sarif --junit lexprobe.xml --coverage coverage.html
   lexprobe concolic housing.catala_fr --scope Test --jsonl --timeout 3600 > tests.jsonl
   lexprobe concolic housing.catala_fr --scope Test --jsonl --checkpoint run.ckpt > part1.jsonl
@@ -90,9 +94,21 @@ pub struct ConcolicArgs {
     /// Print each test's path condition.
     #[arg(long)]
     pub show_constraints: bool,
-    /// Write the tests as Catala test scopes into this directory.
-    #[arg(long)]
+    /// Write the tests as a Catala test file into this directory: `#[test]` scopes for the
+    /// paths that end normally, ```catala-test-cli blocks (command, error, exit code) for
+    /// those ending in an error. A program declaring a module is used (`> Using M`), with
+    /// its names qualified; a clerk.toml lists the module directories when needed.
+    #[arg(long, value_name = "DIR")]
     pub emit_tests: Option<PathBuf>,
+    /// Which tests --emit-tests writes: all, or minimal (the fewest that still apply every
+    /// rule the exploration applied and show every distinct problem, chosen greedily).
+    #[arg(long, value_enum, default_value_t = SuiteKind::All, requires = "emit_tests")]
+    pub suite: SuiteKind,
+    /// Write one self-contained HTML page for the run to FILE: the problems with the
+    /// condition under which each occurs and an example, the law coverage of the tests, and
+    /// the tests with their inputs and outputs (the first 500).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Print the statistics (tests, solver calls, times, paths by outcome).
     #[arg(long)]
     pub stats: bool,
@@ -280,16 +296,24 @@ pub fn run(args: ConcolicArgs) -> i32 {
     };
     let coverage = super::shard::coverage_json(shard.as_ref(), &exploration, shard_done.as_ref());
     let (findings, recorders, collected) = sinks.finish();
-    let found = (&exploration, collected.json);
-    print_exploration(&loaded, scope, found, &args, &bounds, &findings, coverage);
-    let code = write_outputs(
+    let suite = match write_suite_and_report(
         &loaded,
         scope,
         &exploration,
         &args,
-        &recorders,
-        collected.emitted,
-    );
+        (&findings, collected.emitted),
+    ) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let found = (&exploration, collected.json);
+    let closing = Closing {
+        findings: &findings,
+        coverage,
+        suite: suite.as_ref(),
+    };
+    print_exploration(&loaded, scope, found, &args, &bounds, closing);
+    let code = write_outputs(&loaded, scope, &exploration, &args, &recorders);
     if code != SUCCESS {
         return code;
     }
@@ -347,7 +371,7 @@ fn explore_options(args: &ConcolicArgs) -> Result<ExploreOptions, String> {
         keep_constraints: args.show_constraints,
         keep_conditions: true,
         // One JSON object and emitted test files need every test at the end.
-        keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some(),
+        keep_tests: (json_out && !args.jsonl) || args.emit_tests.is_some() || args.report.is_some(),
         query_timeout: Some(Duration::from_secs_f64(
             args.query_timeout.clamp(0.001, 4e6),
         )),
@@ -401,7 +425,7 @@ struct TestSinks<'a> {
     findings: Mutex<Findings>,
     recorders: crate::report_files::ConcolicRecorders,
     json_tests: Option<Mutex<Vec<(usize, Json)>>>,
-    emitted: Option<Mutex<Vec<(usize, String)>>>,
+    emitted: Option<Mutex<Vec<(usize, emit_suite::FoundTest)>>>,
     out: Mutex<std::io::Stdout>,
 }
 
@@ -410,7 +434,7 @@ struct TestSinks<'a> {
 #[derive(Default)]
 struct CollectedTests {
     json: Option<Vec<Json>>,
-    emitted: Option<Vec<String>>,
+    emitted: Option<Vec<emit_suite::FoundTest>>,
 }
 
 impl<'a> TestSinks<'a> {
@@ -431,7 +455,8 @@ impl<'a> TestSinks<'a> {
                 &args.scope,
             ),
             json_tests: (several && json_out && !args.jsonl).then(|| Mutex::new(Vec::new())),
-            emitted: (several && args.emit_tests.is_some()).then(|| Mutex::new(Vec::new())),
+            emitted: (several && (args.emit_tests.is_some() || args.report.is_some()))
+                .then(|| Mutex::new(Vec::new())),
             out: Mutex::new(std::io::stdout()),
         }
     }
@@ -454,8 +479,8 @@ impl<'a> TestSinks<'a> {
             c.lock().unwrap_or_else(|p| p.into_inner()).push((i, j));
         }
         if let Some(c) = &self.emitted {
-            let text = concolic::emit::test_text(&loaded.program, scope, i, t);
-            c.lock().unwrap_or_else(|p| p.into_inner()).push((i, text));
+            let found = emit_suite::FoundTest::of(loaded, scope, t);
+            c.lock().unwrap_or_else(|p| p.into_inner()).push((i, found));
         }
         let mut text: Vec<u8> = Vec::new();
         let _ = if self.args.jsonl {
@@ -498,6 +523,14 @@ impl<'a> TestSinks<'a> {
     }
 }
 
+/// What the closing part reports besides the exploration.
+struct Closing<'a> {
+    findings: &'a Findings,
+    coverage: Json,
+    /// The test suite written (--emit-tests).
+    suite: Option<&'a emit_suite::SuiteWritten>,
+}
+
 /// Prints the closing part: the JSON Lines closing line, the JSON object, or the findings and
 /// the summary.
 fn print_exploration(
@@ -506,9 +539,14 @@ fn print_exploration(
     (exploration, json_tests): (&Exploration, Option<Vec<Json>>),
     args: &ConcolicArgs,
     bounds: &concolic::inputs::Bounds,
-    findings: &Findings,
-    coverage: Json,
+    closing: Closing,
 ) {
+    let Closing {
+        findings,
+        coverage,
+        suite,
+    } = closing;
+    let suite_json = suite.map(emit_suite::SuiteWritten::to_json);
     if args.jsonl {
         println!(
             "{}",
@@ -518,6 +556,7 @@ fn print_exploration(
                 "bounds": bounds.to_json(),
                 "findings": findings.to_json(),
                 "coverage": coverage,
+                "suite": suite_json,
             })
         );
     } else if args.format == OutputFormat::Json {
@@ -527,40 +566,89 @@ fn print_exploration(
         }
         doc["findings"] = findings.to_json();
         doc["coverage"] = coverage;
+        if let Some(s) = suite_json {
+            doc["suite"] = s;
+        }
         println!("{doc}");
     } else {
         print!("{}", findings.render());
         print_summary(exploration, args, bounds);
+        if let Some(s) = suite {
+            println!("{}", s.line());
+        }
     }
 }
 
-/// Writes the result files and the emitted tests; the exit code.
+/// Writes the test suite (--emit-tests) and the HTML report (--report), from the tests in
+/// exploration order (`emitted`: those several workers handed over); the exit code of a
+/// failure.
+fn write_suite_and_report(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    exploration: &Exploration,
+    args: &ConcolicArgs,
+    (findings, emitted): (&Findings, Option<Vec<emit_suite::FoundTest>>),
+) -> Result<Option<emit_suite::SuiteWritten>, i32> {
+    let failed = |msg: String| {
+        eprintln!("lexprobe concolic: {msg}");
+        CATALA_ERROR
+    };
+    let rebuilt = match emitted {
+        Some(found) => Some(emit_suite::replayed(loaded, scope, found).map_err(failed)?),
+        None => None,
+    };
+    let tests = rebuilt.as_deref().unwrap_or(&exploration.tests);
+    let suite = write_suite(loaded, scope, tests, args).map_err(failed)?;
+    if let Some(path) = &args.report {
+        let findings_json = findings.to_json();
+        let input = crate::report_files::html_report::ReportInput {
+            loaded,
+            scope,
+            file: &args.file,
+            include_dirs: &args.includes.include,
+            tests,
+            findings: &findings_json,
+            complete: exploration.stats.complete,
+            incomplete: &exploration.incomplete,
+        };
+        crate::report_files::html_report::write_report(&input, path).map_err(|m| usage(&m))?;
+    }
+    Ok(suite)
+}
+
+/// Writes the tests (in exploration order) as a Catala test file (--emit-tests).
+fn write_suite(
+    loaded: &Loaded,
+    scope: catala_ir::dcalc::ScopeId,
+    tests: &[concolic::TestCase],
+    args: &ConcolicArgs,
+) -> Result<Option<emit_suite::SuiteWritten>, String> {
+    let Some(dir) = &args.emit_tests else {
+        return Ok(None);
+    };
+    let source = emit_suite::SuiteSource {
+        loaded,
+        scope,
+        file: &args.file,
+        include_dirs: &args.includes.include,
+    };
+    let written = emit_suite::write_suite(&source, tests, dir, args.suite)?;
+    eprintln!("tests written to {}", written.file.display());
+    Ok(Some(written))
+}
+
+/// Writes the result files; the exit code.
 fn write_outputs(
     loaded: &Loaded,
     scope: catala_ir::dcalc::ScopeId,
     exploration: &Exploration,
     args: &ConcolicArgs,
     recorders: &crate::report_files::ConcolicRecorders,
-    emitted: Option<Vec<String>>,
 ) -> i32 {
     let program = (args.file.as_path(), args.includes.include.as_slice());
     let summary = exploration_summary(exploration);
     if let Err(msg) = recorders.write(loaded, scope, program, &summary) {
         return usage(&msg);
-    }
-    if let Some(dir) = &args.emit_tests {
-        let (program, file) = (&loaded.program, &args.file);
-        let written = match emitted {
-            Some(tests) => concolic::emit::write_test_texts(program, scope, &tests, file, dir),
-            None => concolic::emit::write_test_file(program, scope, exploration, file, dir),
-        };
-        match written {
-            Ok(path) => eprintln!("tests written to {}", path.display()),
-            Err(e) => {
-                eprintln!("lexprobe concolic: cannot write tests: {e}");
-                return CATALA_ERROR;
-            }
-        }
     }
     SUCCESS
 }

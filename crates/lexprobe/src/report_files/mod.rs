@@ -10,6 +10,7 @@ mod concolic;
 mod concolic_problems;
 pub(crate) mod diff;
 mod falsify;
+pub(crate) mod html_report;
 mod metamorphic;
 pub(crate) mod mutate;
 mod source_root;

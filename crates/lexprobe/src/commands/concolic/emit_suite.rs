@@ -1,0 +1,374 @@
+//! `--emit-tests DIR [--suite all|minimal]`: the tests of an exploration written as a Catala
+//! test file in Catala's test model (see `concolic::emit`): `#[test]` scopes for the paths that
+//! end normally, ```catala-test-cli blocks for those that end in an error, with the error
+//! as `lexprobe run` prints it on the test's inputs. A program declaring a module is used by
+//! the test file; when the program loads modules, a `clerk.toml` in DIR lists the directories
+//! they are in, so that `lexprobe test DIR` and `clerk test` find them. With `--suite minimal`
+//! only the tests a greedy set cover keeps (`concolic::suite`): every rule the exploration
+//! applied and every distinct problem, each shown once.
+
+use crate::catala::report::{write_errors, ErrorReport, ErrorStyle};
+use crate::catala::Loaded;
+use crate::law_coverage::CoverageBuilder;
+use catala_eval::eval::Interpreter;
+use catala_ir::dcalc::ScopeId;
+use concolic::emit::{Suite, TestNames};
+use concolic::suite::Candidate;
+use concolic::{Outcome, TestCase};
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+
+/// Which tests a suite keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SuiteKind {
+    /// Every test of the exploration.
+    All,
+    /// The fewest tests applying every rule the exploration applied and showing every
+    /// distinct problem.
+    Minimal,
+}
+
+/// What was written.
+pub(crate) struct SuiteWritten {
+    pub file: PathBuf,
+    pub kind: SuiteKind,
+    pub kept: usize,
+    pub total: usize,
+    /// Rules applied by all the tests, and so by the kept ones (with `--suite minimal`).
+    pub rules: Option<usize>,
+    /// Distinct problems, each shown by one kept test.
+    pub problems: usize,
+    /// Tests ending in an error, written as test blocks.
+    pub error_blocks: usize,
+    /// The clerk.toml written beside the tests, if any.
+    pub manifest: Option<PathBuf>,
+}
+
+impl SuiteWritten {
+    /// The line printed after the exploration.
+    pub(crate) fn line(&self) -> String {
+        let kept = match (self.kind, self.rules) {
+            (SuiteKind::Minimal, Some(rules)) => format!(
+                "{} of {} tests kept; {rules} rules applied, as by all tests; {} problem{} shown",
+                self.kept,
+                self.total,
+                self.problems,
+                if self.problems == 1 { "" } else { "s" }
+            ),
+            _ => format!(
+                "{} tests ({} ending in an error, as test blocks)",
+                self.kept, self.error_blocks
+            ),
+        };
+        format!("Suite: {kept}; written to {}", self.file.display())
+    }
+
+    pub(crate) fn to_json(&self) -> Json {
+        json!({
+            "kind": match self.kind { SuiteKind::All => "all", SuiteKind::Minimal => "minimal" },
+            "file": self.file.display().to_string(),
+            "kept": self.kept,
+            "total": self.total,
+            "rules_applied": self.rules,
+            "problems": self.problems,
+            "error_blocks": self.error_blocks,
+            "manifest": self.manifest.as_ref().map(|p| p.display().to_string()),
+        })
+    }
+}
+
+/// A test as several workers hand it over (runtime values stay in their thread): its inputs
+/// and path, replayed at the end ([`replayed`]).
+pub(crate) struct FoundTest {
+    inputs: Json,
+    path: concolic::PathId,
+}
+
+impl FoundTest {
+    pub(crate) fn of(loaded: &Loaded, scope: ScopeId, t: &TestCase) -> FoundTest {
+        FoundTest {
+            inputs: crate::report_files::test_inputs_json(loaded, scope, t),
+            path: t.path.clone(),
+        }
+    }
+}
+
+/// The tests found by several workers, replayed on the plain interpreter for their outcomes
+/// (the outcome of an exploration's test is the one `lexprobe run` gives on its inputs).
+pub(crate) fn replayed(
+    loaded: &Loaded,
+    scope: ScopeId,
+    found: Vec<FoundTest>,
+) -> Result<Vec<TestCase>, String> {
+    let mut interp = Interpreter::<()>::new(&loaded.program, ()).map_err(|e| e.message.clone())?;
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let inputs = catala_eval::eval::inputs_from_json(&loaded.program, scope, &f.inputs)
+                .map_err(|e| format!("test {}: inputs not read back: {e}", i + 1))?;
+            let outcome = match catala_eval::run_with(&mut interp, scope, inputs.clone()) {
+                Err(e) => Outcome::Error(e),
+                Ok(mut r) if !r.assertion_failures.is_empty() => {
+                    Outcome::Assertion(r.assertion_failures.swap_remove(0))
+                }
+                Ok(r) => Outcome::Ok(r.outputs),
+            };
+            Ok(concolic::suite::replayed_test(inputs, outcome, f.path))
+        })
+        .collect()
+}
+
+/// The program being tested: its source file and module directories.
+pub(crate) struct SuiteSource<'a> {
+    pub loaded: &'a Loaded,
+    pub scope: ScopeId,
+    pub file: &'a Path,
+    pub include_dirs: &'a [PathBuf],
+}
+
+/// Writes the suite of `tests` (in exploration order) into `dir`.
+pub(crate) fn write_suite(
+    source: &SuiteSource,
+    tests: &[TestCase],
+    dir: &Path,
+    kind: SuiteKind,
+) -> Result<SuiteWritten, String> {
+    let loaded = source.loaded;
+    let names = test_names(source);
+    let suite = Suite {
+        program: &loaded.program,
+        scope: source.scope,
+        names: &names,
+    };
+    let (kept, rules) = match kind {
+        SuiteKind::All => ((0..tests.len()).collect::<Vec<_>>(), None),
+        SuiteKind::Minimal => {
+            let s = minimal(source, tests)?;
+            (s.kept, Some(s.rules))
+        }
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let sources = relabelled(loaded, dir);
+    let mut interp = Interpreter::<()>::new(&loaded.program, ()).map_err(|e| e.message.clone())?;
+    let mut texts = Vec::with_capacity(kept.len());
+    let mut error_blocks = 0;
+    let mut problems = std::collections::HashSet::new();
+    for &i in &kept {
+        let t = &tests[i];
+        if let Outcome::Error(e) = &t.outcome {
+            problems.insert(e.signature());
+        }
+        let expected = match t.outcome {
+            Outcome::Ok(_) => None,
+            _ => replayed_error(&mut interp, &sources, source.scope, t),
+        };
+        error_blocks += usize::from(expected.is_some());
+        texts.push(suite.test_text(i, t, expected.as_deref()));
+    }
+    let file = suite
+        .write(&texts, source.file, dir)
+        .map_err(|e| format!("cannot write tests: {e}"))?;
+    let manifest = if names.uses_modules || names.link != concolic::emit::ProgramLink::Include {
+        write_manifest(source, dir)?
+    } else {
+        None
+    };
+    Ok(SuiteWritten {
+        file,
+        kind,
+        kept: kept.len(),
+        total: tests.len(),
+        rules,
+        problems: problems.len(),
+        error_blocks,
+        manifest,
+    })
+}
+
+/// The names the test file gives: qualified for a module program (the source parsed again
+/// for its modules); plain when it cannot be read again.
+fn test_names(source: &SuiteSource) -> TestNames {
+    let options = catala_syntax::LoadOptions::for_file(source.file, source.include_dirs);
+    let parsed = options.ok().and_then(|o| {
+        catala_syntax::parse_file_with_options(source.file, &o)
+            .1
+            .ok()
+    });
+    match parsed {
+        Some(ast) => TestNames::of(&source.loaded.program, source.scope, &ast),
+        None => TestNames::plain(&source.loaded.program),
+    }
+}
+
+/// The greedy selection: each test's applied rules from a replay with the coverage companion;
+/// tests outside the input space (a failed assertion of the scope) are not candidates.
+fn minimal(source: &SuiteSource, tests: &[TestCase]) -> Result<concolic::suite::Selection, String> {
+    let mut builder = CoverageBuilder::new(source.loaded, source.file, source.include_dirs)?;
+    let candidates: Vec<Candidate<_>> = tests
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !matches!(t.outcome, Outcome::Assertion(_)))
+        .map(|(index, t)| Candidate {
+            index,
+            rules: builder.applied_items(source.scope, t.inputs.clone()),
+            problem: match &t.outcome {
+                Outcome::Error(e) => Some(e.signature()),
+                _ => None,
+            },
+        })
+        .collect();
+    let mut s = concolic::suite::minimal(&candidates);
+    s.total = tests.len();
+    Ok(s)
+}
+
+/// The program's sources named as the positions of the errors in the test blocks name them:
+/// relative to the test directory (the project root of its clerk.toml, from which Catala
+/// names files) when that takes at most one `..` (tests beside the sources), else by the
+/// file's last two path components. The test runner matches positions by path suffix, so
+/// either names the file wherever `lexprobe test` runs from.
+fn relabelled(loaded: &Loaded, dir: &Path) -> catala_syntax::SourceMap {
+    let mut sources = loaded.sources.clone();
+    for (k, f) in sources.files.iter_mut().enumerate() {
+        let stdlib = loaded
+            .program
+            .stdlib_files
+            .iter()
+            .any(|s| s.0 as usize == k);
+        if !stdlib && f.path.is_file() {
+            f.display_name = position_name(&f.path, dir);
+        }
+    }
+    sources
+}
+
+/// How a test block names `file` (see [`relabelled`]).
+fn position_name(file: &Path, dir: &Path) -> String {
+    let relative = concolic::emit::path_from(file, dir);
+    let ups = relative
+        .components()
+        .filter(|c| matches!(c, std::path::Component::ParentDir))
+        .count();
+    if ups <= 1 {
+        return relative.display().to_string();
+    }
+    let parts: Vec<_> = relative.components().collect();
+    let tail = &parts[parts.len().saturating_sub(2)..];
+    tail.iter()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The error `lexprobe run` prints on test `t`'s inputs, positions named from the test
+/// directory; `None` when the run ends normally.
+fn replayed_error(
+    interp: &mut Interpreter<'_, ()>,
+    sources: &catala_syntax::SourceMap,
+    scope: ScopeId,
+    t: &TestCase,
+) -> Option<String> {
+    let errors: Vec<ErrorReport> = match catala_eval::run_with(interp, scope, t.inputs.clone()) {
+        Err(e) => vec![ErrorReport::from_runtime(&e)],
+        Ok(r) => r
+            .assertion_failures
+            .iter()
+            .map(ErrorReport::from_assertion)
+            .collect(),
+    };
+    if errors.is_empty() {
+        return None;
+    }
+    let mut text = Vec::new();
+    write_errors(
+        sources,
+        &errors,
+        ErrorStyle::Boxes,
+        &mut Vec::new(),
+        &mut text,
+    );
+    Some(String::from_utf8_lossy(&text).into_owned())
+}
+
+/// `DIR/clerk.toml` naming the directories of the program and of its modules (relative to
+/// DIR), unless DIR has one already.
+fn write_manifest(source: &SuiteSource, dir: &Path) -> Result<Option<PathBuf>, String> {
+    let path = dir.join("clerk.toml");
+    if path.exists() {
+        eprintln!(
+            "lexprobe concolic: {} exists and is left as it is; it must list the program's module directories",
+            path.display()
+        );
+        return Ok(None);
+    }
+    let program_dir = source
+        .file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."));
+    let mut dirs = vec![program_dir.to_path_buf()];
+    if let Ok(o) = catala_syntax::LoadOptions::for_file(source.file, source.include_dirs) {
+        dirs.extend(o.include_dirs);
+    }
+    let mut listed: Vec<String> = Vec::new();
+    for d in dirs {
+        let rel = concolic::emit::path_from(&d, dir).display().to_string();
+        let rel = if rel.is_empty() { ".".to_string() } else { rel };
+        if !listed.contains(&rel) {
+            listed.push(rel);
+        }
+    }
+    let quoted: Vec<String> = listed
+        .iter()
+        .map(|d| format!("  {}", toml_string(d)))
+        .collect();
+    let text = format!(
+        "# The directories of the tested program and of the modules it uses, for `clerk test`\n\
+         # and `lexprobe test` of the tests in this directory.\n\
+         [project]\ninclude_dirs = [\n{}\n]\n",
+        quoted.join(",\n")
+    );
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(Some(path))
+}
+
+/// A TOML basic string.
+fn toml_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::position_name;
+    use std::path::Path;
+
+    #[test]
+    fn positions_name_files_from_the_test_directory_or_by_their_tail() {
+        // Tests beside the sources: `../prog/x` from `root/tests`.
+        assert_eq!(
+            position_name(Path::new("/r/prog/x.catala_en"), Path::new("/r/tests")),
+            "../prog/x.catala_en"
+        );
+        // The program inside the test directory.
+        assert_eq!(
+            position_name(Path::new("/r/tests/x.catala_en"), Path::new("/r/tests")),
+            "x.catala_en"
+        );
+        // Farther away: the last two components.
+        assert_eq!(
+            position_name(Path::new("/a/b/prog/x.catala_en"), Path::new("/c/d/tests")),
+            "prog/x.catala_en"
+        );
+    }
+}
