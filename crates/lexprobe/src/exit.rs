@@ -12,5 +12,8 @@ pub(crate) const INCONCLUSIVE: i32 = 3;
 /// `lexprobe concolic`: a problem (a runtime error: conflict, empty default, …) was found on
 /// some path.
 pub(crate) const PROBLEMS_FOUND: i32 = 1;
+/// `lexprobe diff`: the two versions differ on some input (0: equivalent; 3: unknown, as
+/// [`INCONCLUSIVE`]).
+pub(crate) const DIFFERS: i32 = 1;
 /// `lexprobe falsify`: the property was falsified (a violating trace was found).
 pub(crate) const FALSIFIED: i32 = 1;

@@ -83,9 +83,6 @@ fn usage(json: bool, message: &str) -> i32 {
     exit::USAGE
 }
 
-/// Exit code when the versions differ on some input.
-const DIFFERS: i32 = 1;
-
 /// Loads one version, printing its errors.
 fn load(
     file: &std::path::Path,
@@ -196,7 +193,7 @@ pub fn run(args: DiffArgs) -> i32 {
         return exit::USAGE;
     }
     match result.verdict {
-        Verdict::Differs => DIFFERS,
+        Verdict::Differs => exit::DIFFERS,
         Verdict::Equivalent => exit::SUCCESS,
         Verdict::Unknown => exit::INCONCLUSIVE,
     }

@@ -168,12 +168,52 @@ pub(crate) fn same_position(expected: &str, actual: &str) -> bool {
     if ef.components().count() > 1 {
         shorter.next();
     }
-    af.ends_with(ef) || ef.ends_with(af) || af.ends_with(shorter.as_path())
+    if af.ends_with(ef) || ef.ends_with(af) || af.ends_with(shorter.as_path()) {
+        return true;
+    }
+    // A path relative to another directory (`../../housing/rules.catala_en`) names the same
+    // file as one ending with what follows its leading `..` components.
+    let climbed = |p: &std::path::Path| -> std::path::PathBuf {
+        p.components()
+            .skip_while(|c| {
+                matches!(
+                    c,
+                    std::path::Component::ParentDir | std::path::Component::CurDir
+                )
+            })
+            .collect()
+    };
+    let (ec, ac) = (climbed(ef), climbed(af));
+    let named = |p: &std::path::Path| p.components().count() > 0;
+    named(&ec) && named(&ac) && (ac.ends_with(&ec) || ec.ends_with(&ac))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_relative_to_other_directories_match_by_what_follows_the_climb() {
+        assert!(same_position(
+            "../../housing/rules.catala_en:3.5-6",
+            "/home/u/project/housing/rules.catala_en:3.5-6"
+        ));
+        assert!(same_position(
+            "../housing/rules.catala_en:3.5-6",
+            "../../housing/rules.catala_en:3.5-6"
+        ));
+        // Another file, or another place in it, does not match.
+        assert!(!same_position(
+            "../../housing/rules.catala_en:3.5-6",
+            "/home/u/project/housing/other.catala_en:3.5-6"
+        ));
+        assert!(!same_position(
+            "../../housing/rules.catala_en:3.5-6",
+            "/home/u/project/housing/rules.catala_en:4.5-6"
+        ));
+        // A bare climb names no file.
+        assert!(!same_position("..:3.5-6", "/a/b.catala_en:3.5-6"));
+    }
 
     #[test]
     fn results_errors_and_code() {
