@@ -6,7 +6,10 @@
 //! depth limit) keeps a concrete value and is named in [`InputSpace::fixed`] with the reason,
 //! which makes the exploration incomplete. The bounds the exploration is complete within are
 //! [`Bounds`]. A shape turns an assignment of its variables into a Catala value and its
-//! companion.
+//! companion. The realistic values the exploration prefers for these variables are
+//! [`realism`]'s.
+
+pub mod realism;
 
 use crate::symbolic::{date_of_day_number, day_number, Sym, SymList};
 use catala_eval::runtime::{Decimal, Duration, Integer, Value};

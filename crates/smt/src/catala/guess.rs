@@ -9,6 +9,7 @@
 //! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
 //! the soft constraints of Section 4.2 look for first.
 
+use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{SolverLayer, Verdict};
@@ -293,16 +294,20 @@ pub fn guess(
     hints: &BTreeMap<VarId, ModelValue>,
     money: &[VarId],
 ) -> Option<BTreeMap<VarId, ModelValue>> {
-    guess_preferring(terms, hints, money, &[])
+    guess_preferring(terms, hints, money, &[], &Preferences::default())
 }
 
-/// [`guess`], then each date variable of `dates` (day numbers) moved to the roundest date
-/// near its value that keeps every term true: January 1st, then the first day of a month.
+/// [`guess`] preferring realistic values: a variable without a hint starts at its preferred
+/// point (`prefs`), and the candidates inside the preferred ranges are tried first, all of
+/// them before any outside; then each date variable of `dates` (day numbers) is moved to the
+/// roundest date near its value that keeps every term true and is no further from its range:
+/// January 1st, then the first day of a month.
 pub(crate) fn guess_preferring(
     terms: &[&Term],
     hints: &BTreeMap<VarId, ModelValue>,
     money: &[VarId],
     dates: &[VarId],
+    prefs: &Preferences,
 ) -> Option<BTreeMap<VarId, ModelValue>> {
     let mut kinds = BTreeMap::new();
     let mut per_term = Vec::with_capacity(terms.len());
@@ -330,7 +335,8 @@ pub(crate) fn guess_preferring(
             });
             let default = match k {
                 Kind::Bool => V::B(false),
-                _ => V::N(Q::int(0)),
+                Kind::Int => V::N(Q::int(prefs.point(*v))),
+                Kind::Real => V::N(Q::int(0)),
             };
             (*v, hinted.unwrap_or(default))
         })
@@ -360,7 +366,7 @@ pub(crate) fn guess_preferring(
         .collect();
     free.extend(values.iter().filter(|(v, x)| !round(v, x)).map(|(v, _)| *v));
     if free.is_empty() {
-        round_dates(terms, &mut values, dates, budget);
+        round_dates(terms, &mut values, dates, budget, prefs);
         return model(&values, &kinds);
     }
     let free: Vec<VarId> = free.into_iter().collect();
@@ -376,28 +382,89 @@ pub(crate) fn guess_preferring(
     }
     let candidates: Vec<Vec<V>> = free
         .iter()
-        .map(|v| candidates(*v, kinds[v], &values, &consts, is_money(v)))
+        .map(|v| {
+            let mut c = candidates(*v, kinds[v], &values, &consts, is_money(v), prefs);
+            // Inside the preferred range first (stable: the current value stays first).
+            c.sort_by_key(|x| distance(prefs, *v, x));
+            c
+        })
         .collect();
-    let mut steps = 0;
-    let found = search(
-        terms,
-        &free,
-        &candidates,
-        &checks,
-        0,
-        &mut values,
-        &mut steps,
-        &mut budget,
-    )?;
+    // The candidates inside the preferred ranges alone first, when some are outside: a
+    // depth-first search would otherwise take an unrealistic value of an early variable
+    // before a realistic value of a later one.
+    let inside: Vec<Vec<V>> = free
+        .iter()
+        .zip(&candidates)
+        .map(|(v, c)| {
+            let within: Vec<V> = c
+                .iter()
+                .copied()
+                .filter(|x| distance(prefs, *v, x) == 0)
+                .collect();
+            if within.is_empty() {
+                c.clone()
+            } else {
+                within
+            }
+        })
+        .collect();
+    let start = values.clone();
+    let mut found = false;
+    if inside != candidates {
+        let mut steps = STEP_LIMIT / 2;
+        let mut first_budget = budget / 2;
+        found = search(
+            terms,
+            &free,
+            &inside,
+            &checks,
+            0,
+            &mut values,
+            &mut steps,
+            &mut first_budget,
+        )
+        .unwrap_or(false);
+        if !found {
+            values = start;
+        }
+    }
+    if !found {
+        let mut steps = 0;
+        found = search(
+            terms,
+            &free,
+            &candidates,
+            &checks,
+            0,
+            &mut values,
+            &mut steps,
+            &mut budget,
+        )?;
+    }
     if !found {
         return None;
     }
-    round_dates(terms, &mut values, dates, budget);
+    round_dates(terms, &mut values, dates, budget, prefs);
     model(&values, &kinds)
 }
 
+/// How far a candidate is outside the preferred range of `v` (0 for booleans, decimals and
+/// variables without a range).
+fn distance(prefs: &Preferences, v: VarId, x: &V) -> i128 {
+    match x {
+        V::N(q) if q.d == 1 => prefs.distance(v, q.n),
+        _ => 0,
+    }
+}
+
 /// Moves date variables to round dates when every term stays true (see [`guess_preferring`]).
-fn round_dates(terms: &[&Term], values: &mut BTreeMap<VarId, V>, dates: &[VarId], budget: usize) {
+fn round_dates(
+    terms: &[&Term],
+    values: &mut BTreeMap<VarId, V>,
+    dates: &[VarId],
+    budget: usize,
+    prefs: &Preferences,
+) {
     let mut budget = budget;
     for v in dates {
         let Some(V::N(q)) = values.get(v).copied() else {
@@ -407,12 +474,14 @@ fn round_dates(terms: &[&Term], values: &mut BTreeMap<VarId, V>, dates: &[VarId]
             continue;
         }
         let current = q.n;
-        let level = super::calendar::roundness(current);
+        // Nearer the preferred range first, then rounder.
+        let key = |z: i128| (prefs.distance(*v, z), super::calendar::roundness(z));
+        let level = key(current);
         let mut near: Vec<i128> = super::calendar::round_dates_near(current)
             .into_iter()
-            .filter(|z| super::calendar::roundness(*z) < level)
+            .filter(|z| key(*z) < level)
             .collect();
-        near.sort_by_key(|z| (super::calendar::roundness(*z), (z - current).abs()));
+        near.sort_by_key(|z| (key(*z), (z - current).abs()));
         for z in near {
             values.insert(*v, V::N(Q::int(z)));
             let mut ev = Eval { values, budget };
@@ -439,14 +508,16 @@ fn model(
         .collect()
 }
 
-/// The values tried for `v`, in order: its current value first (when allowed), then 0, then
-/// the constants and the other variables' values with their neighbours.
+/// The values tried for `v`, in order: its current value first (when allowed), then its
+/// preferred point (0 without one), then the constants and the other variables' values with
+/// their neighbours.
 fn candidates(
     v: VarId,
     kind: Kind,
     values: &BTreeMap<VarId, V>,
     consts: &BTreeSet<(i128, i128)>,
     money: bool,
+    prefs: &Preferences,
 ) -> Vec<V> {
     let current = values.get(&v).copied();
     if kind == Kind::Bool {
@@ -456,6 +527,9 @@ fn candidates(
     let mut points: Vec<Q> = Vec::new();
     if let Some(V::N(q)) = current {
         points.push(q);
+    }
+    if kind == Kind::Int {
+        points.push(Q::int(prefs.point(v)));
     }
     points.push(Q::int(0));
     points.extend(consts.iter().filter_map(|(n, d)| Q::new(*n, *d)));
@@ -554,6 +628,8 @@ pub(crate) struct Guesses {
     money: Vec<VarId>,
     /// Date variables, moved to round dates when they can be.
     pub(crate) dates: Vec<VarId>,
+    /// The realistic ranges tried first.
+    pub(crate) preferences: Preferences,
     /// The inputs of the last run.
     hints: BTreeMap<VarId, ModelValue>,
     /// Queries answered by a guess.
@@ -565,6 +641,7 @@ impl Guesses {
         Guesses {
             money,
             dates: Vec::new(),
+            preferences: Preferences::default(),
             hints: BTreeMap::new(),
             found: 0,
         }
@@ -582,7 +659,13 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        let model = guess_preferring(q.terms, &self.hints, &self.money, &self.dates);
+        let model = guess_preferring(
+            q.terms,
+            &self.hints,
+            &self.money,
+            &self.dates,
+            &self.preferences,
+        );
         if model.is_some() {
             self.found += 1;
             q.answer_from(Layer::Guess);
