@@ -199,7 +199,7 @@ pub fn decide_preferring(
                     let mut c: Vec<i128> = std::iter::once(p.point)
                         .chain(set.iter().copied().filter(|x| *x != p.point))
                         .collect();
-                    c.sort_by_key(|x| (p.distance(*x), (x - p.point).abs()));
+                    c.sort_by_key(|x| (p.distance(*x), (x - p.point).abs(), *x < p.point));
                     (i, c.into_iter().map(Val::Int).collect())
                 }
                 None => {

@@ -7,7 +7,8 @@
 //! The distance of a value to its range is what the layers minimise: for a date (a day
 //! number) it counts whole calendar years outside the range, so that among the dates a path
 //! forces outside, the roundest of the nearest year can still be chosen; for a count it is the
-//! plain difference.
+//! difference, counted twice below the range (a count of −1 is less plausible than one of 1
+//! above a range `0..=0`: a duration of 1 day rather than −1 day where days are not wanted).
 
 use super::calendar::civil;
 use super::term::VarId;
@@ -51,7 +52,7 @@ impl Preferred {
         let (below, above) = (self.lo.filter(|lo| x < *lo), self.hi.filter(|hi| x > *hi));
         match (self.unit, below, above) {
             (_, None, None) => 0,
-            (PreferredUnit::Count, Some(lo), _) => lo - x,
+            (PreferredUnit::Count, Some(lo), _) => (lo - x).saturating_mul(2),
             (PreferredUnit::Count, None, Some(hi)) => x - hi,
             (PreferredUnit::Day, Some(lo), _) => year_gap(x, lo),
             (PreferredUnit::Day, None, Some(hi)) => year_gap(hi, x),
@@ -133,13 +134,13 @@ mod tests {
         assert_eq!(dates.distance(day(2126, 3, 1)), 101);
         assert_eq!(dates.clamp(day(1970, 1, 1)), day(2023, 1, 1));
         let count = Preferred::count(0, Some(100));
-        assert_eq!(count.distance(-1), 1);
+        assert_eq!(count.distance(-1), 2, "below counts twice");
         assert_eq!(count.distance(7), 0);
         assert_eq!(count.distance(130), 30);
         assert_eq!(count.clamp(-5), 0);
         let mut p = Preferences::default();
         p.set(VarId(3), count);
-        assert_eq!(p.distance(VarId(3), -2), 2);
+        assert_eq!(p.distance(VarId(3), -2), 4);
         assert_eq!(p.distance(VarId(4), -2), 0, "no range, no distance");
         assert_eq!(p.point(VarId(4)), 0);
     }

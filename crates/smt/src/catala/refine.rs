@@ -11,7 +11,7 @@
 
 use super::calendar::{round_dates_near, roundness, DateRoundness};
 use super::model::{Origin, Z3Model};
-use super::prefer::{Preferences, Preferred};
+use super::prefer::{Preferences, Preferred, PreferredUnit};
 use super::query::{ModelValue, RoundnessLevel};
 use super::term::{Term, VarId};
 use super::z3_base::SharedZ3;
@@ -23,6 +23,9 @@ use z3::{Model, SatResult};
 /// Z3's resource limit for a rounding query of a path answered by a fresh solver (that of
 /// the incremental solver applies to the others).
 const SOFT_RLIMIT: u32 = 100_000;
+
+/// Days a date range is widened by when a path needs a date outside it (ten years).
+const DATE_SLACK: i128 = 3_653;
 
 /// Refines the models of one chain.
 pub(crate) struct ModelRefiner {
@@ -307,8 +310,10 @@ impl ModelRefiner {
     /// (the rounded money) at their values. Candidates checked exactly come first, without
     /// Z3: every such variable at its preferred point, then at the nearest value of its
     /// range, then each one alone. When some variable is still outside, one soft query asks
-    /// for all of them inside their ranges at once (bounded like every soft query); when Z3
-    /// finds none, the model stays as it is. Returns whether a soft query was asked.
+    /// for all of them inside their ranges at once, and when that fails and some range is
+    /// bounded on both sides, a second one for their lower bounds alone (each bounded like
+    /// every soft query); when Z3 finds none, the model stays as it is. Returns whether a
+    /// soft query was asked.
     pub(crate) fn prefer_realistic(
         &mut self,
         m: &mut Z3Model,
@@ -361,36 +366,59 @@ impl ModelRefiner {
         let Some(kept_values) = kept.iter().map(|v| m.int(*v)).collect::<Option<Vec<_>>>() else {
             return false;
         };
-        let mut assumptions: Vec<Bool<'static>> = Vec::new();
+        let mut fixed: Vec<Bool<'static>> = Vec::new();
         {
             let base = self.base.borrow();
             for (v, x) in kept.iter().zip(&kept_values) {
                 if let Some(k) = self.int_const(*x) {
-                    assumptions.push(base.encoder.int_var(*v)._eq(&k));
+                    fixed.push(base.encoder.int_var(*v)._eq(&k));
                 }
             }
-            for (v, p) in &still {
-                let var = base.encoder.int_var(*v);
-                if let Some(lo) = p.lo.and_then(|lo| self.int_const(lo)) {
-                    assumptions.push(var.ge(&lo));
+            // Overrides are values the model does not have: they are kept as assumptions.
+            for (v, x) in &m.overrides {
+                if kept.contains(v) || still.iter().any(|(u, _)| u == v) {
+                    continue;
                 }
-                if let Some(hi) = p.hi.and_then(|hi| self.int_const(hi)) {
-                    assumptions.push(var.le(&hi));
+                if let Some(k) = self.int_const(*x) {
+                    fixed.push(base.encoder.int_var(*v)._eq(&k));
                 }
             }
         }
-        // Overrides are values the model does not have: they go in as assumptions too.
-        for (v, x) in m.overrides.clone() {
-            if kept.contains(&v) || still.iter().any(|(u, _)| *u == v) {
-                continue;
+        // The whole ranges, then ranges relaxed: counts only not negative (as days where the
+        // rules compare years), dates within ten more years on each side (nearest to the
+        // program's years when the path needs others).
+        for relaxed in [false, true] {
+            let mut assumptions = fixed.clone();
+            let mut changed = false;
+            {
+                let base = self.base.borrow();
+                for (v, p) in &still {
+                    let var = base.encoder.int_var(*v);
+                    let (lo, hi) = match (relaxed, p.unit) {
+                        (false, _) => (p.lo, p.hi),
+                        (true, PreferredUnit::Count) => (p.lo, None),
+                        (true, PreferredUnit::Day) => (
+                            p.lo.map(|lo| lo - DATE_SLACK),
+                            p.hi.map(|hi| hi + DATE_SLACK),
+                        ),
+                    };
+                    changed |= (lo, hi) != (p.lo, p.hi);
+                    if let Some(lo) = lo.and_then(|lo| self.int_const(lo)) {
+                        assumptions.push(var.ge(&lo));
+                    }
+                    if let Some(hi) = hi.and_then(|hi| self.int_const(hi)) {
+                        assumptions.push(var.le(&hi));
+                    }
+                }
             }
-            if let Some(k) = self.int_const(x) {
-                assumptions.push(self.base.borrow().encoder.int_var(v)._eq(&k));
+            if relaxed && !changed {
+                break;
             }
-        }
-        if let Some(model) = self.soft_check(m, &assumptions) {
-            m.model = model;
-            m.overrides.clear();
+            if let Some(model) = self.soft_check(m, &assumptions) {
+                m.model = model;
+                m.overrides.clear();
+                break;
+            }
         }
         true
     }

@@ -208,14 +208,17 @@ impl CatalaSession {
                 .filter(|v| self.path_vars.binary_search(v).is_ok())
                 .collect();
             self.refiner.round_dates(m, &terms, &dates, money_vars);
-            if !self.config.preferences.is_empty() {
-                self.refiner.prefer_realistic(
+            // Then into the realistic ranges; a soft query there may leave dates less round.
+            if !self.config.preferences.is_empty()
+                && self.refiner.prefer_realistic(
                     m,
                     &terms,
                     &self.path_vars,
                     &self.config.preferences,
                     money_vars,
-                );
+                )
+            {
+                self.refiner.round_dates(m, &terms, &dates, money_vars);
             }
             return Ok(level);
         }
