@@ -186,11 +186,7 @@ impl Realism {
                 first.map(|f| (f, inside.last().unwrap_or(f)))
             }
         };
-        let dates = years.and_then(|(a, b)| {
-            let lo = Date::new(a, 1, 1)?.day_number().max(FIRST_DAY);
-            let hi = Date::new(b, 12, 31)?.day_number().min(LAST_DAY);
-            (lo <= hi).then_some((lo, hi))
-        });
+        let dates = years.and_then(|(a, b)| whole_years(a, b));
         let duration_unit = match found.compared.len() {
             1 => found
                 .compared
@@ -330,6 +326,20 @@ impl Realism {
             _ => {}
         }
     }
+}
+
+/// January 1st of year `a` to December 31st of year `b` as day numbers, within the explored
+/// dates; `None` when that leaves nothing.
+fn whole_years(a: i64, b: i64) -> Option<(i64, i64)> {
+    let lo = Date::new(a, 1, 1)?.day_number().max(FIRST_DAY);
+    let hi = Date::new(b, 12, 31)?.day_number().min(LAST_DAY);
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// The preferred dates of a range given as two dates (in either order), widened to whole
+/// years, as day numbers.
+pub fn preferred_dates(a: Date, b: Date) -> Option<(i64, i64)> {
+    whole_years(a.year.min(b.year), a.year.max(b.year))
 }
 
 /// Day numbers of the preferred points of the variables of `prefs` that are not 0 (the
