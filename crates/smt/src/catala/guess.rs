@@ -299,7 +299,8 @@ pub fn guess(
 
 /// [`guess`] preferring realistic values: a variable without a hint starts at its preferred
 /// point (`prefs`), and the candidates inside the preferred ranges are tried first, all of
-/// them before any outside; then each date variable of `dates` (day numbers) is moved to the
+/// them before any outside; a variable left outside its range is then moved into it when the
+/// terms allow; then each date variable of `dates` (day numbers) is moved to the
 /// roundest date near its value that keeps every term true and is no further from its range:
 /// January 1st, then the first day of a month.
 pub(crate) fn guess_preferring(
@@ -366,6 +367,7 @@ pub(crate) fn guess_preferring(
         .collect();
     free.extend(values.iter().filter(|(v, x)| !round(v, x)).map(|(v, _)| *v));
     if free.is_empty() {
+        let budget = pull_into_ranges(terms, &mut values, prefs, budget);
         round_dates(terms, &mut values, dates, budget, prefs);
         return model(&values, &kinds);
     }
@@ -444,8 +446,44 @@ pub(crate) fn guess_preferring(
     if !found {
         return None;
     }
+    let budget = pull_into_ranges(terms, &mut values, prefs, budget);
     round_dates(terms, &mut values, dates, budget, prefs);
     model(&values, &kinds)
+}
+
+/// Moves each variable outside its preferred range (a value kept from the last inputs, or
+/// forced by the search) to its preferred point, or else to the nearest value of its range,
+/// when every term stays true. Gives the evaluation budget left.
+fn pull_into_ranges(
+    terms: &[&Term],
+    values: &mut BTreeMap<VarId, V>,
+    prefs: &Preferences,
+    mut budget: usize,
+) -> usize {
+    let outside: Vec<(VarId, i128)> = values
+        .iter()
+        .filter_map(|(v, x)| match x {
+            V::N(q) if q.d == 1 && prefs.distance(*v, q.n) > 0 => Some((*v, q.n)),
+            _ => None,
+        })
+        .collect();
+    for (v, current) in outside {
+        let Some(p) = prefs.get(v) else { continue };
+        for z in [p.point, p.clamp(current)] {
+            values.insert(v, V::N(Q::int(z)));
+            let mut ev = Eval { values, budget };
+            let holds = terms.iter().all(|t| ev.bool(t) == Some(true));
+            budget = ev.budget;
+            if holds {
+                break;
+            }
+            values.insert(v, V::N(Q::int(current)));
+            if budget == 0 {
+                return 0;
+            }
+        }
+    }
+    budget
 }
 
 /// How far a candidate is outside the preferred range of `v` (0 for booleans, decimals and
@@ -785,5 +823,46 @@ mod tests {
         };
         assert_eq!(model.get(&VarId(0)), Some(&ModelValue::Int("7".into())));
         assert_eq!(model.get(&VarId(1)), Some(&ModelValue::Int("10000".into())));
+    }
+
+    #[test]
+    fn values_outside_their_preferred_ranges_move_in_when_the_terms_allow() {
+        use crate::catala::prefer::{Preferred, PreferredUnit};
+        // A date d (day numbers) with d > 1000 and a count n ≥ 0 compared with n ≥ −5:
+        // the hints (d = 90000, n = −3) satisfy both, but lie outside the preferred ranges
+        // d ∈ [19000, 20000] (point 19500) and n ∈ [0, 100] (point 0): both move to their
+        // points, which satisfy the terms too.
+        let d = var(VarId(0), Kind::Int);
+        let n = var(VarId(1), Kind::Int);
+        let after = app(Op::Gt, vec![d.clone(), int_const("1000")]);
+        let count = app(Op::Ge, vec![n, int_const("-5")]);
+        let hints = BTreeMap::from([
+            (VarId(0), ModelValue::Int("90000".into())),
+            (VarId(1), ModelValue::Int("-3".into())),
+        ]);
+        let mut prefs = Preferences::default();
+        prefs.set(
+            VarId(0),
+            Preferred {
+                lo: Some(19_000),
+                hi: Some(20_000),
+                point: 19_500,
+                unit: PreferredUnit::Day,
+            },
+        );
+        prefs.set(VarId(1), Preferred::count(0, Some(100)));
+        let m = guess_preferring(&[&after, &count], &hints, &[], &[], &prefs);
+        let Some(m) = m else { panic!("no guess") };
+        assert_eq!(m.get(&VarId(0)), Some(&ModelValue::Int("19500".into())));
+        assert_eq!(m.get(&VarId(1)), Some(&ModelValue::Int("0".into())));
+        // d < 500 forces d outside the range: the nearest value of the range does not hold
+        // either, so d keeps a value that satisfies the term.
+        let before = app(Op::Lt, vec![d, int_const("500")]);
+        let m = guess_preferring(&[&before], &hints, &[], &[], &prefs);
+        let Some(m) = m else { panic!("no guess") };
+        let Some(ModelValue::Int(x)) = m.get(&VarId(0)) else {
+            panic!("{m:?}")
+        };
+        assert!(x.parse::<i128>().is_ok_and(|x| x < 500), "{m:?}");
     }
 }
