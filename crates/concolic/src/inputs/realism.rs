@@ -183,7 +183,7 @@ impl Realism {
             None => {
                 let mut inside = found.years.iter().copied().filter(explored);
                 let first = inside.next();
-                first.map(|f| (f, inside.last().unwrap_or(f)))
+                first.map(|f| (f, inside.next_back().unwrap_or(f)))
             }
         };
         let dates = years.and_then(|(a, b)| whole_years(a, b));
