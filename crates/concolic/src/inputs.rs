@@ -6,10 +6,13 @@
 //! depth limit) keeps a concrete value and is named in [`InputSpace::fixed`] with the reason,
 //! which makes the exploration incomplete. The bounds the exploration is complete within are
 //! [`Bounds`]. A shape turns an assignment of its variables into a Catala value and its
-//! companion.
+//! companion. The realistic values the exploration prefers for these variables are
+//! [`realism`]'s.
+
+pub mod realism;
 
 use crate::symbolic::{date_of_day_number, day_number, Sym, SymList};
-use catala_eval::runtime::{Decimal, Duration, Integer, Value};
+use catala_eval::runtime::{Date, Decimal, Duration, Integer, Value};
 use catala_ir::dcalc::{Program, ScopeId, Ty};
 use num_bigint::BigInt;
 use smt::catala::term::{self, app, int_const, Kind, Op, Term, VarId};
@@ -108,6 +111,9 @@ pub struct Bounds {
     pub max_list_length: usize,
     /// Lists whose bound the hints raised, by input path.
     pub raised: BTreeMap<String, usize>,
+    /// The dates the inputs are preferred within (day numbers, whole years; see
+    /// [`realism`]): not a bound, a preference.
+    pub preferred_dates: Option<(i64, i64)>,
 }
 
 impl Bounds {
@@ -126,11 +132,20 @@ impl Bounds {
         Bounds {
             max_list_length,
             raised: space.raised,
+            preferred_dates: realism::Realism::of(program, scope, None).dates,
         }
     }
 
+    /// These bounds with the dates preferred within `first` to `last` (widened to whole
+    /// years), as [`crate::ExploreOptions::date_range`] gives them.
+    pub fn with_date_range(mut self, first: Date, last: Date) -> Bounds {
+        self.preferred_dates = realism::preferred_dates(first, last);
+        self
+    }
+
     /// `{"max_list_length": 3, "dates": ["1900-01-01", "2199-12-31"], "durations": {…}}`,
-    /// with `"raised_list_lengths"` when hints raised some.
+    /// with `"raised_list_lengths"` when hints raised some and `"preferred_dates"` (the first
+    /// and last realistic dates) when the program has some.
     pub fn to_json(&self) -> serde_json::Value {
         let (y, m, d) = DURATION_LIMITS;
         let mut o = serde_json::json!({
@@ -144,6 +159,10 @@ impl Bounds {
         });
         if !self.raised.is_empty() {
             o["raised_list_lengths"] = serde_json::json!(self.raised);
+        }
+        let text = |z: i64| date_of_day_number(z).map(|d| d.to_string());
+        if let Some((Some(a), Some(b))) = self.preferred_dates.map(|(a, b)| (text(a), text(b))) {
+            o["preferred_dates"] = serde_json::json!([a, b]);
         }
         o
     }

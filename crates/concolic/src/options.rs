@@ -389,6 +389,10 @@ pub struct ExploreOptions {
     /// The most elements of a list input (each length is a branch); a hint's longer list
     /// raises its own list's bound (see [`crate::inputs::Bounds`]).
     pub max_list_length: usize,
+    /// The first and last dates the inputs are preferred within (widened to whole years);
+    /// `None`: the years of the program's date literals (see [`crate::inputs::realism`]). A
+    /// preference, never a constraint: paths needing other dates are still explored.
+    pub date_range: Option<(catala_eval::runtime::Date, catala_eval::runtime::Date)>,
 }
 
 impl Default for ExploreOptions {
@@ -410,6 +414,7 @@ impl Default for ExploreOptions {
             query_timeout: Some(Duration::from_secs(60)),
             dump_unknown: None,
             max_list_length: crate::inputs::DEFAULT_MAX_LIST_LENGTH,
+            date_range: None,
         }
     }
 }

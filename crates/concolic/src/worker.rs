@@ -48,6 +48,8 @@ pub(crate) struct Worker<'p> {
     pub(crate) coverage: Coverage,
     /// Picks the node to negate next (depth-first with checkpoints).
     pub(crate) searcher: Box<dyn Searcher>,
+    /// The realistic ranges of the input variables.
+    preferences: smt::catala::Preferences,
     /// The outcome kind and roundness of the last test recorded (taken back from the figures
     /// of a checkpoint from which that test's run is done again).
     last_recorded: Option<(String, String)>,
@@ -127,12 +129,16 @@ impl<'p> Worker<'p> {
             deadline: options.timeout.map(|t| start + t),
             flag: options.cancel.clone(),
         };
+        // Realistic values first, where the paths leave the choice (a preference only).
+        let realism = crate::inputs::realism::Realism::of(original, scope, options.date_range);
+        let shapes: Vec<Shape> = executor.shapes.iter().flatten().cloned().collect();
+        chain.preferences = realism.preferences(&shapes);
+        let preferences = chain.preferences.clone();
         let mut session = CatalaSession::from_config(chain);
         for d in &space.domains {
             session.add_global(d)?;
         }
         let condition_inputs = options.keep_conditions.then(|| {
-            let shapes: Vec<Shape> = executor.shapes.iter().flatten().cloned().collect();
             std::sync::Arc::new(crate::condition_inputs::condition_inputs(
                 program, &space, &shapes,
             ))
@@ -158,12 +164,19 @@ impl<'p> Worker<'p> {
                 Box::new(DepthFirst)
             },
             last_recorded: None,
+            preferences,
         })
     }
 
-    /// The inputs of the first run: defaults, overridden by the hints.
+    /// The inputs of the first run: the preferred points of the realistic ranges (dates in
+    /// the middle of the program's years), the defaults elsewhere, overridden by the hints.
     pub(crate) fn initial_assignment(&mut self) -> Result<Assignment, ConcolicError> {
         let mut assignment: Assignment = vec![None; self.space.vars.len()];
+        for (v, point) in crate::inputs::realism::initial_points(&self.preferences) {
+            if let Some(slot) = assignment.get_mut(v.0 as usize) {
+                *slot = Some(smt::catala::ModelValue::Int(point.to_string()));
+            }
+        }
         if let Some(hints) = &self.options.hints {
             absorb_hints(
                 self.program,

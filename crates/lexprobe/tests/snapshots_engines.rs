@@ -29,7 +29,11 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
           input │ b = false
           input │ x = 0
           output │ y = 2
-        Test 2 (no_value):
+        Test 2 (ok):
+          input │ b = false
+          input │ x = 1
+          output │ y = 3
+        Test 3 (no_value):
           input │ b = false
           input │ x = -1
         ┌─[ERROR]─
@@ -42,10 +46,6 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
         │ 9 │   output y content integer
         │   │          ‾
         └─ The default term of Fig. 5
-        Test 3 (ok):
-          input │ b = false
-          input │ x = 1
-          output │ y = 3
         Test 4 (conflict):
           input │ b = true
           input │ x = 0
@@ -69,11 +69,12 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
            └─ Second exception
         Test 5 (ok):
           input │ b = true
-          input │ x = -1
+          input │ x = 1
           output │ y = 1
         Findings: 2 distinct problems.
-        Problem 1 (no_value): in 1 test, first in test 2:
+        Problem 1 (no_value): in 1 test, first in test 3:
           Condition (1 path): not b and x < 0
+          Example (test 3): b = false; x = -1
         ┌─[ERROR]─
         │
         │  During evaluation: no applicable rule to define this variable in this
@@ -86,6 +87,7 @@ fn concolic_prints_the_five_paths_of_fig5_and_its_two_problems() {
         └─ The default term of Fig. 5
         Problem 2 (conflict): in 1 test, first in test 4:
           Condition (1 path): b and x = 0
+          Example (test 4): b = true; x = 0
         ┌─[ERROR]─
         │
         │  During evaluation: conflict between multiple valid consequences for
@@ -129,6 +131,17 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
               }
             },
             {
+              "path": "001",
+              "inputs": {
+                "b": false,
+                "x": "1"
+              },
+              "outcome": "ok",
+              "outputs": {
+                "y": "3"
+              }
+            },
+            {
               "path": "000",
               "inputs": {
                 "b": false,
@@ -147,17 +160,6 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
                     "end_col": 11
                   }
                 ]
-              }
-            },
-            {
-              "path": "001",
-              "inputs": {
-                "b": false,
-                "x": "1"
-              },
-              "outcome": "ok",
-              "outputs": {
-                "y": "3"
               }
             },
             {
@@ -192,7 +194,7 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
               "path": "10",
               "inputs": {
                 "b": true,
-                "x": "-1"
+                "x": "1"
               },
               "outcome": "ok",
               "outputs": {
@@ -270,7 +272,14 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
             {
               "kind": "no_value",
               "tests": 1,
-              "first_test": 2,
+              "first_test": 3,
+              "example": {
+                "test": 3,
+                "inputs": {
+                  "b": false,
+                  "x": "-1"
+                }
+              },
               "condition": {
                 "paths": 1,
                 "cases": [
@@ -318,6 +327,13 @@ fn concolic_json_gives_the_tests_stats_and_findings_of_fig5() {
               "kind": "conflict",
               "tests": 1,
               "first_test": 4,
+              "example": {
+                "test": 4,
+                "inputs": {
+                  "b": true,
+                  "x": "0"
+                }
+              },
               "condition": {
                 "paths": 1,
                 "cases": [
@@ -480,12 +496,12 @@ fn mutate_reports_every_mutant_of_fig5() {
         mutant 9: DuplicateException  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
             before: definition y under condition x > 0 consequence equals 3
             after:  definition y under condition x > 0 consequence equals 3, written twice (both copies apply wherever it applies)
-            detected after 3 tests (<time> s): b = false, x = 1
+            detected after 2 tests (<time> s): b = false, x = 1
               → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:16:57, tests/fixtures/concolic/fig5_default.catala_en:16:57); the original gives no error
         mutant 10: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:16:32  (The default term of Fig. 5 > Base case)
             before: definition y under condition x > 0 consequence equals 3
             after:  definition y under condition not (x > 0) consequence equals 3
-            detected after 3 tests (<time> s): b = false, x = 1
+            detected after 2 tests (<time> s): b = false, x = 1
               → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
         mutant 11: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:30:42  (The default term of Fig. 5 > Second exception)
             before: exception definition y under condition x = 0 consequence equals 2
@@ -499,12 +515,13 @@ fn mutate_reports_every_mutant_of_fig5() {
         mutant 13: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
             before: definition y under condition x > 0 consequence equals 3
             after:  (removed)
-            not detected (4 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+            detected after 2 tests (<time> s): b = false, x = 1
+              → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
         score by law heading:
-          The default term of Fig. 5 > Base case: 2/4 detected
+          The default term of Fig. 5 > Base case: 3/4 detected
           The default term of Fig. 5 > First exception: 4/6 detected
           The default term of Fig. 5 > Second exception: 3/3 detected
-        9/13 mutants detected, mean time to detection <time> s
+        10/13 mutants detected, mean time to detection <time> s
         --- stderr
     "#]].assert_eq(&run.text());
 }

@@ -4,6 +4,10 @@
 //! is the part a reader looks at first. Failed assertions are not problems of the program but
 //! inputs outside its input space, so they are only counted.
 //!
+//! Each problem is shown with an example: its most typical test (the fewest inputs outside
+//! their realistic ranges, then the dates nearest the middle of the program's years, then the
+//! first found; see `concolic::inputs::realism`), whose inputs are printed.
+//!
 //! Each problem comes with its condition: the disjunction of the path conditions of its tests,
 //! simplified exactly over the inputs' names (`explain`). When the exploration is complete,
 //! the problem occurs exactly when that condition holds (within the exploration's bounds).
@@ -13,6 +17,7 @@ use super::{ErrorReport, Loaded};
 use catala_eval::eval::ErrorSignature;
 use catala_ir::dcalc::ScopeId;
 use catala_syntax::ast::Language;
+use concolic::inputs::realism::{Realism, Typicality};
 use concolic::{Outcome, TestCase};
 use explain::Collector;
 use serde_json::{json, Value as Json};
@@ -28,6 +33,47 @@ struct Finding {
     text: String,
     /// The path conditions of its tests.
     condition: Collector,
+    /// Its most typical test: rank, index, inputs as JSON and as `name = value`.
+    example: Example,
+}
+
+/// The test shown for a problem.
+struct Example {
+    rank: (Typicality, usize),
+    inputs: Json,
+    readable: Vec<String>,
+}
+
+impl Example {
+    fn of(
+        loaded: &Loaded,
+        scope: ScopeId,
+        realism: &Realism,
+        index: usize,
+        test: &TestCase,
+    ) -> Example {
+        let decl = loaded.program.scope(scope);
+        let printer = catala_eval::ValuePrinter {
+            language: decl.language,
+            names: &loaded.program,
+        };
+        let mut inputs = serde_json::Map::new();
+        let mut readable = Vec::new();
+        for (input, v) in decl.inputs.iter().zip(&test.inputs) {
+            if let Some(v) = v {
+                inputs.insert(
+                    input.name.clone(),
+                    catala_eval::runtime::json::value_to_json(&loaded.program, v),
+                );
+                readable.push(format!("{} = {}", input.name, printer.flat(v)));
+            }
+        }
+        Example {
+            rank: (realism.typicality(&test.inputs), index),
+            inputs: Json::Object(inputs),
+            readable,
+        }
+    }
 }
 
 /// The most cases of a condition printed in the text report (JSON has them all).
@@ -39,6 +85,8 @@ pub(crate) struct Findings {
     found: Vec<Finding>,
     /// The language of the scope under test (how conditions write money and dates).
     language: Option<Language>,
+    /// The realistic ranges of the scope's inputs, which rank the tests of a problem.
+    realism: Option<Realism>,
 }
 
 impl Findings {
@@ -54,6 +102,9 @@ impl Findings {
             return;
         };
         self.language = Some(loaded.program.scope(scope).language);
+        let realism = self
+            .realism
+            .get_or_insert_with(|| Realism::of(&loaded.program, scope, None));
         let signature = e.signature();
         if let Some(&i) = self.by_signature.get(&signature) {
             let f = &mut self.found[i];
@@ -62,8 +113,12 @@ impl Findings {
             if let Some(c) = &test.condition {
                 f.condition.add(c.clone());
             }
+            if (realism.typicality(&test.inputs), index) < f.example.rank {
+                f.example = Example::of(loaded, scope, realism, index, test);
+            }
             return;
         }
+        let example = Example::of(loaded, scope, realism, index, test);
         let mut condition = Collector::default();
         if let Some(c) = &test.condition {
             condition.add(c.clone());
@@ -77,6 +132,7 @@ impl Findings {
             json: report.to_json(&loaded.sources),
             text: report.render(&loaded.sources, None),
             condition,
+            example,
         });
     }
 
@@ -90,9 +146,10 @@ impl Findings {
         CatalaFormat(self.language.unwrap_or(Language::En))
     }
 
-    /// `[{"kind", "tests", "first_test" (1-based), "condition", "error"}]`, in order of first
-    /// appearance; `condition` (`{"paths", "cases": [{"text", "constraints"}]}`) when the
-    /// tests carried their path conditions.
+    /// `[{"kind", "tests", "first_test" (1-based), "example", "condition", "error"}]`, in
+    /// order of first appearance; `example` (`{"test", "inputs"}`) is the most typical test;
+    /// `condition` (`{"paths", "cases": [{"text", "constraints"}]}`) when the tests carried
+    /// their path conditions.
     pub(crate) fn to_json(&self) -> Json {
         let format = self.format();
         Json::Array(
@@ -103,6 +160,10 @@ impl Findings {
                         "kind": f.kind,
                         "tests": f.tests,
                         "first_test": f.first_test + 1,
+                        "example": {
+                            "test": f.example.rank.1 + 1,
+                            "inputs": f.example.inputs,
+                        },
                     });
                     if f.condition.paths() > 0 {
                         j["condition"] = f.condition.condition().to_json(&format);
@@ -164,8 +225,19 @@ impl Findings {
                 f.first_test + 1
             ));
             out.push_str(&self.condition_text(f));
+            out.push_str(&example_text(f));
             out.push_str(&f.text);
         }
         out
     }
+}
+
+/// The example line of a problem: its most typical test and that test's inputs.
+fn example_text(f: &Finding) -> String {
+    let inputs = if f.example.readable.is_empty() {
+        "no input".to_string()
+    } else {
+        f.example.readable.join("; ")
+    };
+    format!("  Example (test {}): {inputs}\n", f.example.rank.1 + 1)
 }

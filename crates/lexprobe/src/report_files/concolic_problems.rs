@@ -1,5 +1,7 @@
 //! The distinct problems of a concolic exploration (runtime errors grouped by kind and
-//! positions, as the printed findings group them), each with the inputs of its first test, and
+//! positions, as the printed findings group them), each with the inputs of its most typical
+//! test (the fewest inputs outside their realistic ranges, then the dates nearest the middle of
+//! the program's years, then the first found; see `concolic::inputs::realism`), and
 //! the two result files made of them: SARIF (one result per problem, paths relative to the
 //! source root) and JUnit XML (one failed test case per problem, one passed case for the paths
 //! without a problem). They also give the exit code: a problem found fails the run.
@@ -10,6 +12,7 @@ use crate::catala::report::ErrorReport;
 use crate::catala::Loaded;
 use catala_eval::eval::ErrorSignature;
 use catala_eval::ValuePrinter;
+use concolic::inputs::realism::{Realism, Typicality};
 use concolic::{Outcome, TestCase};
 use reports::junit::{CaseOutcome, TestSuite};
 use reports::sarif::{Finding, Level, Location, Rule};
@@ -32,8 +35,11 @@ struct Problem {
     text: String,
     tests: usize,
     first_test: usize,
+    /// The most typical test's rank and index (see the module documentation).
+    example: (Typicality, usize),
+    /// The inputs of the most typical test.
     inputs: Json,
-    /// The inputs of the first test as `name = value`, as `lexprobe run` prints values.
+    /// The inputs of the most typical test as `name = value`, as `lexprobe run` prints values.
     readable_inputs: Vec<String>,
     /// The path conditions of its tests (the condition under which it happens).
     condition: explain::Collector,
@@ -59,6 +65,8 @@ pub(crate) struct Problems {
     problems: Vec<Problem>,
     /// The language of the scope (how conditions write money and dates).
     language: Option<catala_syntax::ast::Language>,
+    /// The realistic ranges of the scope's inputs, which rank the tests of a problem.
+    realism: Option<Realism>,
 }
 
 /// Test `test`'s inputs as `name = value` lines (inputs left free by the path are left out).
@@ -108,6 +116,10 @@ impl Problems {
             return;
         };
         self.language = Some(loaded.program.scope(scope).language);
+        let realism = self
+            .realism
+            .get_or_insert_with(|| Realism::of(&loaded.program, scope, None));
+        let rank = (realism.typicality(&test.inputs), index);
         let signature = e.signature();
         if let Some(&i) = self.by_signature.get(&signature) {
             let p = &mut self.problems[i];
@@ -115,8 +127,9 @@ impl Problems {
             if let Some(c) = &test.condition {
                 p.condition.add(c.clone());
             }
-            if index < p.first_test {
-                p.first_test = index;
+            p.first_test = p.first_test.min(index);
+            if rank < p.example {
+                p.example = rank;
                 p.inputs = test_inputs_json(loaded, scope, test);
                 p.readable_inputs = readable_inputs(loaded, scope, test);
             }
@@ -152,6 +165,7 @@ impl Problems {
             text: ErrorReport::from_runtime(e).render(&loaded.sources, None),
             tests: 1,
             first_test: index,
+            example: rank,
             inputs: test_inputs_json(loaded, scope, test),
             readable_inputs: readable_inputs(loaded, scope, test),
         });
@@ -188,7 +202,7 @@ impl Problems {
     }
 
     /// The SARIF log: one rule per kind of error found, one result per distinct problem, its
-    /// files relative to `root` and the inputs of its first test in the message.
+    /// files relative to `root` and the inputs of its most typical test in the message.
     pub(crate) fn to_sarif(&self, scope: &str, root: &SourceRoot) -> Json {
         let problems = self.sorted();
         let mut rules: Vec<Rule> = Vec::new();
@@ -208,6 +222,7 @@ impl Problems {
                 properties.insert("inputs".into(), p.inputs.clone());
                 properties.insert("tests".into(), json!(p.tests));
                 properties.insert("first_test".into(), json!(p.first_test + 1));
+                properties.insert("example_test".into(), json!(p.example.1 + 1));
                 let (when, condition) = self.condition(p);
                 if !condition.is_null() {
                     properties.insert("condition".into(), condition);
@@ -226,7 +241,7 @@ impl Problems {
                     message: format!(
                         "{}{when} Inputs of test {} (scope {scope}): {}.",
                         p.message,
-                        p.first_test + 1,
+                        p.example.1 + 1,
                         short_list(&p.readable_inputs, SHORT_INPUTS)
                     ),
                     locations,
@@ -283,11 +298,12 @@ fn problem_case(p: &Problem, when: &str, classname: &str) -> reports::junit::Tes
         .map(|(_, l)| format!(" at {}:{}:{}", l.file, l.start_line, l.start_col))
         .unwrap_or_default();
     let mut body = format!(
-        "{}\nIn {} test{}, first in test {}; its inputs:\n",
+        "{}\nIn {} test{}, first in test {}; the inputs of test {}, the most typical:\n",
         p.text.trim_end(),
         p.tests,
         if p.tests == 1 { "" } else { "s" },
-        p.first_test + 1
+        p.first_test + 1,
+        p.example.1 + 1
     );
     for line in &p.readable_inputs {
         body.push_str(&format!("  {line}\n"));

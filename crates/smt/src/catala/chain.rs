@@ -15,6 +15,7 @@
 use super::dump::DumpUnknown;
 use super::finite::FiniteAnswers;
 use super::guess::Guesses;
+use super::prefer::Preferences;
 use super::term::VarId;
 use super::z3_base::SharedZ3;
 use super::z3_fresh::Z3Fresh;
@@ -41,6 +42,8 @@ pub struct ChainConfig {
     pub guesses: Option<Vec<VarId>>,
     /// Date variables (day numbers) to give round values in every layer's models.
     pub round_dates: Vec<VarId>,
+    /// The realistic ranges every layer's models prefer (never constraints).
+    pub preferences: Preferences,
     /// Where to write the queries Z3 gives up on (`None`: nowhere).
     pub dump_unknown: Option<PathBuf>,
     /// When every check must end (the exploration's deadline, Ctrl-C).
@@ -59,11 +62,13 @@ pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {
     let finite = config.finite.clone().map(|kept| {
         let mut f = FiniteAnswers::new(kept);
         f.dates = config.round_dates.clone();
+        f.preferences = config.preferences.clone();
         f
     });
     let guesses = config.guesses.clone().map(|money| {
         let mut g = Guesses::new(money);
         g.dates = config.round_dates.clone();
+        g.preferences = config.preferences.clone();
         g
     });
     let z3_layers = Chain {

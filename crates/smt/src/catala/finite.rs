@@ -7,6 +7,7 @@
 //! there is none. Anything else (arithmetic, two variables in one comparison, decimals,
 //! variables the caller keeps for Z3) is left to Z3, as is a search that grows too long.
 
+use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{SolverLayer, Verdict};
@@ -160,15 +161,19 @@ fn eval(c: &C, a: &[Option<Val>]) -> Option<bool> {
 /// Decides the conjunction of `terms`, or returns `None` when it is outside the fragment (or
 /// mentions a variable of `exclude`) or the search is too long.
 pub fn decide(terms: &[&Term], exclude: &[VarId]) -> Option<Decision> {
-    decide_preferring(terms, exclude, &[])
+    decide_preferring(terms, exclude, &[], &Preferences::default())
 }
 
-/// [`decide`], trying first for the date variables of `dates` (day numbers) round dates near
-/// the constants they are compared with: January 1st, then the first day of a month.
-pub(crate) fn decide_preferring(
+/// [`decide`], trying first for each variable with a preferred range in `prefs` its
+/// preferred point, then the candidates inside its range (nearest to the point first), then
+/// those outside (nearest to the range first); and for the date variables of `dates` (day
+/// numbers) round dates near the constants they are compared with, January 1st, then the
+/// first day of a month, as long as they are no further from their range.
+pub fn decide_preferring(
     terms: &[&Term],
     exclude: &[VarId],
     dates: &[VarId],
+    prefs: &Preferences,
 ) -> Option<Decision> {
     let mut vars = Vars::default();
     let mut compiled = Vec::with_capacity(terms.len());
@@ -179,19 +184,30 @@ pub(crate) fn decide_preferring(
             c => compiled.push(c),
         }
     }
-    // Candidates in the order tried: 0 first (the solver's usual choice), then ascending;
-    // variables with fewer candidates first.
+    let var_of: BTreeMap<usize, VarId> = vars.index.iter().map(|(v, i)| (*i, *v)).collect();
+    // Candidates in the order tried: without a preferred range, 0 first (the solver's usual
+    // choice), then ascending; with one, its point first, then by distance to the range and
+    // to the point. Variables with fewer candidates first.
     let mut order: Vec<(usize, Vec<Val>)> = vars
         .domains
         .iter()
         .enumerate()
         .map(|(i, d)| match d {
             None => (i, vec![Val::Bool(false), Val::Bool(true)]),
-            Some(set) => {
-                let mut c = vec![Val::Int(0)];
-                c.extend(set.iter().filter(|x| **x != 0).map(|x| Val::Int(*x)));
-                (i, c)
-            }
+            Some(set) => match var_of.get(&i).and_then(|v| prefs.get(*v)) {
+                Some(p) => {
+                    let mut c: Vec<i128> = std::iter::once(p.point)
+                        .chain(set.iter().copied().filter(|x| *x != p.point))
+                        .collect();
+                    c.sort_by_key(|x| (p.distance(*x), (x - p.point).abs(), *x < p.point));
+                    (i, c.into_iter().map(Val::Int).collect())
+                }
+                None => {
+                    let mut c = vec![Val::Int(0)];
+                    c.extend(set.iter().filter(|x| **x != 0).map(|x| Val::Int(*x)));
+                    (i, c)
+                }
+            },
         })
         .collect();
     order.sort_by_key(|(_, c)| c.len());
@@ -210,12 +226,14 @@ pub(crate) fn decide_preferring(
         let Some(Val::Int(current)) = assignment[i] else {
             continue;
         };
+        // Nearer the preferred range first, then rounder, then nearer the value.
+        let key = |z: i128| (prefs.distance(*v, z), super::calendar::roundness(z));
         let mut near: Vec<i128> = std::iter::once(current)
             .chain(vars.domains[i].iter().flatten().copied())
             .flat_map(super::calendar::round_dates_near)
-            .filter(|z| super::calendar::roundness(*z) < super::calendar::roundness(current))
+            .filter(|z| key(*z) < key(current))
             .collect();
-        near.sort_by_key(|z| (super::calendar::roundness(*z), (z - current).abs()));
+        near.sort_by_key(|z| (key(*z), (z - current).abs()));
         for z in near {
             assignment[i] = Some(Val::Int(z));
             if compiled.iter().all(|c| eval(c, &assignment) == Some(true)) {
@@ -283,6 +301,8 @@ pub(crate) struct FiniteAnswers {
     kept: Vec<VarId>,
     /// Date variables, given round dates when they can be.
     pub(crate) dates: Vec<VarId>,
+    /// The realistic ranges tried first.
+    pub(crate) preferences: Preferences,
 }
 
 impl FiniteAnswers {
@@ -290,6 +310,7 @@ impl FiniteAnswers {
         FiniteAnswers {
             kept,
             dates: Vec::new(),
+            preferences: Preferences::default(),
         }
     }
 }
@@ -299,7 +320,7 @@ impl<'a> SolverLayer<PathQuery<'a>> for FiniteAnswers {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        let decision = decide_preferring(q.terms, &self.kept, &self.dates);
+        let decision = decide_preferring(q.terms, &self.kept, &self.dates, &self.preferences);
         if decision.is_some() {
             q.answer_from(Layer::Finite);
         }
@@ -355,7 +376,7 @@ mod tests {
         let day = |y, m, d| day_number(y, m, d).unwrap_or(0) as i64;
         let model_date = |terms: &[Term]| {
             let refs: Vec<&Term> = terms.iter().collect();
-            match decide_preferring(&refs, &[], &[VarId(0)]) {
+            match decide_preferring(&refs, &[], &[VarId(0)], &Preferences::default()) {
                 Some(Decision::Sat(m)) => m.get(&VarId(0)).cloned(),
                 other => panic!("{other:?}"),
             }

@@ -9,6 +9,7 @@
 //! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
 //! the soft constraints of Section 4.2 look for first.
 
+use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{SolverLayer, Verdict};
@@ -293,16 +294,21 @@ pub fn guess(
     hints: &BTreeMap<VarId, ModelValue>,
     money: &[VarId],
 ) -> Option<BTreeMap<VarId, ModelValue>> {
-    guess_preferring(terms, hints, money, &[])
+    guess_preferring(terms, hints, money, &[], &Preferences::default())
 }
 
-/// [`guess`], then each date variable of `dates` (day numbers) moved to the roundest date
-/// near its value that keeps every term true: January 1st, then the first day of a month.
+/// [`guess`] preferring realistic values: a variable without a hint starts at its preferred
+/// point (`prefs`), and the candidates inside the preferred ranges are tried first, all of
+/// them before any outside; a variable left outside its range is then moved into it when the
+/// terms allow; then each date variable of `dates` (day numbers) is moved to the
+/// roundest date near its value that keeps every term true and is no further from its range:
+/// January 1st, then the first day of a month.
 pub(crate) fn guess_preferring(
     terms: &[&Term],
     hints: &BTreeMap<VarId, ModelValue>,
     money: &[VarId],
     dates: &[VarId],
+    prefs: &Preferences,
 ) -> Option<BTreeMap<VarId, ModelValue>> {
     let mut kinds = BTreeMap::new();
     let mut per_term = Vec::with_capacity(terms.len());
@@ -330,7 +336,8 @@ pub(crate) fn guess_preferring(
             });
             let default = match k {
                 Kind::Bool => V::B(false),
-                _ => V::N(Q::int(0)),
+                Kind::Int => V::N(Q::int(prefs.point(*v))),
+                Kind::Real => V::N(Q::int(0)),
             };
             (*v, hinted.unwrap_or(default))
         })
@@ -360,7 +367,8 @@ pub(crate) fn guess_preferring(
         .collect();
     free.extend(values.iter().filter(|(v, x)| !round(v, x)).map(|(v, _)| *v));
     if free.is_empty() {
-        round_dates(terms, &mut values, dates, budget);
+        let budget = pull_into_ranges(terms, &mut values, prefs, budget);
+        round_dates(terms, &mut values, dates, budget, prefs);
         return model(&values, &kinds);
     }
     let free: Vec<VarId> = free.into_iter().collect();
@@ -376,28 +384,125 @@ pub(crate) fn guess_preferring(
     }
     let candidates: Vec<Vec<V>> = free
         .iter()
-        .map(|v| candidates(*v, kinds[v], &values, &consts, is_money(v)))
+        .map(|v| {
+            let mut c = candidates(*v, kinds[v], &values, &consts, is_money(v), prefs);
+            // Inside the preferred range first (stable: the current value stays first).
+            c.sort_by_key(|x| distance(prefs, *v, x));
+            c
+        })
         .collect();
-    let mut steps = 0;
-    let found = search(
-        terms,
-        &free,
-        &candidates,
-        &checks,
-        0,
-        &mut values,
-        &mut steps,
-        &mut budget,
-    )?;
+    // The candidates inside the preferred ranges alone first, when some are outside: a
+    // depth-first search would otherwise take an unrealistic value of an early variable
+    // before a realistic value of a later one.
+    let inside: Vec<Vec<V>> = free
+        .iter()
+        .zip(&candidates)
+        .map(|(v, c)| {
+            let within: Vec<V> = c
+                .iter()
+                .copied()
+                .filter(|x| distance(prefs, *v, x) == 0)
+                .collect();
+            if within.is_empty() {
+                c.clone()
+            } else {
+                within
+            }
+        })
+        .collect();
+    let start = values.clone();
+    let mut found = false;
+    if inside != candidates {
+        let mut steps = STEP_LIMIT / 2;
+        let mut first_budget = budget / 2;
+        found = search(
+            terms,
+            &free,
+            &inside,
+            &checks,
+            0,
+            &mut values,
+            &mut steps,
+            &mut first_budget,
+        )
+        .unwrap_or(false);
+        if !found {
+            values = start;
+        }
+    }
+    if !found {
+        let mut steps = 0;
+        found = search(
+            terms,
+            &free,
+            &candidates,
+            &checks,
+            0,
+            &mut values,
+            &mut steps,
+            &mut budget,
+        )?;
+    }
     if !found {
         return None;
     }
-    round_dates(terms, &mut values, dates, budget);
+    let budget = pull_into_ranges(terms, &mut values, prefs, budget);
+    round_dates(terms, &mut values, dates, budget, prefs);
     model(&values, &kinds)
 }
 
+/// Moves each variable outside its preferred range (a value kept from the last inputs, or
+/// forced by the search) to its preferred point, or else to the nearest value of its range,
+/// when every term stays true. Gives the evaluation budget left.
+fn pull_into_ranges(
+    terms: &[&Term],
+    values: &mut BTreeMap<VarId, V>,
+    prefs: &Preferences,
+    mut budget: usize,
+) -> usize {
+    let outside: Vec<(VarId, i128)> = values
+        .iter()
+        .filter_map(|(v, x)| match x {
+            V::N(q) if q.d == 1 && prefs.distance(*v, q.n) > 0 => Some((*v, q.n)),
+            _ => None,
+        })
+        .collect();
+    for (v, current) in outside {
+        let Some(p) = prefs.get(v) else { continue };
+        for z in [p.point, p.clamp(current)] {
+            values.insert(v, V::N(Q::int(z)));
+            let mut ev = Eval { values, budget };
+            let holds = terms.iter().all(|t| ev.bool(t) == Some(true));
+            budget = ev.budget;
+            if holds {
+                break;
+            }
+            values.insert(v, V::N(Q::int(current)));
+            if budget == 0 {
+                return 0;
+            }
+        }
+    }
+    budget
+}
+
+/// How far a candidate is outside the preferred range of `v` (0 for booleans, decimals and
+/// variables without a range).
+fn distance(prefs: &Preferences, v: VarId, x: &V) -> i128 {
+    match x {
+        V::N(q) if q.d == 1 => prefs.distance(v, q.n),
+        _ => 0,
+    }
+}
+
 /// Moves date variables to round dates when every term stays true (see [`guess_preferring`]).
-fn round_dates(terms: &[&Term], values: &mut BTreeMap<VarId, V>, dates: &[VarId], budget: usize) {
+fn round_dates(
+    terms: &[&Term],
+    values: &mut BTreeMap<VarId, V>,
+    dates: &[VarId],
+    budget: usize,
+    prefs: &Preferences,
+) {
     let mut budget = budget;
     for v in dates {
         let Some(V::N(q)) = values.get(v).copied() else {
@@ -407,12 +512,14 @@ fn round_dates(terms: &[&Term], values: &mut BTreeMap<VarId, V>, dates: &[VarId]
             continue;
         }
         let current = q.n;
-        let level = super::calendar::roundness(current);
+        // Nearer the preferred range first, then rounder.
+        let key = |z: i128| (prefs.distance(*v, z), super::calendar::roundness(z));
+        let level = key(current);
         let mut near: Vec<i128> = super::calendar::round_dates_near(current)
             .into_iter()
-            .filter(|z| super::calendar::roundness(*z) < level)
+            .filter(|z| key(*z) < level)
             .collect();
-        near.sort_by_key(|z| (super::calendar::roundness(*z), (z - current).abs()));
+        near.sort_by_key(|z| (key(*z), (z - current).abs()));
         for z in near {
             values.insert(*v, V::N(Q::int(z)));
             let mut ev = Eval { values, budget };
@@ -439,14 +546,16 @@ fn model(
         .collect()
 }
 
-/// The values tried for `v`, in order: its current value first (when allowed), then 0, then
-/// the constants and the other variables' values with their neighbours.
+/// The values tried for `v`, in order: its current value first (when allowed), then its
+/// preferred point (0 without one), then the constants and the other variables' values with
+/// their neighbours.
 fn candidates(
     v: VarId,
     kind: Kind,
     values: &BTreeMap<VarId, V>,
     consts: &BTreeSet<(i128, i128)>,
     money: bool,
+    prefs: &Preferences,
 ) -> Vec<V> {
     let current = values.get(&v).copied();
     if kind == Kind::Bool {
@@ -456,6 +565,9 @@ fn candidates(
     let mut points: Vec<Q> = Vec::new();
     if let Some(V::N(q)) = current {
         points.push(q);
+    }
+    if kind == Kind::Int {
+        points.push(Q::int(prefs.point(v)));
     }
     points.push(Q::int(0));
     points.extend(consts.iter().filter_map(|(n, d)| Q::new(*n, *d)));
@@ -554,6 +666,8 @@ pub(crate) struct Guesses {
     money: Vec<VarId>,
     /// Date variables, moved to round dates when they can be.
     pub(crate) dates: Vec<VarId>,
+    /// The realistic ranges tried first.
+    pub(crate) preferences: Preferences,
     /// The inputs of the last run.
     hints: BTreeMap<VarId, ModelValue>,
     /// Queries answered by a guess.
@@ -565,6 +679,7 @@ impl Guesses {
         Guesses {
             money,
             dates: Vec::new(),
+            preferences: Preferences::default(),
             hints: BTreeMap::new(),
             found: 0,
         }
@@ -582,7 +697,13 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        let model = guess_preferring(q.terms, &self.hints, &self.money, &self.dates);
+        let model = guess_preferring(
+            q.terms,
+            &self.hints,
+            &self.money,
+            &self.dates,
+            &self.preferences,
+        );
         if model.is_some() {
             self.found += 1;
             q.answer_from(Layer::Guess);
@@ -702,5 +823,46 @@ mod tests {
         };
         assert_eq!(model.get(&VarId(0)), Some(&ModelValue::Int("7".into())));
         assert_eq!(model.get(&VarId(1)), Some(&ModelValue::Int("10000".into())));
+    }
+
+    #[test]
+    fn values_outside_their_preferred_ranges_move_in_when_the_terms_allow() {
+        use crate::catala::prefer::{Preferred, PreferredUnit};
+        // A date d (day numbers) with d > 1000 and a count n ≥ 0 compared with n ≥ −5:
+        // the hints (d = 90000, n = −3) satisfy both, but lie outside the preferred ranges
+        // d ∈ [19000, 20000] (point 19500) and n ∈ [0, 100] (point 0): both move to their
+        // points, which satisfy the terms too.
+        let d = var(VarId(0), Kind::Int);
+        let n = var(VarId(1), Kind::Int);
+        let after = app(Op::Gt, vec![d.clone(), int_const("1000")]);
+        let count = app(Op::Ge, vec![n, int_const("-5")]);
+        let hints = BTreeMap::from([
+            (VarId(0), ModelValue::Int("90000".into())),
+            (VarId(1), ModelValue::Int("-3".into())),
+        ]);
+        let mut prefs = Preferences::default();
+        prefs.set(
+            VarId(0),
+            Preferred {
+                lo: Some(19_000),
+                hi: Some(20_000),
+                point: 19_500,
+                unit: PreferredUnit::Day,
+            },
+        );
+        prefs.set(VarId(1), Preferred::count(0, Some(100)));
+        let m = guess_preferring(&[&after, &count], &hints, &[], &[], &prefs);
+        let Some(m) = m else { panic!("no guess") };
+        assert_eq!(m.get(&VarId(0)), Some(&ModelValue::Int("19500".into())));
+        assert_eq!(m.get(&VarId(1)), Some(&ModelValue::Int("0".into())));
+        // d < 500 forces d outside the range: the nearest value of the range does not hold
+        // either, so d keeps a value that satisfies the term.
+        let before = app(Op::Lt, vec![d, int_const("500")]);
+        let m = guess_preferring(&[&before], &hints, &[], &[], &prefs);
+        let Some(m) = m else { panic!("no guess") };
+        let Some(ModelValue::Int(x)) = m.get(&VarId(0)) else {
+            panic!("{m:?}")
+        };
+        assert!(x.parse::<i128>().is_ok_and(|x| x < 500), "{m:?}");
     }
 }

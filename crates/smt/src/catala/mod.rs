@@ -13,7 +13,8 @@
 //! writing the queries Z3 gives up on as SMT-LIB files (`dump`). The Z3 layers share one
 //! encoder (`encoder`: the term cache and the calendar definitions of `z3_calendar`) through
 //! `z3_base`. After a satisfiable answer from Z3, the model refiner (`refine`) pulls money and
-//! dates towards round values. `chain` assembles the layers from a [`ChainConfig`];
+//! dates towards round values; every layer prefers the realistic values of [`prefer`] (dates
+//! within the years a program speaks of, counts small and not negative). `chain` assembles the layers from a [`ChainConfig`];
 //! [`CatalaSession`] (`session`) is the facade the explorations use, and [`SessionStats`] its
 //! figures, per layer ([`LayerStats`]).
 
@@ -25,6 +26,7 @@ mod encoder;
 pub mod finite;
 pub mod guess;
 mod model;
+pub mod prefer;
 mod query;
 mod refine;
 mod session;
@@ -36,6 +38,7 @@ mod z3_fresh;
 mod z3_incremental;
 
 pub use chain::ChainConfig;
+pub use prefer::{Preferences, Preferred, PreferredUnit};
 pub use query::{Answer, Budget, EncodeError, Layer, ModelValue, QueryOutcome, RoundnessLevel};
 pub use session::CatalaSession;
 pub use stats::{LayerStats, SessionStats};

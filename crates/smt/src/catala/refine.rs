@@ -11,6 +11,7 @@
 
 use super::calendar::{round_dates_near, roundness, DateRoundness};
 use super::model::{Origin, Z3Model};
+use super::prefer::{Preferences, Preferred, PreferredUnit};
 use super::query::{ModelValue, RoundnessLevel};
 use super::term::{Term, VarId};
 use super::z3_base::SharedZ3;
@@ -23,12 +24,17 @@ use z3::{Model, SatResult};
 /// the incremental solver applies to the others).
 const SOFT_RLIMIT: u32 = 100_000;
 
+/// Days a date range is widened by when a path needs a date outside it (ten years).
+const DATE_SLACK: i128 = 3_653;
+
 /// Refines the models of one chain.
 pub(crate) struct ModelRefiner {
     /// Rounding queries asked of Z3.
     pub(crate) soft_queries: u64,
     /// Time spent in them.
     pub(crate) time: Duration,
+    /// The realistic ranges: no rounding moves a variable further from its range.
+    pub(crate) preferences: Preferences,
     base: SharedZ3,
 }
 
@@ -37,6 +43,7 @@ impl ModelRefiner {
         ModelRefiner {
             soft_queries: 0,
             time: Duration::ZERO,
+            preferences: Preferences::default(),
             base,
         }
     }
@@ -227,6 +234,13 @@ impl ModelRefiner {
         fixed: &[Bool<'static>],
     ) -> bool {
         let moved: Vec<(VarId, i128)> = dates.iter().copied().zip(values.iter().copied()).collect();
+        let further = moved.iter().any(|(v, z)| {
+            let now = m.int(*v).map_or(0, |x| self.preferences.distance(*v, x));
+            self.preferences.distance(*v, *z) > now
+        });
+        if further {
+            return false;
+        }
         if holds_with(m, terms, &moved) {
             m.overrides.retain(|(v, _)| !dates.contains(v));
             m.overrides.extend(moved);
@@ -287,6 +301,126 @@ impl ModelRefiner {
         };
         self.time += start.elapsed();
         model
+    }
+}
+
+impl ModelRefiner {
+    /// Moves the variables of `vars` whose values lie outside their preferred ranges
+    /// (`prefs`) into them when the query `terms` allows it, keeping the variables of `kept`
+    /// (the rounded money) at their values. Candidates checked exactly come first, without
+    /// Z3: every such variable at its preferred point, then at the nearest value of its
+    /// range, then each one alone. When some variable is still outside, one soft query asks
+    /// for all of them inside their ranges at once, and when that fails and some range is
+    /// bounded on both sides, a second one for their lower bounds alone (each bounded like
+    /// every soft query); when Z3 finds none, the model stays as it is. Returns whether a
+    /// soft query was asked.
+    pub(crate) fn prefer_realistic(
+        &mut self,
+        m: &mut Z3Model,
+        terms: &[Term],
+        vars: &[VarId],
+        prefs: &Preferences,
+        kept: &[VarId],
+    ) -> bool {
+        let outside: Vec<(VarId, i128, Preferred)> = vars
+            .iter()
+            .filter_map(|v| {
+                let p = *prefs.get(*v)?;
+                let x = m.int(*v)?;
+                (p.distance(x) > 0).then_some((*v, x, p))
+            })
+            .collect();
+        if outside.is_empty() {
+            return false;
+        }
+        let all_at = |pick: &dyn Fn(&(VarId, i128, Preferred)) -> i128| -> Vec<(VarId, i128)> {
+            outside.iter().map(|o| (o.0, pick(o))).collect()
+        };
+        for moved in [all_at(&|o| o.2.point), all_at(&|o| o.2.clamp(o.1))] {
+            if holds_with(m, terms, &moved) {
+                m.overrides
+                    .retain(|(v, _)| !moved.iter().any(|(u, _)| u == v));
+                m.overrides.extend(moved);
+                return false;
+            }
+        }
+        let mut still = Vec::new();
+        for (v, x, p) in &outside {
+            let mut placed = false;
+            for z in [p.point, p.clamp(*x)] {
+                let moved = [(*v, z)];
+                if holds_with(m, terms, &moved) {
+                    m.overrides.retain(|(u, _)| u != v);
+                    m.overrides.extend(moved);
+                    placed = true;
+                    break;
+                }
+            }
+            if !placed {
+                still.push((*v, *p));
+            }
+        }
+        if still.is_empty() {
+            return false;
+        }
+        let Some(kept_values) = kept.iter().map(|v| m.int(*v)).collect::<Option<Vec<_>>>() else {
+            return false;
+        };
+        let mut fixed: Vec<Bool<'static>> = Vec::new();
+        {
+            let base = self.base.borrow();
+            for (v, x) in kept.iter().zip(&kept_values) {
+                if let Some(k) = self.int_const(*x) {
+                    fixed.push(base.encoder.int_var(*v)._eq(&k));
+                }
+            }
+            // Overrides are values the model does not have: they are kept as assumptions.
+            for (v, x) in &m.overrides {
+                if kept.contains(v) || still.iter().any(|(u, _)| u == v) {
+                    continue;
+                }
+                if let Some(k) = self.int_const(*x) {
+                    fixed.push(base.encoder.int_var(*v)._eq(&k));
+                }
+            }
+        }
+        // The whole ranges, then ranges relaxed: counts only not negative (as days where the
+        // rules compare years), dates within ten more years on each side (nearest to the
+        // program's years when the path needs others).
+        for relaxed in [false, true] {
+            let mut assumptions = fixed.clone();
+            let mut changed = false;
+            {
+                let base = self.base.borrow();
+                for (v, p) in &still {
+                    let var = base.encoder.int_var(*v);
+                    let (lo, hi) = match (relaxed, p.unit) {
+                        (false, _) => (p.lo, p.hi),
+                        (true, PreferredUnit::Count) => (p.lo, None),
+                        (true, PreferredUnit::Day) => (
+                            p.lo.map(|lo| lo - DATE_SLACK),
+                            p.hi.map(|hi| hi + DATE_SLACK),
+                        ),
+                    };
+                    changed |= (lo, hi) != (p.lo, p.hi);
+                    if let Some(lo) = lo.and_then(|lo| self.int_const(lo)) {
+                        assumptions.push(var.ge(&lo));
+                    }
+                    if let Some(hi) = hi.and_then(|hi| self.int_const(hi)) {
+                        assumptions.push(var.le(&hi));
+                    }
+                }
+            }
+            if relaxed && !changed {
+                break;
+            }
+            if let Some(model) = self.soft_check(m, &assumptions) {
+                m.model = model;
+                m.overrides.clear();
+                break;
+            }
+        }
+        true
     }
 }
 

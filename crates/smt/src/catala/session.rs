@@ -54,7 +54,11 @@ impl CatalaSession {
         let z3 = Z3Base::shared(config.query_timeout, config.stop.clone());
         CatalaSession {
             layers: assemble(&config, &z3),
-            refiner: ModelRefiner::new(z3.clone()),
+            refiner: {
+                let mut r = ModelRefiner::new(z3.clone());
+                r.preferences = config.preferences.clone();
+                r
+            },
             config,
             globals: Vec::new(),
             path_vars: Vec::new(),
@@ -117,6 +121,14 @@ impl CatalaSession {
     /// Writes the path queries Z3 gives up on to `dir` (see the `dump` wrapper of the chain).
     pub fn dump_unknown_to(&mut self, dir: std::path::PathBuf) {
         self.config.dump_unknown = Some(dir);
+        self.reassemble();
+    }
+
+    /// Prefers the realistic ranges `prefs` in the answers of every layer (see
+    /// [`super::prefer`]); Z3's models are moved into them by [`CatalaSession::round_money`].
+    pub fn prefer_realistic(&mut self, prefs: super::prefer::Preferences) {
+        self.refiner.preferences = prefs.clone();
+        self.config.preferences = prefs;
         self.reassemble();
     }
 
@@ -196,6 +208,18 @@ impl CatalaSession {
                 .filter(|v| self.path_vars.binary_search(v).is_ok())
                 .collect();
             self.refiner.round_dates(m, &terms, &dates, money_vars);
+            // Then into the realistic ranges; a soft query there may leave dates less round.
+            if !self.config.preferences.is_empty()
+                && self.refiner.prefer_realistic(
+                    m,
+                    &terms,
+                    &self.path_vars,
+                    &self.config.preferences,
+                    money_vars,
+                )
+            {
+                self.refiner.round_dates(m, &terms, &dates, money_vars);
+            }
             return Ok(level);
         }
         if money_vars.is_empty() {
@@ -217,7 +241,7 @@ impl CatalaSession {
             ModelSource::Z3(m) => Some(self.free_date_rounded(v, m.value(v, kind)?)),
             ModelSource::Own(m) => Some(m.get(&v).cloned().unwrap_or(match kind {
                 Kind::Bool => ModelValue::Bool(false),
-                Kind::Int => ModelValue::Int("0".into()),
+                Kind::Int => ModelValue::Int(self.config.preferences.point(v).to_string()),
                 Kind::Real => ModelValue::Real("0".into(), "1".into()),
             })),
         }
@@ -261,8 +285,9 @@ impl CatalaSession {
         }
     }
 
-    /// A date variable outside the last path condition, whose only global constraints are
-    /// bounds, takes January 1st (or the first of the month) of its model value's year when
+    /// A variable outside the last path condition, whose only global constraints are bounds,
+    /// takes its preferred point when its value is outside its preferred range; a date
+    /// variable then takes January 1st (or the first of the month) of its model value's year when
     /// that is within its bounds: any value satisfies the query.
     fn free_date_rounded(&self, v: VarId, value: ModelValue) -> ModelValue {
         use super::calendar::{round_dates_near, roundness, DateRoundness};
@@ -272,6 +297,16 @@ impl CatalaSession {
         let Ok(z) = text.parse::<i128>() else {
             return value;
         };
+        let free = self.path_vars.binary_search(&v).is_err()
+            && self.constrained.binary_search(&v).is_err();
+        let (lo, hi) = self.bounds.get(&v).copied().unwrap_or((None, None));
+        let within = |x: &i128| lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h);
+        // Outside its preferred range and free: its preferred point.
+        if let Some(p) = self.config.preferences.get(v) {
+            if free && p.distance(z) > 0 && within(&p.point) {
+                return ModelValue::Int(p.point.to_string());
+            }
+        }
         if roundness(z) == DateRoundness::YearStart
             || !self.config.round_dates.contains(&v)
             || self.path_vars.binary_search(&v).is_ok()
@@ -279,8 +314,6 @@ impl CatalaSession {
         {
             return value;
         }
-        let (lo, hi) = self.bounds.get(&v).copied().unwrap_or((None, None));
-        let within = |x: &i128| lo.is_none_or(|l| *x >= l) && hi.is_none_or(|h| *x <= h);
         // January 1st of its year, then the first of its month.
         match [0, 2]
             .iter()
