@@ -231,6 +231,24 @@ pub(crate) fn sum_text(terms: &[(String, BigRational)]) -> String {
     text
 }
 
+/// A date input compared with a constant day number: the constant reads as a date.
+fn date_comparison(args: &[Term], inputs: &Inputs) -> bool {
+    let date = |t: &Term| matches!(&**t, TermNode::Var(v, _) if inputs.info(*v).unit == Unit::Date);
+    let constant = |t: &Term| matches!(&**t, TermNode::Int(_));
+    matches!(args, [a, b] if date(a) && constant(b) || constant(a) && date(b))
+}
+
+/// A day number as a Catala date literal, `|2024-06-01|`.
+fn date_literal(days: &str) -> String {
+    match days.parse::<i64>() {
+        Ok(n) => {
+            let (y, m, d) = crate::render::civil_from_days(n);
+            format!("|{y:04}-{m:02}-{d:02}|")
+        }
+        Err(_) => days.to_string(),
+    }
+}
+
 /// `x = k` for an enumeration input `x` and a case number `k`, as `x = Case`.
 fn choice_case(args: &[Term], inputs: &Inputs) -> Option<String> {
     let (v, k) = match args {
@@ -285,6 +303,20 @@ pub(crate) fn term_text(t: &Term, inputs: &Inputs) -> String {
                 Op::Div => infix(" / "),
                 Op::Neg => format!("-{}", parts.join("")),
                 Op::ToReal => parts.join(""),
+                Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq if date_comparison(args, inputs) => {
+                    let side = |a: &Term| match &**a {
+                        TermNode::Int(k) => date_literal(k),
+                        _ => term_text(a, inputs),
+                    };
+                    let symbol = match op {
+                        Op::Lt => "<",
+                        Op::Le => "<=",
+                        Op::Gt => ">",
+                        Op::Ge => ">=",
+                        _ => "=",
+                    };
+                    format!("{} {symbol} {}", side(&args[0]), side(&args[1]))
+                }
                 Op::Lt => parts.join(" < "),
                 Op::Le => parts.join(" <= "),
                 Op::Gt => parts.join(" > "),

@@ -525,3 +525,23 @@ fn an_enumeration_case_inside_a_constraint_reads_by_name() {
     assert!(text.contains("working_time = PartTime"), "{text}");
     assert!(!text.contains("working_time = 1"), "{text}");
 }
+
+/// A date inside a constraint over several inputs reads as a date, not as its day number
+/// (19,875 days after 1970-01-01 is 2024-06-01).
+#[test]
+fn a_date_inside_a_constraint_reads_as_a_date() {
+    let inputs = Inputs::new(
+        [
+            (VarId(0), info("claim_date", Unit::Date)),
+            (VarId(1), info("children", Unit::Integer)),
+        ],
+        &[],
+    );
+    let t = not(&app(
+        Op::And,
+        vec![cmp(Op::Ge, int(0), k(19_875)), cmp(Op::Ge, int(1), k(2))],
+    ));
+    let text = lines(&explain(&[vec![t]], &inputs)).join(" | ");
+    assert!(text.contains("claim_date >= |2024-06-01|"), "{text}");
+    assert!(!text.contains("19875"), "{text}");
+}

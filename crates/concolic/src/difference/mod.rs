@@ -315,6 +315,7 @@ pub fn explore_difference(
         bounds: Bounds {
             max_list_length: options.max_list_length,
             raised: BTreeMap::new(),
+            preferred_dates: None,
         },
         stats,
     })

@@ -8,6 +8,7 @@ use crate::catala::{self, Loaded};
 use crate::exit::{CATALA_ERROR, PROBLEMS_FOUND, SUCCESS, USAGE};
 use crate::format::OutputFormat;
 use catala_eval::runtime::json::value_to_json;
+use catala_eval::runtime::Date;
 use catala_eval::ValuePrinter;
 use concolic::{Exploration, ExploreOptions, Optimizations, Outcome};
 use serde_json::{json, Map, Value as Json};
@@ -91,6 +92,12 @@ pub struct ConcolicArgs {
     /// included): every length from 0 to this is explored; `complete` holds within it.
     #[arg(long, default_value_t = concolic::inputs::DEFAULT_MAX_LIST_LENGTH)]
     pub max_list_length: usize,
+    /// The dates test inputs are preferred within, `FIRST..LAST` as dates (`2023-01-01..
+    /// 2025-12-31`) or years (`2023..2025`); default: the years of the program's date
+    /// literals. A preference, never a bound: paths that need other dates are still explored
+    /// (the exploration's bounds stay 1900–2199).
+    #[arg(long, value_name = "FIRST..LAST")]
+    pub date_range: Option<String>,
     /// Print each test's path condition.
     #[arg(long)]
     pub show_constraints: bool,
@@ -249,12 +256,15 @@ pub fn run(args: ConcolicArgs) -> i32 {
             Ok(found) => found,
             Err(code) => return code,
         };
-    let bounds = concolic::inputs::Bounds::of(
+    let mut bounds = concolic::inputs::Bounds::of(
         &loaded.program,
         scope,
         options.max_list_length,
         options.hints.as_ref(),
     );
+    if let Some((first, last)) = options.date_range {
+        bounds = bounds.with_date_range(first, last);
+    }
     if let Some(shards) = args.plan {
         return match super::shard::print_plan(&loaded, scope, &options, &args, shards) {
             Ok(()) => SUCCESS,
@@ -356,7 +366,13 @@ fn explore_options(args: &ConcolicArgs) -> Result<ExploreOptions, String> {
         })?;
     }
     let json_out = args.format == OutputFormat::Json || args.jsonl;
+    let date_range = args
+        .date_range
+        .as_deref()
+        .map(parse_date_range)
+        .transpose()?;
     Ok(ExploreOptions {
+        date_range,
         optimizations,
         order: args.order.into(),
         cancel: Some(crate::interrupt::on_ctrl_c()),
@@ -383,6 +399,45 @@ fn explore_options(args: &ConcolicArgs) -> Result<ExploreOptions, String> {
             .map(|_| Duration::from_secs_f64(args.checkpoint_every)),
         ..ExploreOptions::default()
     })
+}
+
+/// `--date-range FIRST..LAST`: two dates (`2023-01-01..2025-12-31`) or two years
+/// (`2023..2025`, from January 1st of the first to December 31st of the last).
+fn parse_date_range(text: &str) -> Result<(Date, Date), String> {
+    let bad = |why: &str| {
+        format!(
+            "--date-range {text}: {why} (expected FIRST..LAST, e.g. 2023-01-01..2025-12-31 or \
+             2023..2025)"
+        )
+    };
+    let (first, last) = text
+        .split_once("..")
+        .ok_or_else(|| bad("no `..` between the first and the last date"))?;
+    let date = |s: &str, end: bool| -> Result<Date, String> {
+        let s = s.trim();
+        let whole = if s.len() == 4 && s.bytes().all(|b| b.is_ascii_digit()) {
+            if end {
+                format!("{s}-12-31")
+            } else {
+                format!("{s}-01-01")
+            }
+        } else {
+            s.to_string()
+        };
+        Date::parse(&whole).ok_or_else(|| bad(&format!("`{s}` is not a date YYYY-MM-DD or a year")))
+    };
+    let (first, last) = (date(first, false)?, date(last, true)?);
+    let limits = (
+        Date::parse("1900-01-01").unwrap_or(first),
+        Date::parse("2199-12-31").unwrap_or(last),
+    );
+    if first > last {
+        return Err(bad("the first date is after the last"));
+    }
+    if first < limits.0 || last > limits.1 {
+        return Err(bad("dates are explored from 1900-01-01 to 2199-12-31"));
+    }
+    Ok((first, last))
 }
 
 /// The options that do not go together.
