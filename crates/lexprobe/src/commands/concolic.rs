@@ -185,12 +185,12 @@ pub struct ConcolicArgs {
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct ConcolicOutputArgs {
     /// Write the distinct problems found as SARIF 2.1.0 to FILE (one result per problem, with
-    /// its positions, message and the inputs of its first test).
+    /// its positions, message and the inputs of its most typical test).
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
     /// Write JUnit XML to FILE: one failed test case per distinct problem (its message, the
-    /// inputs of its first test, its positions), and one passed case for the paths without a
-    /// problem.
+    /// inputs of its most typical test, its positions), and one passed case for the paths
+    /// without a problem.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
     /// The directory the file paths of --sarif are relative to (its `SRCROOT`). Default: the

@@ -143,18 +143,11 @@ pub fn run(args: DiffArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return usage(json, &e),
     };
-    let mut options = DifferenceOptions::default();
-    options.exploration.budget = args.timeout.map(Duration::from_secs_f64);
-    options.exploration.max_pairs = args.max_pairs;
-    options.exploration.query_timeout =
-        Some(Duration::from_secs_f64(args.query_timeout.max(0.001)));
-    options.max_list_length = args.max_list_length;
-    options.ranges = !args.no_ranges;
     let result = match explore_difference(
         (&old.program, old_scope),
         (&new.program, new_scope),
         &mapping,
-        &options,
+        &difference_options(&args),
     ) {
         Ok(r) => r,
         Err(DifferenceError::Interface(e)) => {
@@ -197,6 +190,18 @@ pub fn run(args: DiffArgs) -> i32 {
         Verdict::Equivalent => exit::SUCCESS,
         Verdict::Unknown => exit::INCONCLUSIVE,
     }
+}
+
+/// The exploration's limits from the command line.
+fn difference_options(args: &DiffArgs) -> DifferenceOptions {
+    let mut options = DifferenceOptions::default();
+    options.exploration.budget = args.timeout.map(Duration::from_secs_f64);
+    options.exploration.max_pairs = args.max_pairs;
+    options.exploration.query_timeout =
+        Some(Duration::from_secs_f64(args.query_timeout.max(0.001)));
+    options.max_list_length = args.max_list_length;
+    options.ranges = !args.no_ranges;
+    options
 }
 
 /// Writes the SARIF and JUnit files asked for.

@@ -583,7 +583,13 @@ pub fn run(args: MergeArgs) -> i32 {
             format!("incomplete: {}", merged.problems.join("; "))
         }
     );
-    let problems = merged.findings.as_array().map_or(0, Vec::len);
+    exit_code(complete, &merged.findings, args.exit_zero)
+}
+
+/// 1 when the merge is incomplete, or when its findings hold a problem (unless `exit_zero`);
+/// else 0. The problems are counted on the error stream.
+fn exit_code(complete: bool, findings: &Json, exit_zero: bool) -> i32 {
+    let problems = findings.as_array().map_or(0, Vec::len);
     if problems > 0 {
         eprintln!(
             "lexprobe merge: {problems} distinct problem{} in the merged findings",
@@ -592,7 +598,7 @@ pub fn run(args: MergeArgs) -> i32 {
     }
     if !complete {
         INCOMPLETE
-    } else if problems > 0 && !args.exit_zero {
+    } else if problems > 0 && !exit_zero {
         PROBLEMS_FOUND
     } else {
         SUCCESS

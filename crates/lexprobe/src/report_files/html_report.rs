@@ -205,8 +205,14 @@ fn problems_section(h: &mut String, input: &ReportInput, problems: &[Json]) {
                 let _ = writeln!(h, "<div class=\"condition\">{}</div>", escape(c));
             }
         }
-        if let Some(t) = first.checked_sub(1).and_then(|i| input.tests.get(i)) {
-            h.push_str("<p>Example (the inputs of its first test):<br>");
+        // The problem's most typical test (its realistic example), else its first.
+        let example = p["example"]["test"].as_u64().map_or(first, |t| t as usize);
+        if let Some(t) = example.checked_sub(1).and_then(|i| input.tests.get(i)) {
+            let _ = write!(
+                h,
+                "<p>Example (the inputs of <a href=\"#test-{example}\">test {example}</a>, its \
+                 most typical test):<br>"
+            );
             name_values(h, &inputs_of(input, t));
             h.push_str("</p>\n");
             if let Some(text) = error_text(input, t) {
