@@ -47,6 +47,8 @@ fn emitted_paths(file: &Path) -> Vec<String> {
     let mut v: Vec<String> = text
         .lines()
         .filter_map(|l| l.strip_prefix("# path "))
+        // `# path 01` or `# path 01 (assertion)`: the identifier is the first word.
+        .filter_map(|rest| rest.split_whitespace().next())
         .map(str::to_string)
         .collect();
     // Paths ending in an error are listed with their identifier in backquotes.
