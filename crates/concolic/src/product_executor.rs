@@ -299,12 +299,12 @@ fn run_case(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use smt::catala::{ModelValue, VarId};
 
-    /// A scope `Pay` taxing $100 above `threshold` (in dollars) of income.
-    fn version(threshold: u32) -> Option<Program> {
+    /// A scope `Pay` taxing 100 above `threshold` of income (the relational tests use it too).
+    pub(crate) fn version(threshold: u32) -> Option<Program> {
         let text = format!(
             "```catala\ndeclaration scope Pay:\n  input income content integer\n  output tax content integer\n\nscope Pay:\n  definition tax equals\n    if income > {threshold} then 100 else 0\n```\n"
         );

@@ -351,19 +351,9 @@ pub(crate) fn explore_cases(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::product_executor::tests::version;
     use smt::catala::term::{self, Op};
     use smt::catala::Kind;
-
-    /// A scope `Pay` taxing 100 above `threshold` of income.
-    fn version(threshold: u32) -> Option<Program> {
-        let text = format!(
-            "```catala\ndeclaration scope Pay:\n  input income content integer\n  output tax content integer\n\nscope Pay:\n  definition tax equals\n    if income > {threshold} then 100 else 0\n```\n"
-        );
-        let (sources, ast) =
-            catala_syntax::parse_str("pay.catala_en", &text, catala_syntax::ast::Language::En)
-                .ok()?;
-        catala_ir::compile(&sources, &ast).ok()
-    }
 
     /// The two versions' taxes differ.
     struct Differ;
