@@ -139,6 +139,42 @@ impl Interval {
         }
     }
 
+    /// True when every number of `inner` is in this interval (both not empty).
+    fn contains(&self, inner: &Interval) -> bool {
+        let lo_ok = match (&self.lo, &inner.lo) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(o), Some(i)) => match o.value.cmp(&i.value) {
+                Ordering::Less => true,
+                Ordering::Equal => o.inclusive || !i.inclusive,
+                Ordering::Greater => false,
+            },
+        };
+        let hi_ok = match (&self.hi, &inner.hi) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(o), Some(i)) => match o.value.cmp(&i.value) {
+                Ordering::Greater => true,
+                Ordering::Equal => o.inclusive || !i.inclusive,
+                Ordering::Less => false,
+            },
+        };
+        lo_ok && hi_ok
+    }
+
+    /// True when this interval ends before `later` begins (so no number of `later` is in it
+    /// or in the intervals before it).
+    fn ends_before(&self, later: &Interval) -> bool {
+        match (&self.hi, &later.lo) {
+            (None, _) | (_, None) => false,
+            (Some(h), Some(l)) => match h.value.cmp(&l.value) {
+                Ordering::Less => true,
+                Ordering::Equal => !(h.inclusive && l.inclusive),
+                Ordering::Greater => false,
+            },
+        }
+    }
+
     /// True when `next` (starting no earlier) overlaps or touches this interval, so that their
     /// union is one interval.
     fn joins(&self, next: &Interval, integral: bool) -> bool {
@@ -264,7 +300,27 @@ impl NumSet {
 
     /// True when every number of `self` is in `other`.
     pub fn is_subset(&self, other: &NumSet) -> bool {
-        &self.intersect(other) == self
+        if self.integral != other.integral {
+            return &self.intersect(other) == self;
+        }
+        // Both normalised: the parts of `other` are disjoint and do not touch, so each part
+        // of `self`, an interval, lies inside one part of `other` or is not covered. The parts
+        // are in increasing order on both sides: one pass.
+        let mut j = 0;
+        'parts: for a in &self.parts {
+            while let Some(b) = other.parts.get(j) {
+                if b.contains(a) {
+                    continue 'parts;
+                }
+                if b.ends_before(a) {
+                    j += 1;
+                } else {
+                    return false;
+                }
+            }
+            return false;
+        }
+        true
     }
 
     /// The only number of the set, if it has exactly one.
@@ -320,6 +376,38 @@ mod tests {
             NumSet::compare(false, Cmp::Lt, q(4)).union(&NumSet::compare(false, Cmp::Gt, q(4)));
         assert_eq!(gap, NumSet::compare(false, Cmp::Ne, q(4)));
         assert_eq!(gap.parts.len(), 2);
+    }
+
+    #[test]
+    fn subset_agrees_with_the_intersection() {
+        // Every pair of sets built from a few comparisons and their unions, integral and not:
+        // the one-pass test gives what `a ∩ b = a` says.
+        for integral in [true, false] {
+            let mut sets = vec![NumSet::full(integral), NumSet::empty(integral)];
+            for k in [0, 3, 4, 7] {
+                for cmp in [Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Eq, Cmp::Ne] {
+                    sets.push(NumSet::compare(integral, cmp, q(k)));
+                }
+            }
+            let n = sets.len();
+            for i in 0..n {
+                for j in (i + 1)..n.min(i + 8) {
+                    let u = sets[i].union(&sets[j]);
+                    let x = sets[i].intersect(&sets[j]);
+                    sets.push(u);
+                    sets.push(x);
+                }
+            }
+            let mut subsets = 0;
+            for a in &sets {
+                for b in &sets {
+                    let slow = &a.intersect(b) == a;
+                    assert_eq!(a.is_subset(b), slow, "{a:?} ⊆ {b:?}");
+                    subsets += usize::from(slow);
+                }
+            }
+            assert!(subsets > sets.len(), "the pairs include proper subsets");
+        }
     }
 
     #[test]

@@ -14,6 +14,7 @@
 use crate::case::{domain, is_subset, union, Allowed, Key, Work};
 use crate::inputs::Inputs;
 use std::collections::{BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
 
 /// The most cases compared pairwise.
 pub const PAIRWISE_LIMIT: usize = 400;
@@ -59,14 +60,23 @@ fn merge_all(mut cases: Vec<Work>, inputs: &Inputs) -> Vec<Work> {
 
 fn merge_on(cases: Vec<Work>, key: Key, inputs: &Inputs) -> Vec<Work> {
     let full = domain(&key, inputs);
-    // The rest of each case → its position in `out`.
-    let mut groups: HashMap<Work, usize> = HashMap::new();
+    // Cases equal except on `key` have the same sum of the hashes of their other entries:
+    // the cases of `out` by that sum, compared exactly within a sum.
+    let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut out: Vec<Work> = Vec::with_capacity(cases.len());
-    for mut c in cases {
-        let own = c.remove(&key);
-        match groups.get(&c) {
-            Some(&i) => {
-                let merged = match (out[i].get(&key), &own) {
+    for c in cases {
+        let rest = c
+            .iter()
+            .filter(|(k, _)| **k != key)
+            .fold(0u64, |sum, (k, a)| sum.wrapping_add(entry_hash(k, a)));
+        let slot = groups.entry(rest).or_default();
+        match slot
+            .iter()
+            .copied()
+            .find(|i| equal_except(&out[*i], &c, &key))
+        {
+            Some(i) => {
+                let merged = match (out[i].get(&key), c.get(&key)) {
                     (Some(a), Some(b)) => union(a, b, &full),
                     _ => None,
                 };
@@ -76,15 +86,56 @@ fn merge_on(cases: Vec<Work>, key: Key, inputs: &Inputs) -> Vec<Work> {
                 };
             }
             None => {
-                groups.insert(c.clone(), out.len());
-                if let Some(o) = own {
-                    c.insert(key.clone(), o);
-                }
+                slot.push(out.len());
                 out.push(c);
             }
         }
     }
     out
+}
+
+/// A hash of one entry of a case (a cheap multiplicative hash: the keys and sets of one
+/// simplification are few, and equal sums are compared exactly).
+fn entry_hash(key: &Key, allowed: &Allowed) -> u64 {
+    let mut h = MixHasher(0);
+    key.hash(&mut h);
+    allowed.hash(&mut h);
+    h.finish()
+}
+
+/// Multiply-rotate hashing of the words written (not for untrusted keys: collisions only
+/// cost exact comparisons).
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Whether cases `a` and `b` are equal on every key but `key`.
+fn equal_except(a: &Work, b: &Work, key: &Key) -> bool {
+    let mut x = a.iter().filter(|(k, _)| *k != key);
+    let mut y = b.iter().filter(|(k, _)| *k != key);
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return true,
+            (Some(p), Some(q)) if p == q => continue,
+            _ => return false,
+        }
+    }
 }
 
 /// The set a case allows for `key` (`None`: unconstrained).
@@ -104,17 +155,28 @@ fn widen(cases: &mut [Work], inputs: &Inputs) {
             if i == j {
                 continue;
             }
-            let b = cases[j].clone();
-            for (key, bs) in &b {
-                let Some(as_) = cases[i].get(key).cloned() else {
+            // Case i (changed) and case j (read), borrowed together without a copy.
+            let (a, b) = if i < j {
+                let (left, right) = cases.split_at_mut(j);
+                (&mut left[i], &right[0])
+            } else {
+                let (left, right) = cases.split_at_mut(i);
+                (&mut right[0], &left[j])
+            };
+            // Widening needs every key of b in a.
+            if b.len() > a.len() {
+                continue;
+            }
+            for (key, bs) in b {
+                let Some(as_) = a.get(key) else {
                     continue;
                 };
-                if is_subset(bs, &as_) || !within_except(&cases[i], &b, Some(key)) {
+                if is_subset(bs, as_) || !within_except(a, b, Some(key)) {
                     continue;
                 }
-                match union(&as_, bs, &domain(key, inputs)) {
-                    Some(u) => cases[i].insert(key.clone(), u),
-                    None => cases[i].remove(key),
+                match union(as_, bs, &domain(key, inputs)) {
+                    Some(u) => a.insert(key.clone(), u),
+                    None => a.remove(key),
                 };
             }
         }

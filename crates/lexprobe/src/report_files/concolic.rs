@@ -48,7 +48,9 @@ impl ConcolicRecorders {
                 crate::progress::wanted(quiet),
                 &format!("concolic {scope}"),
             ),
-            problems: Mutex::new(Problems::default()),
+            problems: Mutex::new(Problems::new(
+                files.sarif.is_some() || files.junit.is_some(),
+            )),
             coverage: files.coverage.wanted().then(|| Mutex::new(Vec::new())),
             files,
             scope_name: scope.to_string(),

@@ -67,6 +67,9 @@ pub(crate) struct Problems {
     language: Option<catala_syntax::ast::Language>,
     /// The realistic ranges of the scope's inputs, which rank the tests of a problem.
     realism: Option<Realism>,
+    /// Whether the path conditions of the problems' tests are collected (only the result
+    /// files print them; the printed output has its own, in the findings).
+    conditions: bool,
 }
 
 /// Test `test`'s inputs as `name = value` lines (inputs left free by the path are left out).
@@ -104,6 +107,15 @@ fn short_list(items: &[String], limit: usize) -> String {
 }
 
 impl Problems {
+    /// No problem yet; `conditions`: whether the files written will print each problem's
+    /// condition (collecting it costs time on every test of a problem).
+    pub(crate) fn new(conditions: bool) -> Problems {
+        Problems {
+            conditions,
+            ..Problems::default()
+        }
+    }
+
     /// Records test number `index` (0-based) if it ends in a runtime error.
     pub(crate) fn record(
         &mut self,
@@ -124,7 +136,7 @@ impl Problems {
         if let Some(&i) = self.by_signature.get(&signature) {
             let p = &mut self.problems[i];
             p.tests += 1;
-            if let Some(c) = &test.condition {
+            if let Some(c) = test.condition.as_ref().filter(|_| self.conditions) {
                 p.condition.add(c.clone());
             }
             p.first_test = p.first_test.min(index);
@@ -152,7 +164,7 @@ impl Problems {
             })
             .collect();
         let mut condition = explain::Collector::default();
-        if let Some(c) = &test.condition {
+        if let Some(c) = test.condition.as_ref().filter(|_| self.conditions) {
             condition.add(c.clone());
         }
         self.by_signature.insert(signature, self.problems.len());
