@@ -286,3 +286,51 @@ fn a_long_file_shows_only_the_changed_piece_and_counts_the_lines_left_out() {
     assert!(!html.contains("<2>"));
     assert!(links_lead_somewhere(&html, &html).is_empty());
 }
+
+#[test]
+fn an_included_file_that_differs_is_aligned_under_its_name() {
+    // Both versions include `ceiling.catala_en` from their own directory (`old`, `new`: the
+    // files are matched by name, and listed by OLD's directory and name); NEW's copy moves
+    // the ceiling on its line 4, and `same.catala_en` is the same in both.
+    let dir = scratch("included");
+    let main = "> Include: ceiling.catala_en\n\n> Include: same.catala_en\n\n```catala\n\
+                declaration scope Cheque:\n  input income content money\n  output amount \
+                content money\n\nscope Cheque:\n  definition amount equals\n    if income <= \
+                ceiling then $300 else $0\n```\n";
+    let ceiling = |v: &str| {
+        format!("# Ceiling\n\n```catala\ndeclaration ceiling content money equals {v}\n```\n")
+    };
+    let same = "# Nothing\n\nNo rule here.\n";
+    for (side, v) in [("old", "$20,000"), ("new", "$22,000")] {
+        let d = dir.join(side);
+        let write = |name: &str, text: &str| {
+            if let Err(e) =
+                std::fs::create_dir_all(&d).and_then(|_| std::fs::write(d.join(name), text))
+            {
+                panic!("{e}");
+            }
+        };
+        write("main.catala_en", main);
+        write("ceiling.catala_en", &ceiling(v));
+        write("same.catala_en", same);
+    }
+    let (code, html) = page_of(
+        &dir.join("old/main.catala_en"),
+        &dir.join("new/main.catala_en"),
+        "Cheque",
+        &[],
+        "included-run",
+    );
+    assert_eq!(code, 1, "{html}");
+    assert!(html.contains("<div class=\"condition\">$20,000.00 &lt; income &lt;= $22,000.00</div>"));
+    // The main files are the same: no changed row among their 13 lines.
+    let main_part =
+        &html[html.find("id=\"law\"").unwrap_or(0)..html.find("id=\"other-files\"").unwrap_or(0)];
+    assert!(main_part.contains("0 rows differ"), "{main_part}");
+    assert!(html.contains("<li>Different in the two versions: old/ceiling.catala_en</li>"));
+    assert!(html.contains("<li>The same in both: old/same.catala_en</li>"));
+    assert!(marked(&html, "f1-new-L4", "chg", "~") && marked(&html, "f1-old-L4", "chg", "~"));
+    assert!(unchanged(&html, "f1-new-L3") && unchanged(&html, "f1-new-L5"));
+    assert!(html.contains("href=\"#f1-new-L1\">NEW line 1</a>: <code># Ceiling</code>"));
+    assert!(links_lead_somewhere(&html, &html).is_empty());
+}

@@ -16,17 +16,23 @@ use crate::catala::Loaded;
 use crate::diff::report::Versions;
 use catala_eval::runtime::Integer;
 use catala_eval::{Value, ValuePrinter};
+use catala_syntax::SourceFile;
 use concolic::difference::{Bound, DifferenceResult, OutputRange, Region, Verdict, VersionOutcome};
 use law_text::{LawText, MarkedLines};
 use num_bigint::BigInt;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The most condition cases a region shows (all of them with `--format json`).
-const CASES_SHOWN: usize = 50;
+/// The condition cases a region shows at once; the next ones up to [`CASES_LISTED`] are
+/// folded (all of them with `--format json`).
+const CASES_SHOWN: usize = 8;
+const CASES_LISTED: usize = 200;
 
 /// The most links to changed lines a region shows.
 const CHANGED_LINKS_SHOWN: usize = 40;
+
+/// The most rows shown of each file other than the main ones.
+const OTHER_FILE_ROWS: usize = 2000;
 
 /// The page's own style, after the concolic report's.
 const DIFF_STYLE: &str = "body{max-width:min(110em,96%)}\
@@ -47,7 +53,7 @@ font-weight:bold;flex:none}.r .t{flex:none;padding-right:1em}\
 #f0f0f0 8px)}.r.gap{background:#eef2f7;color:#445;font-family:system-ui,sans-serif;\
 font-style:italic;padding-left:1em}.r.h .t{font-weight:bold}\
 .r.at .n,.legend .errpos{background:#9f3a38;color:#fff}.r.hc{box-shadow:inset 4px 0 0 #3b6fb6}.r:target{outline:2px solid #e6a700;outline-offset:-2px}\
-.legend span{display:inline-block;padding:0 .5em;margin-right:1em;font-family:monospace}\
+details summary{cursor:pointer;color:#9f3a38;margin:.3em 0}.legend span{display:inline-block;padding:0 .5em;margin-right:1em;font-family:monospace}\
 @media (max-width:60em){.sides{flex-direction:column}.side{width:100%}.r.fill{display:none}}";
 
 /// Writes the page of a comparison to `path`.
@@ -114,7 +120,12 @@ pub(crate) fn to_html(
         main_text(versions.new),
         (&versions.old_label, &versions.new_label),
     );
-    law.write(&mut h, &marked);
+    law.write(
+        &mut h,
+        &marked,
+        "<h2 id=\"law\">Law text</h2>\n<p>The main files of both versions.</p>\n",
+    );
+    other_files(&mut h, versions);
     h.push_str("</body>\n</html>\n");
     h
 }
@@ -252,9 +263,20 @@ impl RegionPage<'_> {
         if cases.len() > CASES_SHOWN {
             let _ = writeln!(
                 h,
+                "<details><summary>{} more cases</summary>",
+                cases.len().min(CASES_LISTED) - CASES_SHOWN
+            );
+            for c in cases.iter().take(CASES_LISTED).skip(CASES_SHOWN) {
+                let _ = writeln!(h, "<div class=\"condition\">{}</div>", escape(c));
+            }
+            h.push_str("</details>\n");
+        }
+        if cases.len() > CASES_LISTED {
+            let _ = writeln!(
+                h,
                 "<p class=\"note\">… and {} more cases (all of them with <code>--format \
                  json</code>).</p>",
-                cases.len() - CASES_SHOWN
+                cases.len() - CASES_LISTED
             );
         }
         self.example(h, region);
@@ -384,6 +406,85 @@ impl RegionPage<'_> {
                 bound(&r.range.max, false)
             ),
         }
+    }
+}
+
+/// The files other than the main ones (included or used modules), matched by file name: those
+/// that differ aligned as the main files are, the others listed.
+fn other_files(h: &mut String, versions: &Versions<'_>) {
+    // A file's directory and name (`aides_logement/prologue.catala_fr`).
+    let name = |f: &&SourceFile| {
+        let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned());
+        match (
+            part(f.path.parent().and_then(Path::file_name)),
+            part(f.path.file_name()),
+        ) {
+            (Some(dir), Some(file)) => format!("{dir}/{file}"),
+            (None, Some(file)) => file,
+            _ => f.display_name.clone(),
+        }
+    };
+    // Matched by directory and name, else by name, ignoring case (a module's file is
+    // capitalised where an included file was not).
+    let key = |f: &&SourceFile, with_dir: bool| {
+        let n = name(f).to_lowercase();
+        if with_dir {
+            n
+        } else {
+            n.rsplit('/').next().unwrap_or("").to_string()
+        }
+    };
+    let mut new_files: Vec<&SourceFile> = versions.new.sources.files.iter().skip(1).collect();
+    let mut old_files: Vec<&SourceFile> = versions.old.sources.files.iter().skip(1).collect();
+    let mut pairs = Vec::new();
+    for with_dir in [true, false] {
+        old_files.retain(|o| {
+            match new_files
+                .iter()
+                .position(|n| key(n, with_dir) == key(o, with_dir))
+            {
+                Some(k) => {
+                    pairs.push((*o, new_files.remove(k)));
+                    false
+                }
+                None => true,
+            }
+        });
+    }
+    pairs.sort_by_key(|(o, _)| o.path.clone());
+    let (mut differing, mut same) = (Vec::new(), Vec::new());
+    let only_old: Vec<String> = old_files.iter().map(name).collect();
+    for (o, n) in pairs {
+        if n.text == o.text {
+            same.push(name(&o));
+        } else {
+            differing.push((o, n));
+        }
+    }
+    let only_new: Vec<String> = new_files.iter().map(name).collect();
+    if differing.is_empty() && same.is_empty() && only_old.is_empty() && only_new.is_empty() {
+        return;
+    }
+    h.push_str("<h2 id=\"other-files\">Other source files</h2>\n<p>The files the main files include or use, matched by directory and file name, else by file name alone.</p>\n<ul>\n");
+    for (what, names) in [
+        (
+            "Different in the two versions",
+            differing.iter().map(|(o, _)| name(o)).collect(),
+        ),
+        ("The same in both", same),
+        ("Only in OLD", only_old),
+        ("Only in NEW", only_new),
+    ] {
+        if !names.is_empty() {
+            let _ = writeln!(h, "<li>{what}: {}</li>", escape(&names.join(", ")));
+        }
+    }
+    h.push_str("</ul>\n");
+    for (k, (o, n)) in differing.iter().enumerate() {
+        let law = LawText::new(&o.text, &n.text, (&o.display_name, &n.display_name))
+            .anchored(&format!("f{}-", k + 1), OTHER_FILE_ROWS);
+        let heading = format!("<h3 id=\"f{}\">{}</h3>\n", k + 1, escape(&name(o)));
+        law.write(h, &MarkedLines::default(), &heading);
     }
 }
 

@@ -16,6 +16,9 @@ const WHOLE_FILE_ROWS: usize = 300;
 /// Unchanged lines shown around each change of a longer file.
 const CONTEXT: usize = 3;
 
+/// Runs of unchanged lines shorter than this are shown rather than left out.
+const MIN_GAP: usize = 4;
+
 /// The most rows shown; a note says how many more there are.
 const MAX_ROWS: usize = 6000;
 
@@ -32,6 +35,10 @@ pub(crate) struct LawText<'a> {
     new: Vec<&'a str>,
     labels: (&'a str, &'a str),
     rows: Vec<Row>,
+    /// What the anchors of each side start with (`old`, `new`, or `f2-old`, … for files other
+    /// than the main ones).
+    ids: [String; 2],
+    max_rows: usize,
 }
 
 /// A law heading under which lines changed.
@@ -68,7 +75,17 @@ impl<'a> LawText<'a> {
             new: new.lines().collect(),
             labels,
             rows: aligned_rows(old, new),
+            ids: ["old".into(), "new".into()],
+            max_rows: MAX_ROWS,
         }
+    }
+
+    /// The same with anchors starting with `prefix` (`f2-` gives `f2-old-L45`) and at most
+    /// `max_rows` rows shown.
+    pub(crate) fn anchored(mut self, prefix: &str, max_rows: usize) -> Self {
+        self.ids = [format!("{prefix}old"), format!("{prefix}new")];
+        self.max_rows = max_rows;
+        self
     }
 
     /// The headings above changed lines: NEW's for changed and added lines, OLD's for
@@ -129,16 +146,25 @@ impl<'a> LawText<'a> {
                 }
             }
         }
+        // Leaving out fewer lines than a note takes saves nothing.
+        let mut k = 0;
+        while k < n {
+            let end = (k..n).find(|&e| show[e]).unwrap_or(n);
+            if end - k < MIN_GAP {
+                show[k..end].iter_mut().for_each(|s| *s = true);
+            }
+            k = end + 1;
+        }
         show
     }
 
-    /// Writes the section.
-    pub(crate) fn write(&self, h: &mut String, marked: &MarkedLines) {
-        h.push_str("<h2 id=\"law\">Law text</h2>\n");
+    /// Writes the section after its heading (HTML).
+    pub(crate) fn write(&self, h: &mut String, marked: &MarkedLines, heading: &str) {
+        h.push_str(heading);
         let changed = self.rows.iter().filter(|r| r.kind != RowKind::Same).count();
         let _ = writeln!(
             h,
-            "<p>The main files of OLD ({} lines) and NEW ({} lines), aligned line by line: \
+            "<p>OLD ({} lines) and NEW ({} lines), aligned line by line: \
              {changed} row{} differ. <span class=\"legend\"><span class=\"r chg\">~ changed</span>\
              <span class=\"r del\">− only in OLD</span><span class=\"r add\">+ only in NEW</span>\
              <span class=\"errpos\">! named by an error</span></span></p>",
@@ -154,7 +180,7 @@ impl<'a> LawText<'a> {
         let mut k = 0;
         let mut rows_out = 0;
         while k < self.rows.len() {
-            if rows_out >= MAX_ROWS {
+            if rows_out >= self.max_rows {
                 let note = format!(
                     "<div class=\"r gap\">⋯ the last {} rows are not shown</div>\n",
                     self.rows.len() - k
@@ -184,14 +210,14 @@ impl<'a> LawText<'a> {
             };
             line_div(
                 &mut old_side,
-                "old",
+                &self.ids[0],
                 row.old,
                 &self.old,
                 look(false, row.old),
             );
             line_div(
                 &mut new_side,
-                "new",
+                &self.ids[1],
                 row.new,
                 &self.new,
                 look(true, row.new),
@@ -231,12 +257,16 @@ impl<'a> LawText<'a> {
         if heads.is_empty() {
             return;
         }
-        h.push_str("<h3 id=\"changed-headings\">Changed law headings</h3>\n<ul>\n");
+        let _ = writeln!(
+            h,
+            "<h3 id=\"{}changed-headings\">Changed law headings</h3>\n<ul>",
+            self.ids[0].trim_end_matches("old")
+        );
         for c in heads {
-            let (side, lines) = if c.new_side {
-                ("new", &self.new)
+            let (side, upper, lines) = if c.new_side {
+                (&self.ids[1], "NEW", &self.new)
             } else {
-                ("old", &self.old)
+                (&self.ids[0], "OLD", &self.old)
             };
             let text = lines.get(c.line - 1).copied().unwrap_or("");
             let _ = writeln!(
@@ -257,7 +287,6 @@ impl<'a> LawText<'a> {
                     String::new()
                 },
                 line = c.line,
-                upper = side.to_uppercase(),
             );
         }
         h.push_str("</ul>\n");
@@ -333,7 +362,7 @@ mod tests {
         let (old, new) = (old.join("\n"), new.join("\n"));
         let law = LawText::new(&old, &new, ("a", "b"));
         let mut h = String::new();
-        law.write(&mut h, &MarkedLines::default());
+        law.write(&mut h, &MarkedLines::default(), "");
         assert!(
             h.contains("⋯ 496 unchanged lines omitted (OLD 1–496, NEW 1–496)"),
             "{h}"
@@ -345,7 +374,7 @@ mod tests {
         let mut marked = MarkedLines::default();
         marked.new.insert(100);
         let mut h = String::new();
-        law.write(&mut h, &marked);
+        law.write(&mut h, &marked, "");
         assert!(h.contains("id=\"new-L100\"") && h.contains("id=\"old-L103\""));
     }
 }
