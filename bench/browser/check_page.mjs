@@ -120,10 +120,14 @@ try {
     facts = await evaluate(`(() => {
       const links = [...document.querySelectorAll(".region a[href^='#new-L'], .region a[href^='#old-L'], #changed-headings + ul a")];
       const broken = links.filter((a) => !document.getElementById(a.getAttribute("href").slice(1)));
-      const sides = [...document.querySelectorAll(".sides .side")];
-      const rows = sides.map((s) => s.querySelectorAll(".r").length);
-      const tops = sides.map((s) => [...s.querySelectorAll(".r")].map((r) => Math.round(r.getBoundingClientRect().top)));
-      const misaligned = tops.length === 2 ? tops[0].filter((t, k) => t !== tops[1][k]).length : -1;
+      // Each file pair (a .sides block): two sides with as many rows, each row beside its pair.
+      const pairs = [...document.querySelectorAll(".sides")].map((p) => [...p.querySelectorAll(":scope > .side")]);
+      const rows = pairs.map((sides) => sides.map((s) => s.querySelectorAll(".r").length));
+      const misaligned = pairs.reduce((n, sides) => {
+        if (sides.length !== 2) return n + 1;
+        const tops = sides.map((s) => [...s.querySelectorAll(".r")].map((r) => Math.round(r.getBoundingClientRect().top)));
+        return n + tops[0].filter((t, k) => t !== tops[1][k]).length;
+      }, 0);
       return {
         verdict: (document.querySelector(".verdict") || {}).textContent || "",
         regions: document.querySelectorAll(".region").length,
@@ -136,7 +140,8 @@ try {
     })()`);
     if (!facts.verdict.startsWith("Verdict:")) problems.push("no verdict");
     if (facts.brokenLinks.length > 0) problems.push("links lead nowhere: " + facts.brokenLinks.join(" "));
-    if (facts.rows.length !== 2 || facts.rows[0] !== facts.rows[1]) problems.push("the two sides do not have as many rows");
+    if (facts.rows.length === 0) problems.push("no law text");
+    if (facts.rows.some((r) => r.length !== 2 || r[0] !== r[1])) problems.push("the two sides of a file do not have as many rows");
     if (facts.misaligned !== 0) problems.push("rows of the two sides are not side by side: " + facts.misaligned);
   } else {
     facts = await evaluate(`(() => {

@@ -201,7 +201,10 @@ fn a_new_conflict_links_to_the_rules_in_conflict_and_to_the_added_article() {
     let sides: Vec<&str> = html.split("<div class=\"side ").skip(1).collect();
     assert_eq!(sides.len(), 2);
     for side in sides {
-        assert_eq!(side.matches("<div class=\"r").count(), 35);
+        assert_eq!(
+            (side.matches("<div class=\"r ").count() + side.matches("<div class=\"r\"").count()),
+            35
+        );
     }
     assert!(html.contains("href=\"#new-L26\">NEW line 26</a>: <code>## Article 3</code>"));
 }

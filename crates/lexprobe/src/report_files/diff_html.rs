@@ -41,9 +41,11 @@ const DIFF_STYLE: &str = "body{max-width:min(110em,96%)}\
 color:#2c662d}.verdict.unknown{background:#fff7d6;color:#7a5b00}\
 table.example{width:auto}table.example th{width:4em}table.versions{width:auto}\
 .sides{display:flex;gap:1em;align-items:flex-start}\
-.side{flex:1 1 0;min-width:0;overflow-x:auto;border:1px solid #ddd;font-family:monospace;\
-font-size:.85em}.side .title{background:#f3f3f3;padding:.3em .5em;font-family:system-ui,\
-sans-serif;font-weight:bold;border-bottom:1px solid #ddd}\
+.side{flex:1 1 0;min-width:0;border:1px solid #ddd;font-family:monospace;font-size:.85em}\
+.side .title{background:#f3f3f3;padding:.3em .5em;font-family:system-ui,sans-serif;\
+font-weight:bold;border-bottom:1px solid #ddd;white-space:nowrap;overflow:hidden;\
+text-overflow:ellipsis}.side .lines{overflow-x:auto}.side .rows{width:max-content;\
+min-width:100%}\
 .r{height:1.4em;line-height:1.4em;white-space:pre;display:flex}\
 .r .n{display:inline-block;min-width:4.5em;text-align:right;padding-right:.6em;color:#888;\
 user-select:none;flex:none}.r .m{display:inline-block;width:1.4em;text-align:center;\
@@ -54,7 +56,9 @@ font-weight:bold;flex:none}.r .t{flex:none;padding-right:1em}\
 font-style:italic;padding-left:1em}.r.h .t{font-weight:bold}\
 .r.at .n,.legend .errpos{background:#9f3a38;color:#fff}.r.hc{box-shadow:inset 4px 0 0 #3b6fb6}.r:target{outline:2px solid #e6a700;outline-offset:-2px}\
 details summary{cursor:pointer;color:#9f3a38;margin:.3em 0}.legend span{display:inline-block;padding:0 .5em;margin-right:1em;font-family:monospace}\
-@media (max-width:60em){.sides{flex-direction:column}.side{width:100%}.r.fill{display:none}}";
+h1,table.versions code,table.example td{overflow-wrap:anywhere}\
+@media (max-width:60em){.sides{flex-direction:column;align-items:stretch}.side{flex:none;\
+width:auto}.r.fill{display:none}}";
 
 /// Writes the page of a comparison to `path`.
 pub(crate) fn write_diff_report(
@@ -414,10 +418,11 @@ impl RegionPage<'_> {
 fn other_files(h: &mut String, versions: &Versions<'_>) {
     // A file's directory and name (`aides_logement/prologue.catala_fr`).
     let name = |f: &&SourceFile| {
+        let path = lexically_normal(&f.path);
         let part = |p: Option<&std::ffi::OsStr>| p.map(|n| n.to_string_lossy().into_owned());
         match (
-            part(f.path.parent().and_then(Path::file_name)),
-            part(f.path.file_name()),
+            part(path.parent().and_then(Path::file_name)),
+            part(path.file_name()),
         ) {
             (Some(dir), Some(file)) => format!("{dir}/{file}"),
             (None, Some(file)) => file,
@@ -488,6 +493,24 @@ fn other_files(h: &mut String, versions: &Versions<'_>) {
     }
 }
 
+/// `path` without its `.` and `dir/..` parts (`a/b/../c` is `a/c`).
+fn lexically_normal(path: &Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Links to the lines NEW changed (ranges of NEW's main file).
 fn changed_links(h: &mut String, changed: &[(usize, usize)]) {
     if changed.is_empty() {
@@ -515,4 +538,22 @@ fn changed_links(h: &mut String, changed: &[(usize, usize)]) {
         "<p>Lines NEW changed (in its main file; <a href=\"#law\">the law text</a>): {}{more}</p>",
         links.join(", ")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lexically_normal;
+    use std::path::Path;
+
+    #[test]
+    fn dot_dot_parts_are_resolved_in_the_name_of_a_file() {
+        assert_eq!(
+            lexically_normal(Path::new("/c/al/tests/concolic/../../al.catala_fr")),
+            Path::new("/c/al/al.catala_fr")
+        );
+        assert_eq!(
+            lexically_normal(Path::new("../x/./y.catala_fr")),
+            Path::new("../x/y.catala_fr")
+        );
+    }
 }

@@ -227,11 +227,13 @@ impl<'a> LawText<'a> {
         }
         let _ = writeln!(
             h,
-            "<div class=\"sides\">\n<div class=\"side old\"><div class=\"title\">OLD: {}</div>\n\
-             {old_side}</div>\n<div class=\"side new\"><div class=\"title\">NEW: {}</div>\n\
-             {new_side}</div>\n</div>",
-            escape(self.labels.0),
-            escape(self.labels.1)
+            "<div class=\"sides\">\n<div class=\"side old\"><div class=\"title\" title=\"{old}\">\
+             OLD: {old}</div><div class=\"lines\"><div class=\"rows\">\n{old_side}</div></div>\
+             </div>\n<div class=\"side new\"><div class=\"title\" title=\"{new}\">NEW: {new}\
+             </div><div class=\"lines\"><div class=\"rows\">\n{new_side}</div></div></div>\n\
+             </div>",
+            old = escape(self.labels.0),
+            new = escape(self.labels.1)
         );
     }
 
