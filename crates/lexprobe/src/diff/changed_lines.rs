@@ -73,10 +73,18 @@ pub(crate) struct Row {
 
 /// The two texts aligned: every line of each, in order, matched lines on one row; between
 /// two matched lines, the lines of OLD and of NEW there paired row by row as changed, the
-/// rest removed or added.
+/// rest removed or added. Lines are matched ignoring their spaces (a re-indented rule stays
+/// beside its old version) and marked changed when their spaces differ.
 pub(crate) fn aligned_rows(old: &str, new: &str) -> Vec<Row> {
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
+    let words = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let (wa, wb) = (words(old), words(new));
+    let a: Vec<&str> = wa.iter().map(String::as_str).collect();
+    let b: Vec<&str> = wb.iter().map(String::as_str).collect();
+    let (raw_a, raw_b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
     let (prefix, suffix) = common_ends(&a, &b);
     let mut pairs: Vec<(usize, usize)> = (0..prefix).map(|i| (i, i)).collect();
     pairs.extend(
@@ -104,7 +112,11 @@ pub(crate) fn aligned_rows(old: &str, new: &str) -> Vec<Row> {
             rows.push(Row {
                 old: Some(mi + 1),
                 new: Some(mj + 1),
-                kind: RowKind::Same,
+                kind: if raw_a[mi] == raw_b[mj] {
+                    RowKind::Same
+                } else {
+                    RowKind::Changed
+                },
             });
         }
         (i, j) = (mi + 1, mj + 1);
@@ -282,6 +294,17 @@ mod tests {
             ]
         );
         assert!(aligned_rows("", "").is_empty());
+        // A re-indented line stays beside its old version, marked changed.
+        let rows = aligned_rows("x\n    a b\ny\nz\n", "  a  b\nz\n");
+        assert_eq!(
+            rows,
+            vec![
+                row(Some(1), None, Removed),
+                row(Some(2), Some(1), Changed),
+                row(Some(3), None, Removed),
+                row(Some(4), Some(2), Same),
+            ]
+        );
     }
 
     #[test]
