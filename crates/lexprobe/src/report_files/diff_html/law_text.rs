@@ -16,6 +16,9 @@ const WHOLE_FILE_ROWS: usize = 300;
 /// Unchanged lines shown around each change of a longer file.
 const CONTEXT: usize = 3;
 
+/// Longer lists of changed law headings are folded.
+const HEADINGS_SHOWN: usize = 12;
+
 /// Runs of unchanged lines shorter than this are shown rather than left out.
 const MIN_GAP: usize = 4;
 
@@ -261,9 +264,15 @@ impl<'a> LawText<'a> {
         }
         let _ = writeln!(
             h,
-            "<h3 id=\"{}changed-headings\">Changed law headings</h3>\n<ul>",
+            "<h3 id=\"{}changed-headings\">Changed law headings</h3>",
             self.ids[0].trim_end_matches("old")
         );
+        // A long list is folded.
+        let folded = heads.len() > HEADINGS_SHOWN;
+        if folded {
+            let _ = write!(h, "<details><summary>{} headings</summary>", heads.len());
+        }
+        h.push_str("<ul>\n");
         for c in heads {
             let (side, upper, lines) = if c.new_side {
                 (&self.ids[1], "NEW", &self.new)
@@ -291,7 +300,11 @@ impl<'a> LawText<'a> {
                 line = c.line,
             );
         }
-        h.push_str("</ul>\n");
+        h.push_str(if folded {
+            "</ul></details>\n"
+        } else {
+            "</ul>\n"
+        });
     }
 }
 
