@@ -3,7 +3,8 @@
 // or network request that is not a local file, checks what a reader needs (the outline, the
 // coloured lines, a badge whose link leads to a test), and saves a screenshot.
 // Usage: node check_page.mjs PAGE.html SCREENSHOT.png [CHECKS]
-//   CHECKS: "coverage" (default), "metamorphic" or "concolic" (the --report page).
+//   CHECKS: "coverage" (default), "metamorphic", "concolic" (the --report page) or "diff"
+//   (the page of `lexprobe diff --report`).
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { join, resolve } from "node:path";
 
 const [page, shot, kind = "coverage"] = process.argv.slice(2);
 if (!page || !shot) {
-  console.error("usage: node check_page.mjs PAGE.html SCREENSHOT.png [coverage|metamorphic|concolic]");
+  console.error("usage: node check_page.mjs PAGE.html SCREENSHOT.png [coverage|metamorphic|concolic|diff]");
   process.exit(2);
 }
 const url = "file://" + resolve(page);
@@ -115,6 +116,33 @@ try {
     if (facts.testRows === 0) problems.push("no test row");
     if (facts.coverageRows <= 0) problems.push("no law coverage row");
     if (!facts.exampleLeadsToTest) problems.push("a problem's first test leads nowhere");
+  } else if (kind === "diff") {
+    facts = await evaluate(`(() => {
+      const links = [...document.querySelectorAll(".region a[href^='#new-L'], .region a[href^='#old-L'], #changed-headings + ul a")];
+      const broken = links.filter((a) => !document.getElementById(a.getAttribute("href").slice(1)));
+      // Each file pair (a .sides block): two sides with as many rows, each row beside its pair.
+      const pairs = [...document.querySelectorAll(".sides")].map((p) => [...p.querySelectorAll(":scope > .side")]);
+      const rows = pairs.map((sides) => sides.map((s) => s.querySelectorAll(".r").length));
+      const misaligned = pairs.reduce((n, sides) => {
+        if (sides.length !== 2) return n + 1;
+        const tops = sides.map((s) => [...s.querySelectorAll(".r")].map((r) => Math.round(r.getBoundingClientRect().top)));
+        return n + tops[0].filter((t, k) => t !== tops[1][k]).length;
+      }, 0);
+      return {
+        verdict: (document.querySelector(".verdict") || {}).textContent || "",
+        regions: document.querySelectorAll(".region").length,
+        links: links.length,
+        brokenLinks: broken.map((a) => a.getAttribute("href")),
+        rows,
+        marked: document.querySelectorAll(".r.chg, .r.add, .r.del").length,
+        misaligned,
+      };
+    })()`);
+    if (!facts.verdict.startsWith("Verdict:")) problems.push("no verdict");
+    if (facts.brokenLinks.length > 0) problems.push("links lead nowhere: " + facts.brokenLinks.join(" "));
+    if (facts.rows.length === 0) problems.push("no law text");
+    if (facts.rows.some((r) => r.length !== 2 || r[0] !== r[1])) problems.push("the two sides of a file do not have as many rows");
+    if (facts.misaligned !== 0) problems.push("rows of the two sides are not side by side: " + facts.misaligned);
   } else {
     facts = await evaluate(`(() => {
       const badge = document.querySelector(".b a[href^='#t']");
@@ -134,10 +162,10 @@ try {
   }
   const { data } = await send("Page.captureScreenshot", { format: "png" }, sessionId);
   writeFileSync(shot, Buffer.from(data, "base64"));
-  // A second screenshot at the first failing pair (metamorphic) or problem mark / test badge
-  // (coverage): SCREENSHOT-detail.png.
+  // A second screenshot at the first failing pair (metamorphic), the law coverage (concolic),
+  // the law text (diff) or problem mark / test badge (coverage): SCREENSHOT-detail.png.
   const detail =
-    kind === "metamorphic" ? "table.pair" : kind === "concolic" ? "#coverage" : "a.p, .b a";
+    kind === "metamorphic" ? "table.pair" : kind === "concolic" ? "#coverage" : kind === "diff" ? "#law" : "a.p, .b a";
   const found = await evaluate(`(() => { const e = document.querySelector(${JSON.stringify(detail)});
     if (!e) return false; e.scrollIntoView({block: "center"}); return true; })()`);
   if (found) {

@@ -69,6 +69,9 @@ pub struct DiffArgs {
     /// Write JUnit XML: one test case per region (one passing case when equivalent).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write an HTML page: the regions beside the law text of both versions, changes marked.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 fn usage(json: bool, message: &str) -> i32 {
@@ -204,14 +207,14 @@ fn difference_options(args: &DiffArgs) -> DifferenceOptions {
     options
 }
 
-/// Writes the SARIF and JUnit files asked for.
+/// Writes the SARIF, JUnit and HTML files asked for.
 fn write_files(
     args: &DiffArgs,
     versions: &Versions<'_>,
     result: &DifferenceResult,
     new_path: &std::path::Path,
 ) -> Result<(), String> {
-    if args.sarif.is_none() && args.junit.is_none() {
+    if args.sarif.is_none() && args.junit.is_none() && args.report.is_none() {
         return Ok(());
     }
     let text = |l: &Loaded| {
@@ -227,7 +230,7 @@ fn write_files(
         .regions
         .iter()
         .map(|r| {
-            let condition = versions.condition(result, r).lines(&format).join(" ");
+            let condition_cases = versions.condition(result, r).lines(&format);
             let new_error_at = match &r.example.new {
                 VersionOutcome::Failed(f) => f
                     .spans
@@ -239,7 +242,8 @@ fn write_files(
             };
             RegionSummary {
                 title: changes_text(&r.changes),
-                condition,
+                condition: condition_cases.join(" "),
+                condition_cases,
                 paths: r.paths.len(),
                 example: versions.text_example(&r.example),
                 new_error_at,
@@ -275,6 +279,9 @@ fn write_files(
     }
     if let Some(path) = &args.junit {
         crate::report_files::write_file(path, &diff_junit(&summary))?;
+    }
+    if let Some(path) = &args.report {
+        crate::report_files::diff_html::write_diff_report(path, &summary, versions, result)?;
     }
     Ok(())
 }

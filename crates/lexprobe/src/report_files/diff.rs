@@ -14,8 +14,10 @@ use std::path::Path;
 pub(crate) struct RegionSummary {
     /// What differs, e.g. `amount differs`.
     pub title: String,
-    /// The condition over the named inputs.
+    /// The condition over the named inputs, on one line.
     pub condition: String,
+    /// The same condition as its cases, one per line (as the text output prints them).
+    pub condition_cases: Vec<String>,
     pub paths: usize,
     /// The example with both versions' outcomes, as text.
     pub example: String,

@@ -80,7 +80,8 @@ fn coverage_of(input: &ReportInput) -> Result<CoverageReport, String> {
     Ok(builder.finish(""))
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;\
+pub(crate) const STYLE: &str =
+    "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:72em;\
 color:#1b1b1b;line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;\
 margin-top:2em}table{border-collapse:collapse;width:100%;font-size:.92em}td,th{border:1px \
 solid #ddd;padding:.3em .5em;vertical-align:top;text-align:left}th{background:#f3f3f3}\

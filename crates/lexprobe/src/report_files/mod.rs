@@ -9,6 +9,7 @@
 mod concolic;
 mod concolic_problems;
 pub(crate) mod diff;
+pub(crate) mod diff_html;
 mod falsify;
 pub(crate) mod html_report;
 mod metamorphic;
