@@ -509,7 +509,7 @@ impl Suite<'_> {
             Some(names) => format!(
                 "Path {} ends with `{}` (path identifier `{}`); it is not written as a test: a test \
                  file has no literal for its input{} {} (a function, or a value without a symbolic \
-                 model, which the exploration fixed). Its other inputs:\n\n```\n{defs}```\n\n",
+                 model, which the exploration fixed). {}\n\n",
                 i + 1,
                 t.outcome.kind(),
                 t.path,
@@ -518,7 +518,12 @@ impl Suite<'_> {
                     .iter()
                     .map(|n| format!("`{n}`"))
                     .collect::<Vec<_>>()
-                    .join(", ")
+                    .join(", "),
+                if defs.is_empty() {
+                    "It has no other input.".to_string()
+                } else {
+                    format!("Its other inputs:\n\n```\n{defs}```")
+                }
             ),
         }
     }

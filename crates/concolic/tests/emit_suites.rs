@@ -168,6 +168,8 @@ fn a_path_with_a_function_input_is_listed_not_written_as_a_test() {
         let text = suite.test_text(i, t, Some("┌─[ERROR]─\n"));
         assert!(!text.contains("equals ()"), "{text}");
         assert!(!text.contains("```catala"), "{text}");
+        // The function is the scope's only input.
+        assert!(text.ends_with("It has no other input.\n\n"), "{text}");
         assert!(
             text.starts_with(&format!(
                 "Path {} ends with `{}` (path identifier `{}`); it is not written as a test: a \
