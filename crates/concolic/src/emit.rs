@@ -5,7 +5,8 @@
 //! it prints and `#return code 123#`. A program declaring a module is used (`> Using M`) and
 //! its names qualified ([`names`]); any other program is included (`> Include:`). Values are
 //! written as exact Catala literals (negative numbers as differences, non-decimal fractions as
-//! quotients). The scopes are built as syntax trees and written by the one Catala printer
+//! quotients); a path with an input that has none (a function input, fixed by the exploration)
+//! is listed as text, not written as a test. The scopes are built as syntax trees and written by the one Catala printer
 //! (`catala_syntax::printer`), in the language of the explored file.
 
 pub mod names;
@@ -189,6 +190,25 @@ pub(crate) fn value_expr(program: &Program, names: &TestNames, v: &Value) -> ast
     }
 }
 
+/// Whether a value has a Catala literal: not the placeholder an input without a symbolic model
+/// is fixed to (a function's), nor a closure, at any depth.
+fn writable(program: &Program, v: &Value) -> bool {
+    match v {
+        Value::Unit | Value::Closure(_) => false,
+        Value::Struct(st) => st.fields.iter().all(|f| writable(program, f)),
+        Value::Enum(e) => {
+            let has_payload = program
+                .enums
+                .get(e.enum_id as usize)
+                .and_then(|d| d.cases.get(e.case as usize))
+                .is_some_and(|c| c.payload.is_some());
+            !has_payload || writable(program, &e.payload)
+        }
+        Value::Tuple(items) | Value::List(items) => items.iter().all(|i| writable(program, i)),
+        _ => true,
+    }
+}
+
 /// Exact decimal: finite expansions as digits, others as a quotient.
 fn decimal_expr(d: &Decimal) -> ast::Expr {
     let (num, den) = d.numer_denom();
@@ -358,12 +378,17 @@ impl Suite<'_> {
         let printer = Printer::new(decl.language);
         let run = ident("run");
         let test_name = ident(&self.test_scope_name(i));
+        let mut unwritable = Vec::new();
         let mut items: Vec<ast::ScopeUseItem> = decl
             .inputs
             .iter()
             .zip(&t.inputs)
             .filter_map(|(input, v)| {
                 let v = v.as_ref()?;
+                if !writable(program, v) {
+                    unwritable.push(input.name.as_str());
+                    return None;
+                }
                 Some(input_definition(
                     &run,
                     &input.name,
@@ -371,10 +396,15 @@ impl Suite<'_> {
                 ))
             })
             .collect();
+        if !unwritable.is_empty() {
+            // A test file cannot give such an input (Catala has no literal for it): the path is
+            // listed, not written as a test.
+            return self.listed_path(i, t, &test_name, &items, Some(&unwritable));
+        }
         let outputs = match (&t.outcome, expected_error) {
             (Outcome::Ok(outs), _) => Some(outs),
             (_, Some(_)) => None,
-            (_, None) => return self.listed_error_path(i, t, &test_name, &items),
+            (_, None) => return self.listed_path(i, t, &test_name, &items, None),
         };
         for (name, v) in outputs.into_iter().flatten() {
             let field = node(E::Field(
@@ -443,13 +473,15 @@ impl Suite<'_> {
         out
     }
 
-    /// A path ending in an error, as text: its inputs, for a reader to replay.
-    fn listed_error_path(
+    /// A path as text, for a reader to replay: one ending in an error (without its error), or
+    /// one with `unwritable` inputs (named; the others are listed).
+    fn listed_path(
         &self,
         i: usize,
         t: &TestCase,
         test_name: &Ident,
         items: &[ast::ScopeUseItem],
+        unwritable: Option<&[&str]>,
     ) -> String {
         let printer = Printer::new(self.program.scope(self.scope).language);
         let mut defs = String::new();
@@ -467,12 +499,33 @@ impl Suite<'_> {
             );
             defs.extend(text.lines().skip(1).map(|l| format!("{l}\n")));
         }
-        format!(
-            "Path {} ends with `{}` on these inputs (path identifier `{}`):\n\n```\n{defs}```\n\n",
-            i + 1,
-            t.outcome.kind(),
-            t.path
-        )
+        match unwritable {
+            None => format!(
+                "Path {} ends with `{}` on these inputs (path identifier `{}`):\n\n```\n{defs}```\n\n",
+                i + 1,
+                t.outcome.kind(),
+                t.path
+            ),
+            Some(names) => format!(
+                "Path {} ends with `{}` (path identifier `{}`); it is not written as a test: a test \
+                 file has no literal for its input{} {} (a function, or a value without a symbolic \
+                 model, which the exploration fixed). {}\n\n",
+                i + 1,
+                t.outcome.kind(),
+                t.path,
+                if names.len() == 1 { "" } else { "s" },
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if defs.is_empty() {
+                    "It has no other input.".to_string()
+                } else {
+                    format!("Its other inputs:\n\n```\n{defs}```")
+                }
+            ),
+        }
     }
 
     /// The path of the test file written into `dir` for the explored `source`.
