@@ -28,7 +28,8 @@ pub(crate) struct Versions<'a> {
 const CASES_SHOWN: usize = 8;
 
 impl Versions<'_> {
-    fn print(&self, program_new: bool, v: &Value) -> String {
+    /// A value as `lexprobe run` prints it, with the names of OLD's or NEW's program.
+    pub(crate) fn print(&self, program_new: bool, v: &Value) -> String {
         let program = if program_new {
             &self.new.program
         } else {
@@ -73,7 +74,7 @@ impl Versions<'_> {
     }
 
     /// `amount: +$300.00 everywhere in the region` or `amount: from +$10.00 to +$300.00`.
-    fn range_text(&self, r: &OutputRange) -> String {
+    pub(crate) fn range_text(&self, r: &OutputRange) -> String {
         match r.range.constant() {
             Some(n) => format!(
                 "{}: {} everywhere in the region",

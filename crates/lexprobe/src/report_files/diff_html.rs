@@ -14,12 +14,10 @@ use super::diff::DiffSummary;
 use super::html_report::{escape, STYLE};
 use crate::catala::Loaded;
 use crate::diff::report::Versions;
-use catala_eval::runtime::Integer;
-use catala_eval::{Value, ValuePrinter};
+use catala_eval::Value;
 use catala_syntax::SourceFile;
-use concolic::difference::{Bound, DifferenceResult, OutputRange, Region, Verdict, VersionOutcome};
+use concolic::difference::{DifferenceResult, OutputRange, Region, Verdict, VersionOutcome};
 use law_text::{LawText, MarkedLines};
-use num_bigint::BigInt;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -223,11 +221,7 @@ impl RegionPage<'_> {
     }
 
     fn print(&self, new: bool, v: &Value) -> String {
-        ValuePrinter {
-            language: self.versions.language,
-            names: &self.loaded(new).program,
-        }
-        .flat(v)
+        self.versions.print(new, v)
     }
 
     /// The lines of the version's main file its error names.
@@ -370,46 +364,10 @@ impl RegionPage<'_> {
         }
     }
 
-    /// A difference of cents or units, signed, as the output's type prints.
-    fn amount(&self, money: bool, n: &BigInt) -> String {
-        let value = if money {
-            Value::Money(Integer::from_bigint(n.clone()))
-        } else {
-            Value::Integer(Integer::from_bigint(n.clone()))
-        };
-        let text = self.print(false, &value);
-        if n > &BigInt::from(0) {
-            format!("+{text}")
-        } else {
-            text
-        }
-    }
-
     /// `amount: +$300.00 everywhere in the region` or `amount: from +$10.00 to +$300.00`, as
     /// the text output writes it.
     fn range_text(&self, r: &OutputRange) -> String {
-        let bound = |b: &Bound, lower: bool| match b {
-            Bound::Exact(n) => self.amount(r.money, n),
-            Bound::Beyond(n) => format!(
-                "{} or {} (search stopped)",
-                self.amount(r.money, n),
-                if lower { "less" } else { "more" }
-            ),
-            Bound::Unknown => "unknown".into(),
-        };
-        match r.range.constant() {
-            Some(n) => format!(
-                "{}: {} everywhere in the region",
-                r.output,
-                self.amount(r.money, n)
-            ),
-            None => format!(
-                "{}: from {} to {}",
-                r.output,
-                bound(&r.range.min, true),
-                bound(&r.range.max, false)
-            ),
-        }
+        self.versions.range_text(r)
     }
 }
 
