@@ -5,6 +5,13 @@
 //! frontier (the searcher of this loop) holds every open branch of the runs so far, in the
 //! order of [`RelationalOrder`]; queries the first time limit left unanswered wait for a
 //! second pass with a longer one. What the loop reports is [`RelationalResult`].
+//!
+//! A loop may explore the subtrees of a plan rather than the whole tree (`Seeds`, handed out
+//! one at a time and shared by the threads of a parallel exploration): each seed's inputs are
+//! run with the branches of its prefix closed, a run leaving the prefix is counted and not
+//! explored, and once the frontier is empty the next seed is taken. The plan itself is made by
+//! another instance of the loop here, [`plan_pieces`], which splits the product's tree as the
+//! planner of one program's tree (`crate::plan`) splits that.
 
 use crate::executor::PathExecutor;
 use crate::exploration_loop::{drive, Flow, LoopSteps, Negation};

@@ -90,7 +90,7 @@ pub struct DiffArgs {
     pub resume: Option<PathBuf>,
     /// The result from the outputs of the shards of a plan rather than an exploration (what
     /// `lexprobe merge` runs for them).
-    #[arg(long, hide = true, num_args = 1.., conflicts_with_all = ["plan", "shard"])]
+    #[arg(long, hide = true, num_args = 1.., conflicts_with_all = ["plan", "shard", "checkpoint", "resume"])]
     pub from_shards: Vec<PathBuf>,
     /// Write a SARIF log: one result per region, at the lines NEW changed.
     #[arg(long, value_name = "FILE")]
