@@ -188,6 +188,8 @@ impl Default for RelationalOptions {
 pub struct Violation {
     /// The model's values of the input variables (money pulled towards round amounts).
     pub assignment: Assignment,
+    /// The identifier of the violating tuple's path (the decisions of its constraints).
+    pub id: crate::path_id::PathId,
     /// The path condition of the violating tuple (all cases, in run order).
     pub path: Vec<Term>,
     /// The violation condition at that leaf.
@@ -237,6 +239,11 @@ pub struct RelationalResult {
     pub incomplete: BTreeSet<String>,
     /// Why the exploration stopped before the end (budget, pair limit).
     pub stopped: Option<String>,
+    /// Runs of a subtree's inputs that left its prefix (the subtree is then not explored).
+    pub divergences: usize,
+    /// Subtrees (prefix, inputs) of a restartable exploration that a limit cut short: what
+    /// was found in them is not counted, they are to be explored again.
+    pub unfinished: Vec<(crate::path_id::PathId, Assignment)>,
     pub path_queries: u64,
     pub elapsed_s: f64,
 }
@@ -302,6 +309,77 @@ pub(crate) fn explore_cases(
     mode: LeafMode,
 ) -> Result<RelationalResult, ConcolicError> {
     let start = Instant::now();
+    let mut parts = product_parts(programs, cases, space, options, mode)?;
+    // The first assignment: any model of the globals.
+    let first = parts.first_assignment()?;
+    let mut lp = parts.into_loop(goal, start, mode);
+    match first {
+        Ok(first) => lp.run(first),
+        Err((complete, unknown, why)) => {
+            lp.result.complete = complete;
+            lp.result.unknown_queries += unknown;
+            lp.result.stopped = Some(why.to_string());
+            lp.finish_figures();
+            Ok(lp.result)
+        }
+    }
+}
+
+/// The parts of a product exploration: the executor, the roundings, what the queries share
+/// and the solver chain.
+pub(crate) struct ProductParts<'a> {
+    pub(crate) executor: ProductExecutor<'a>,
+    pub(crate) rounding: IntRounding,
+    pub(crate) q: Queries<'a>,
+    pub(crate) session: smt::catala::CatalaSession,
+    pub(crate) options: &'a RelationalOptions,
+}
+
+/// Why no first assignment: complete (the domain is empty), unknown queries, the reason.
+pub(crate) type NoFirst = (bool, usize, &'static str);
+
+impl<'a> ProductParts<'a> {
+    /// Any model of the globals, or why there is none.
+    pub(crate) fn first_assignment(
+        &mut self,
+    ) -> Result<Result<Assignment, NoFirst>, ConcolicError> {
+        Ok(match self.session.check_path(&[])? {
+            QueryOutcome::Sat => Ok(self.q.read_model(&self.session)),
+            QueryOutcome::Unsat => Err((true, 0, "no input of the domain satisfies the premise")),
+            QueryOutcome::Unknown => Err((false, 1, "the solver could not satisfy the premise")),
+        })
+    }
+
+    /// The loop over these parts, with `goal` at the leaves.
+    pub(crate) fn into_loop<'g>(
+        self,
+        goal: &'g mut dyn Goal,
+        start: Instant,
+        mode: LeafMode,
+    ) -> RelationalLoop<'g, ProductExecutor<'g>>
+    where
+        'a: 'g,
+    {
+        let mut lp = RelationalLoop::new(
+            goal,
+            self.options,
+            start,
+            (self.executor, self.rounding, self.q),
+            self.session,
+        );
+        lp.mode = mode;
+        lp
+    }
+}
+
+/// The parts of an exploration of the product of `cases` over `space`.
+pub(crate) fn product_parts<'a>(
+    programs: &[&'a Program],
+    cases: Vec<ProductCase>,
+    space: &'a RelationalSpace,
+    options: &'a RelationalOptions,
+    mode: LeafMode,
+) -> Result<ProductParts<'a>, ConcolicError> {
     let mut length_domains = Vec::new();
     for case in &cases {
         // List inputs have the bounds of their shapes, as in the ordinary exploration.
@@ -327,25 +405,14 @@ pub(crate) fn explore_cases(
         globals,
         options,
     };
-    let mut session = q.session(options.query_timeout, options.guesses)?;
-    // The first assignment: any model of the globals.
-    let first = match session.check_path(&[])? {
-        QueryOutcome::Sat => Ok(q.read_model(&session)),
-        QueryOutcome::Unsat => Err((true, 0, "no input of the domain satisfies the premise")),
-        QueryOutcome::Unknown => Err((false, 1, "the solver could not satisfy the premise")),
-    };
-    let mut lp = RelationalLoop::new(goal, options, start, (executor, rounding, q), session);
-    lp.mode = mode;
-    match first {
-        Ok(first) => lp.run(first),
-        Err((complete, unknown, why)) => {
-            lp.result.complete = complete;
-            lp.result.unknown_queries += unknown;
-            lp.result.stopped = Some(why.to_string());
-            lp.finish_figures();
-            Ok(lp.result)
-        }
-    }
+    let session = q.session(options.query_timeout, options.guesses)?;
+    Ok(ProductParts {
+        executor,
+        rounding,
+        q,
+        session,
+        options,
+    })
 }
 
 #[cfg(test)]

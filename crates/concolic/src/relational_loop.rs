@@ -5,12 +5,20 @@
 //! frontier (the searcher of this loop) holds every open branch of the runs so far, in the
 //! order of [`RelationalOrder`]; queries the first time limit left unanswered wait for a
 //! second pass with a longer one. What the loop reports is [`RelationalResult`].
+//!
+//! A loop may explore the subtrees of a plan rather than the whole tree (`Seeds`, handed out
+//! one at a time and shared by the threads of a parallel exploration): each seed's inputs are
+//! run with the branches of its prefix closed, a run leaving the prefix is counted and not
+//! explored, and once the frontier is empty the next seed is taken. The plan itself is made by
+//! another instance of the loop here, [`plan_pieces`], which splits the product's tree as the
+//! planner of one program's tree (`crate::plan`) splits that.
 
 use crate::executor::PathExecutor;
 use crate::exploration_loop::{drive, Flow, LoopSteps, Negation};
 use crate::frontier::{DepthFirstFrontier, Frontier, NewBranchesFirstFrontier, Open};
 use crate::inputs::Assignment;
 use crate::int_rounding::IntRounding;
+use crate::path_id::PathId;
 use crate::product_executor::{CaseOutcome, ProductLeaf, ProductRun};
 use crate::relational::{
     Goal, LeafMode, RelationalOptions, RelationalOrder, RelationalResult, RelationalSpace,
@@ -22,6 +30,7 @@ use catala_syntax::Span;
 use smt::catala::term::{Term, VarId};
 use smt::catala::{CatalaSession, QueryOutcome};
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// One constraint of a product run's path condition, with where it comes from.
@@ -50,6 +59,16 @@ fn branches(path: &[PathConstraint], case_of: &[usize]) -> Vec<Branch> {
         .collect()
 }
 
+/// The identifier of a product run's path ([`PathId`]: one decision per constraint).
+fn path_id(path: &[Branch]) -> PathId {
+    PathId::from(path.iter().map(|b| b.way & 1 == 1).collect::<Vec<bool>>())
+}
+
+/// Where the subtrees a loop explores after its first come from: a plan's, handed out one at
+/// a time (shared between the threads of a parallel exploration), each as the prefix of its
+/// paths and inputs following it.
+pub(crate) type Seeds<'a> = Box<dyn FnMut() -> Option<(PathId, Assignment)> + 'a>;
+
 /// A product run whose branches are negated later.
 struct RunRecord {
     assignment: Assignment,
@@ -64,6 +83,7 @@ const LEAF_RETRY_SHARE: f64 = 0.25;
 enum Pending {
     Leaf {
         query: Vec<Term>,
+        id: PathId,
         path: Vec<Term>,
         goal: Term,
         outcomes: Vec<CaseOutcome>,
@@ -127,7 +147,7 @@ impl Queries<'_> {
         Ok(self.read_model(session))
     }
 
-    fn remember(&self, session: &mut CatalaSession, assignment: &Assignment) {
+    pub(crate) fn remember(&self, session: &mut CatalaSession, assignment: &Assignment) {
         if self.options.guesses {
             session.remember(
                 assignment
@@ -175,6 +195,21 @@ pub(crate) struct RelationalLoop<'a, E: PathExecutor<Run = ProductRun>> {
     covered: HashSet<(usize, Span, u32)>,
     pending: Vec<Pending>,
     complete: bool,
+    /// The subtrees to explore once the frontier is empty (none: the tree below the first
+    /// run only).
+    pub(crate) seeds: Option<Seeds<'a>>,
+    /// The prefix the next run's inputs were taken for (a seed's): a run leaving it is not
+    /// explored, and the exploration is not complete.
+    seed_prefix: Option<PathId>,
+    /// The path pairs of every loop of a parallel exploration, for its pair limit.
+    pub(crate) shared_pairs: Option<&'a AtomicUsize>,
+    /// A seed's subtree cut short by a limit is given back whole ([`RelationalResult::
+    /// unfinished`]), what was found in it taken back, so that it can be explored again.
+    pub(crate) restartable: bool,
+    /// The seed being explored, and the figures when it started (pairs, judged pairs, error
+    /// pairs, violations).
+    current: Option<(PathId, Assignment)>,
+    mark: (usize, usize, usize, usize),
 }
 
 impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
@@ -214,6 +249,12 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             covered: HashSet::new(),
             pending: Vec::new(),
             complete: true,
+            seeds: None,
+            seed_prefix: None,
+            shared_pairs: None,
+            restartable: false,
+            current: None,
+            mark: (0, 0, 0, 0),
         }
     }
 
@@ -240,8 +281,61 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
 
     /// Explores from `first` until every branch is negated, a violation is found or a limit
     /// is reached.
-    pub(crate) fn run(mut self, first: Assignment) -> Result<RelationalResult, ConcolicError> {
-        drive(&mut self, (first, 0))?;
+    pub(crate) fn run(self, first: Assignment) -> Result<RelationalResult, ConcolicError> {
+        self.run_from((first, 0))
+    }
+
+    /// Explores the seeds' subtrees (none: a complete exploration of nothing).
+    pub(crate) fn run_seeds(mut self) -> Result<RelationalResult, ConcolicError> {
+        match self.next_seed() {
+            Some(first) => self.run_from(first),
+            None => {
+                self.result.complete = true;
+                self.finish_figures();
+                Ok(self.result)
+            }
+        }
+    }
+
+    /// The inputs of the next seed and their bound (the length of its prefix).
+    fn next_seed(&mut self) -> Option<(Assignment, usize)> {
+        self.current = None;
+        let (prefix, assignment) = self.seeds.as_mut()?()?;
+        let bound = prefix.len();
+        if self.restartable {
+            self.current = Some((prefix.clone(), assignment.clone()));
+            let r = &self.result;
+            self.mark = (
+                r.path_pairs,
+                r.judged_pairs,
+                r.error_pairs,
+                r.violations.len(),
+            );
+        }
+        self.seed_prefix = Some(prefix);
+        Some((assignment, bound))
+    }
+
+    /// Gives back the seed a limit cut short, and takes back what was found in it.
+    fn give_back_current(&mut self) {
+        if self.result.stopped.is_none() {
+            return;
+        }
+        let Some(seed) = self.current.take() else {
+            return;
+        };
+        let (pairs, judged, errors, found) = self.mark;
+        self.result.path_pairs = pairs;
+        self.result.judged_pairs = judged;
+        self.result.error_pairs = errors;
+        self.result.violations.truncate(found);
+        self.result.unfinished.push(seed);
+    }
+
+    /// Explores from inputs `first` whose branches from `bound` on are open.
+    fn run_from(mut self, first: (Assignment, usize)) -> Result<RelationalResult, ConcolicError> {
+        drive(&mut self, first)?;
+        self.give_back_current();
         // Queries never answered, including those the second pass did not reach.
         self.result.unknown_queries += self.pending.len();
         if !self.pending.is_empty() || !self.frontier.is_empty() {
@@ -263,18 +357,31 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             self.complete = false;
             return Ok(Flow::Stop);
         }
-        if let Some(m) = self
-            .options
-            .max_pairs
-            .filter(|m| self.result.path_pairs >= *m)
-        {
-            self.result.stopped = Some(format!("limit of {m} path pairs reached"));
-            self.complete = false;
-            return Ok(Flow::Stop);
+        if let Some(m) = self.options.max_pairs {
+            let before = match self.shared_pairs {
+                Some(c) => c.fetch_add(1, Ordering::SeqCst),
+                None => self.result.path_pairs,
+            };
+            if before >= m {
+                if let Some(c) = self.shared_pairs {
+                    c.fetch_sub(1, Ordering::SeqCst);
+                }
+                self.result.stopped = Some(format!("limit of {m} path pairs reached"));
+                self.complete = false;
+                return Ok(Flow::Stop);
+            }
         }
         let run = self.executor.execute(&assignment);
         let path = branches(E::path(&run), &run.case_of);
         self.result.path_pairs += 1;
+        if let Some(prefix) = self.seed_prefix.take() {
+            if !prefix.is_prefix_of(&path_id(&path)) {
+                // The run left its subtree: its path belongs to another one.
+                self.result.divergences += 1;
+                self.complete = false;
+                return Ok(Flow::Continue);
+            }
+        }
         for b in &path {
             self.covered.insert((b.case, b.span, b.way));
         }
@@ -406,6 +513,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                 self.result.unknown_leaf_queries += 1;
                 self.pending.push(Pending::Leaf {
                     query,
+                    id: path_id(path),
                     path: original,
                     goal: g,
                     outcomes,
@@ -419,6 +527,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                 let assignment = self.q.violation_model(solver, &query)?;
                 let v = Violation {
                     assignment,
+                    id: path_id(path),
                     path: original,
                     goal: g,
                     at_s: self.start.elapsed().as_secs_f64(),
@@ -519,7 +628,11 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                         }
                     });
                 }
-                // Every branch negated: the second pass, one unanswered query at a time.
+                // Every branch negated: the next subtree, then the second pass, one
+                // unanswered query at a time.
+                if let Some(next) = self.next_seed() {
+                    return Ok(Negation::Next(next));
+                }
                 let Some(p) = self.pending.pop() else {
                     return Ok(Negation::Exhausted);
                 };
@@ -579,6 +692,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                 QueryOutcome::Sat,
                 Pending::Leaf {
                     query,
+                    id,
                     path,
                     goal,
                     outcomes,
@@ -588,6 +702,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
                 let assignment = self.q.violation_model(&mut long, &query)?;
                 let v = Violation {
                     assignment,
+                    id,
                     path,
                     goal,
                     at_s: self.start.elapsed().as_secs_f64(),
@@ -612,4 +727,155 @@ impl<E: PathExecutor<Run = ProductRun>> LoopSteps for RelationalLoop<'_, E> {
     fn negate(&mut self) -> Result<Negation<Self::Inputs>, ConcolicError> {
         self.negate_next()
     }
+}
+
+/// A subtree of a plan of the product's path tree: the decisions of its prefix, inputs whose
+/// run follows it, and the open branches below the prefix on that run.
+pub(crate) struct PlanPiece {
+    pub(crate) prefix: PathId,
+    pub(crate) assignment: Assignment,
+    pub(crate) open: usize,
+}
+
+/// The subtrees of a plan of the product's tree and what making them cost.
+#[derive(Default)]
+pub(crate) struct PlanPieces {
+    pub(crate) pieces: Vec<PlanPiece>,
+    pub(crate) runs: usize,
+    /// Runs that left the prefix they were solved for.
+    pub(crate) divergences: usize,
+    /// Branches whose query the solver gave up on: their subtrees are in no piece.
+    pub(crate) unknown_queries: usize,
+}
+
+/// A subtree while the plan is made: its run's path, and whether it was split already.
+struct Piece {
+    prefix: PathId,
+    assignment: Assignment,
+    path: Vec<Branch>,
+    follows: bool,
+    leaf: bool,
+}
+
+impl Piece {
+    fn open(&self) -> usize {
+        if self.leaf || !self.follows {
+            return 0;
+        }
+        let floor = self.prefix.len().min(self.path.len());
+        self.path[floor..].iter().filter(|b| !b.fixed).count()
+    }
+}
+
+/// The planner of a product's tree as an instance of the exploration loop, as the planner of
+/// one program's tree (`crate::plan`): the executor runs the inputs of each subtree found and
+/// the run becomes a piece; the searcher picks the piece with the most open branches (the
+/// shallowest among equals) and negates them all, deepest first — its run becomes a subtree of
+/// one path, each branch answered a subtree of its own; the loop ends at `target` pieces or
+/// when none has an open branch left.
+struct PairPlanSteps<'p, E: PathExecutor<Run = ProductRun>> {
+    executor: &'p mut E,
+    session: &'p mut CatalaSession,
+    q: &'p Queries<'p>,
+    target: usize,
+    pieces: Vec<Piece>,
+    children: std::collections::VecDeque<(PathId, Assignment)>,
+    out: PlanPieces,
+}
+
+impl<E: PathExecutor<Run = ProductRun>> LoopSteps for PairPlanSteps<'_, E> {
+    type Inputs = (PathId, Assignment);
+
+    fn run(&mut self, (prefix, assignment): Self::Inputs) -> Result<Flow, ConcolicError> {
+        self.out.runs += 1;
+        let run = self.executor.execute(&assignment);
+        let path = branches(E::path(&run), &run.case_of);
+        let follows = prefix.is_prefix_of(&path_id(&path));
+        if !follows {
+            self.out.divergences += 1;
+        }
+        self.pieces.push(Piece {
+            prefix,
+            assignment,
+            path,
+            follows,
+            leaf: false,
+        });
+        Ok(Flow::Continue)
+    }
+
+    fn negate(&mut self) -> Result<Negation<Self::Inputs>, ConcolicError> {
+        if let Some(child) = self.children.pop_front() {
+            return Ok(Negation::Next(child));
+        }
+        if self.pieces.len() >= self.target {
+            return Ok(Negation::Exhausted);
+        }
+        let pieces = &self.pieces;
+        let Some(k) = (0..pieces.len())
+            .filter(|k| pieces[*k].open() > 0)
+            .max_by(|a, b| {
+                let (pa, pb) = (&pieces[*a], &pieces[*b]);
+                pa.open()
+                    .cmp(&pb.open())
+                    .then(pb.prefix.len().cmp(&pa.prefix.len()))
+            })
+        else {
+            return Ok(Negation::Exhausted);
+        };
+        let piece = &self.pieces[k];
+        let id = path_id(&piece.path);
+        self.q.remember(self.session, &piece.assignment);
+        for j in (piece.prefix.len()..piece.path.len()).rev() {
+            if piece.path[j].fixed {
+                continue;
+            }
+            let mut query: Vec<Term> = piece.path[..j].iter().map(|b| b.term.clone()).collect();
+            query.push(smt::catala::term::not(&piece.path[j].term));
+            match self.session.check_path(&query)? {
+                QueryOutcome::Sat => {
+                    let a = self.q.read_model(self.session);
+                    self.q.remember(self.session, &a);
+                    if let Some(prefix) = id.sibling_subtree(j) {
+                        self.children.push_back((prefix, a));
+                    }
+                }
+                QueryOutcome::Unsat => {}
+                QueryOutcome::Unknown => self.out.unknown_queries += 1,
+            }
+        }
+        let piece = &mut self.pieces[k];
+        piece.prefix = id;
+        piece.leaf = true;
+        Ok(Negation::Closed)
+    }
+}
+
+/// Cuts the product's tree into about `target` subtrees, from inputs `first`.
+pub(crate) fn plan_pieces<E: PathExecutor<Run = ProductRun>>(
+    (executor, session, q): (&mut E, &mut CatalaSession, &Queries<'_>),
+    first: Assignment,
+    target: usize,
+) -> Result<PlanPieces, ConcolicError> {
+    let mut steps = PairPlanSteps {
+        executor,
+        session,
+        q,
+        target,
+        pieces: Vec::new(),
+        children: Default::default(),
+        out: PlanPieces::default(),
+    };
+    drive(&mut steps, (PathId::default(), first))?;
+    let mut out = std::mem::take(&mut steps.out);
+    out.pieces = steps
+        .pieces
+        .into_iter()
+        .map(|p| PlanPiece {
+            open: p.open(),
+            prefix: p.prefix,
+            assignment: p.assignment,
+        })
+        .collect();
+    Ok(out)
 }

@@ -15,19 +15,27 @@
 
 mod compare;
 mod interface;
+mod parallel;
+mod part;
+mod plan;
+mod product;
 pub mod range;
 
+pub use crate::plan::Plan;
 pub use interface::InterfaceMapping;
+pub use part::{assignment_from_json, assignment_json, DifferencePart, FoundLeaf};
+use product::{PortableMapping, Product};
 pub use range::{Bound, DifferenceRange};
 
 use crate::condition_inputs::condition_inputs;
-use crate::inputs::{Bounds, Shape};
+use crate::inputs::{Assignment, Bounds, Shape};
 use crate::int_rounding::IntRounding;
+use crate::path_id::PathId;
 use crate::product_executor::{
     CaseFailure, CaseOutcome, ProductCase, ProductExecutor, ProductLeaf,
 };
 use crate::relational::{
-    explore_cases, LeafMode, RelationalOptions, RelationalResult, RelationalSpace, Violation,
+    explore_cases, RelationalOptions, RelationalResult, RelationalSpace, Violation,
 };
 use crate::relational_loop::Queries;
 use crate::ConcolicError;
@@ -47,6 +55,8 @@ pub struct DifferenceOptions {
     pub max_list_length: usize,
     /// Compute the range of each differing numeric output within each region.
     pub ranges: bool,
+    /// Threads exploring the pair's path tree (1: no plan, one loop).
+    pub jobs: usize,
 }
 
 impl Default for DifferenceOptions {
@@ -58,6 +68,7 @@ impl Default for DifferenceOptions {
             },
             max_list_length: crate::inputs::DEFAULT_MAX_LIST_LENGTH,
             ranges: true,
+            jobs: 1,
         }
     }
 }
@@ -175,75 +186,170 @@ pub enum DifferenceError {
 }
 
 /// Explores `old_scope` of `old` and `new_scope` of `new` on the same inputs and reports
-/// every region where they differ.
+/// every region where they differ. With `options.jobs` above 1, a plan cuts the pair's path
+/// tree into subtrees that as many threads explore ([`parallel`]); the result is the same,
+/// up to the models (the examples) the solver picks.
 pub fn explore_difference(
     (old, old_scope): (&Program, ScopeId),
     (new, new_scope): (&Program, ScopeId),
     mapping: &InterfaceMapping,
     options: &DifferenceOptions,
 ) -> Result<DifferenceResult, DifferenceError> {
-    let iface = interface::interface(
+    if options.jobs > 1 {
+        let start = std::time::Instant::now();
+        let (old, new) = ((old, old_scope), (new, new_scope));
+        let subtrees = options.jobs.saturating_mul(SUBTREES_PER_JOB);
+        let plan = plan_difference(old, new, mapping, options, options.jobs, subtrees)?;
+        let part = explore_plan(old, new, mapping, options, &plan, None, start)?;
+        return difference_of_part(old, new, mapping, options, part);
+    }
+    let product = Product::new(
         (old, old_scope),
         (new, new_scope),
         mapping,
         options.max_list_length,
-    )
-    .map_err(DifferenceError::Interface)?;
-    let first_free_var = iface.space.vars.len() as u32;
-    let space = RelationalSpace {
-        vars: iface.space.vars.clone(),
-        cases: vec![Vec::new(), Vec::new()],
-        globals: iface.space.domains.clone(),
-        first_free_var,
-    };
-    let cases = vec![
-        ProductCase {
-            program: 0,
-            scope: old_scope,
-            shapes: iface.old_shapes.clone(),
-        },
-        ProductCase {
-            program: 1,
-            scope: new_scope,
-            shapes: iface.new_shapes.clone(),
-        },
-    ];
-    let mut goal = DifferenceGoal {
-        old,
-        new,
-        outputs: iface.outputs.clone(),
-    };
-    let mode = LeafMode {
-        collect_all: true,
-        every_case: true,
-    };
+    )?;
+    let mut goal = product.goal(old, new);
     let programs = [old, new];
-    let mut stats = explore_cases(
+    let stats = explore_cases(
         &programs,
-        cases.clone(),
-        &space,
+        product.cases.clone(),
+        &product.space,
         &mut goal,
         &options.exploration,
-        mode,
+        product::MODE,
     )?;
-    let violations = std::mem::take(&mut stats.violations);
+    conclude(&product, (old, new), stats, options)
+}
+
+/// The subtrees a plan for `--jobs` has per thread: enough for a thread that took a long one
+/// to leave the others to the rest.
+pub const SUBTREES_PER_JOB: usize = 32;
+
+/// A plan cutting the pair's path tree into about `subtrees` disjoint subtrees for `shards`
+/// shards ([`plan`]).
+pub fn plan_difference(
+    (old, old_scope): (&Program, ScopeId),
+    (new, new_scope): (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+    shards: usize,
+    subtrees: usize,
+) -> Result<Plan, DifferenceError> {
+    let product = Product::new(
+        (old, old_scope),
+        (new, new_scope),
+        mapping,
+        options.max_list_length,
+    )?;
+    Ok(plan::make_plan(
+        &product,
+        &[old, new],
+        &options.exploration,
+        shards,
+        subtrees,
+    )?)
+}
+
+/// Explores the subtrees of `plan` (those of shard `shard` when given) with `options.jobs`
+/// threads. The plan's lost subtrees (queries the solver gave up on while making it) count
+/// against the whole exploration, or against shard 0.
+pub fn explore_plan(
+    old: (&Program, ScopeId),
+    new: (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+    plan: &Plan,
+    shard: Option<usize>,
+    start: std::time::Instant,
+) -> Result<DifferencePart, DifferenceError> {
+    let portable = PortableMapping::of(mapping, new.0);
+    let seeds = plan_seeds(plan, shard);
+    let jobs = (options.jobs, false);
+    let mut part = parallel::explore_seeds(old, new, &portable, options, seeds, jobs, start)?;
+    if plan.unknown_queries > 0 && shard.unwrap_or(0) == 0 {
+        part.complete = false;
+        part.unknown_queries += plan.unknown_queries;
+    }
+    Ok(part)
+}
+
+/// The subtrees (prefix, inputs) of `plan` (those of shard `shard` when given), the heaviest
+/// first.
+pub fn plan_seeds(plan: &Plan, shard: Option<usize>) -> Vec<(PathId, Assignment)> {
+    plan::seeds(plan, shard)
+}
+
+/// Explores the subtrees `seeds` with `options.jobs` threads, giving back those a limit left
+/// or cut short ([`DifferencePart::left`], what was found in them not counted): what a
+/// checkpoint saves, and a resumption explores.
+pub fn explore_subtrees(
+    old: (&Program, ScopeId),
+    new: (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+    seeds: Vec<(PathId, Assignment)>,
+    start: std::time::Instant,
+) -> Result<DifferencePart, DifferenceError> {
+    let portable = PortableMapping::of(mapping, new.0);
+    let jobs = (options.jobs, true);
+    parallel::explore_seeds(old, new, &portable, options, seeds, jobs, start)
+}
+
+/// The result of the leaves and figures of `part` (all the parts of an exploration, added):
+/// the differing leaves rebuilt on the pair, then grouped into regions as a single
+/// exploration groups them.
+pub fn difference_of_part(
+    (old, old_scope): (&Program, ScopeId),
+    (new, new_scope): (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+    part: DifferencePart,
+) -> Result<DifferenceResult, DifferenceError> {
+    let product = Product::new(
+        (old, old_scope),
+        (new, new_scope),
+        mapping,
+        options.max_list_length,
+    )?;
+    let mut goal = product.goal(old, new);
+    let (mut stats, found) = part.into_result();
+    let (violations, lost) = product.rebuild(&[old, new], &mut goal, &found)?;
+    if lost > 0 {
+        stats.complete = false;
+        stats.unencoded_leaves += lost;
+        stats
+            .unencoded_reason
+            .get_or_insert_with(|| "a differing pair could not be run again".into());
+    }
+    stats.violations = violations;
+    conclude(&product, (old, new), stats, options)
+}
+
+/// The regions of the differing leaves of `stats`, and what makes the answer partial.
+fn conclude(
+    product: &Product,
+    (old, new): (&Program, &Program),
+    mut stats: RelationalResult,
+    options: &DifferenceOptions,
+) -> Result<DifferenceResult, DifferenceError> {
+    let (iface, space, cases) = (&product.iface, &product.space, &product.cases);
+    let (old_scope, programs) = (cases[0].scope, [old, new]);
+    let goal = product.goal(old, new);
+    let mut violations = std::mem::take(&mut stats.violations);
+    // Regions, their paths and examples in the order of the path identifiers, whatever the
+    // order the leaves were found in.
+    violations.sort_by(|a, b| a.id.cmp(&b.id));
     stats.violation = None;
     let mut incomplete: Vec<String> = stats.incomplete.iter().cloned().collect();
     incomplete.extend(iface.space.fixed.iter().cloned());
     if let Some(why) = &stats.stopped {
         incomplete.push(format!("stopped: {why}"));
     }
-    if stats.unknown_queries > 0 {
+    if stats.divergences > 0 {
         incomplete.push(format!(
-            "{} solver queries unanswered (time limit or non-linear arithmetic)",
-            stats.unknown_queries
-        ));
-    }
-    if stats.unencoded_leaves > 0 {
-        incomplete.push(format!(
-            "{} path pairs not compared: {}",
-            stats.unencoded_leaves,
-            stats.unencoded_reason.clone().unwrap_or_default()
+            "{} subtrees not explored: the run of their inputs left them",
+            stats.divergences
         ));
     }
     let complete = stats.complete && iface.space.fixed.is_empty();
@@ -251,14 +357,14 @@ pub fn explore_difference(
     let mut rerun = ProductExecutor::new(&programs, cases.clone(), true)?.run_every_case();
     let mut groups: BTreeMap<Vec<Change>, (Vec<Violation>, Example)> = BTreeMap::new();
     for v in violations {
-        let (changes, example) = example_of(&mut rerun, &iface, (old, new), &cases, &v);
+        let (changes, example) = example_of(&mut rerun, iface, (old, new), cases, &v);
         let entry = groups
             .entry(changes)
             .or_insert_with(|| (Vec::new(), example));
         entry.0.push(v);
     }
     let mut regions = Vec::with_capacity(groups.len());
-    let mut ranges_of = RangeFinder::new(&space, &options.exploration)?;
+    let mut ranges_of = RangeFinder::new(space, &options.exploration)?;
     let old_outputs: Vec<String> = old
         .scope(old_scope)
         .outputs

@@ -262,3 +262,54 @@ fn the_range_of_a_varying_difference_is_searched_exactly() {
     // 1 <= x <= 100, written as conditions write an integer interval open below.
     assert_eq!(c.lines(&explain::PlainFormat), ["0 < x <= 100"]);
 }
+
+#[test]
+fn a_subtree_cut_short_is_given_back_whole_and_explored_again() {
+    // new_conflict has 4 path pairs (OLD asks `disabled`, NEW both exceptions' conditions)
+    // and 2 differing ones. A plan of one subtree (the whole tree) stopped after 2 pairs gives
+    // the subtree back with nothing counted; exploring it again finds the 4 pairs and the 2
+    // regions of the README.
+    let (old, new) = fixture("new_conflict");
+    let (Some(os), Some(ns)) = (
+        old.scope_by_name("Allowance"),
+        new.scope_by_name("Allowance"),
+    ) else {
+        panic!("no scope Allowance")
+    };
+    let mapping = InterfaceMapping::default();
+    let mut options = DifferenceOptions::default();
+    let plan = match plan_difference((&old, os), (&new, ns), &mapping, &options, 1, 1) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(plan.subtrees.len(), 1);
+    assert!(plan.subtrees[0].prefix.is_empty());
+    let start = std::time::Instant::now();
+    options.exploration.max_pairs = Some(2);
+    let seeds = plan_seeds(&plan, None);
+    let cut = match explore_subtrees((&old, os), (&new, ns), &mapping, &options, seeds, start) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(!cut.complete);
+    assert_eq!((cut.path_pairs, cut.found.len()), (0, 0), "{cut:?}");
+    assert_eq!(cut.left.len(), 1);
+    assert!(cut.left[0].0.is_empty());
+    options.exploration.max_pairs = None;
+    let mut total = cut.clone().resumed();
+    let rest = match explore_subtrees((&old, os), (&new, ns), &mapping, &options, cut.left, start) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    assert!(rest.left.is_empty());
+    total.add(rest);
+    assert!(total.complete);
+    assert_eq!((total.path_pairs, total.found.len()), (4, 2));
+    let r = match difference_of_part((&old, os), (&new, ns), &mapping, &options, total) {
+        Ok(r) => r,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(r.verdict, Verdict::Differs);
+    assert!(r.complete, "{:?}", r.incomplete);
+    assert_eq!(r.regions.len(), 2);
+}

@@ -9,14 +9,14 @@ use crate::catala::{self, IncludeArgs, Loaded};
 use crate::diff::changed_lines::changed_lines;
 use crate::diff::mapping::GivenMapping;
 use crate::diff::report::{changes_text, Versions};
+use crate::diff::scale::{self, Explored};
 use crate::diff::versions::{materialize, VersionSource};
 use crate::exit;
 use crate::format::OutputFormat;
 use crate::report_files::diff::{diff_junit, diff_sarif, DiffSummary, RegionSummary};
 use clap::Args;
 use concolic::difference::{
-    explore_difference, DifferenceError, DifferenceOptions, DifferenceResult, Verdict,
-    VersionOutcome,
+    DifferenceError, DifferenceOptions, DifferenceResult, Verdict, VersionOutcome,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -63,6 +63,35 @@ pub struct DiffArgs {
     /// Do not compute the range of each numeric difference.
     #[arg(long)]
     pub no_ranges: bool,
+    /// Threads exploring the pair's path tree (a plan cuts it into subtrees they share).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+    /// Sharding: print a plan cutting the pair's path tree into disjoint subtrees for this
+    /// many shards (JSON, for --plan-file), and stop.
+    #[arg(long, value_name = "SHARDS", conflicts_with_all = ["plan_file", "shard"])]
+    pub plan: Option<usize>,
+    /// Sharding: the number of subtrees a plan cuts the tree into (default 32 per shard).
+    #[arg(long, requires = "plan", value_name = "N")]
+    pub plan_subtrees: Option<usize>,
+    /// Sharding: the plan (from --plan) a shard belongs to; with --shard.
+    #[arg(long, requires = "shard", value_name = "FILE")]
+    pub plan_file: Option<PathBuf>,
+    /// Sharding: explore shard I of N of --plan-file (0 ≤ I < N) and print its part (JSON),
+    /// which `lexprobe merge` reads with the others.
+    #[arg(long, requires = "plan_file", value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Keep the state of the exploration in this file when a limit (--max-pairs, --timeout)
+    /// stops it, or it ends, for --resume (the pair's tree is cut into subtrees first).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["plan", "shard"])]
+    pub checkpoint: Option<PathBuf>,
+    /// Continue the exploration saved in this checkpoint file (same versions and options);
+    /// --max-pairs then counts the pairs of this run.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["plan", "shard"])]
+    pub resume: Option<PathBuf>,
+    /// The result from the outputs of the shards of a plan rather than an exploration (what
+    /// `lexprobe merge` runs for them).
+    #[arg(long, hide = true, num_args = 1.., conflicts_with_all = ["plan", "shard", "checkpoint", "resume"])]
+    pub from_shards: Vec<PathBuf>,
     /// Write a SARIF log: one result per region, at the lines NEW changed.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
@@ -146,13 +175,15 @@ pub fn run(args: DiffArgs) -> i32 {
         Ok(m) => m,
         Err(e) => return usage(json, &e),
     };
-    let result = match explore_difference(
+    let result = match scale::explore(
+        &args,
         (&old.program, old_scope),
         (&new.program, new_scope),
         &mapping,
         &difference_options(&args),
     ) {
-        Ok(r) => r,
+        Ok(Explored::Whole(r)) => *r,
+        Ok(Explored::Printed(code)) => return code,
         Err(DifferenceError::Interface(e)) => {
             return usage(
                 json,
@@ -204,6 +235,7 @@ fn difference_options(args: &DiffArgs) -> DifferenceOptions {
         Some(Duration::from_secs_f64(args.query_timeout.max(0.001)));
     options.max_list_length = args.max_list_length;
     options.ranges = !args.no_ranges;
+    options.jobs = args.jobs.max(1);
     options
 }
 

@@ -5,6 +5,8 @@
 //! summed; findings are grouped as one run groups them. The result is complete only when
 //! every subtree of the plan (the root, for whole explorations) is reported complete by some
 //! output: a missing shard, or one cut short without a resumption finishing it, is named.
+//! Outputs of the shards of `lexprobe diff` are merged by `diff` itself
+//! (`crate::diff::scale::merge_shards`): its report, as one exploration of the pair gives it.
 
 use crate::exit::{PROBLEMS_FOUND, SUCCESS, USAGE};
 use concolic::PathId;
@@ -21,6 +23,10 @@ pub const INCOMPLETE: i32 = 1;
 #[command(after_help = "Examples:
   lexprobe merge shard-*.jsonl > all.jsonl
   lexprobe merge part1.jsonl part2.jsonl --format json > all.json
+  lexprobe merge diff-shard-*.json > diff.json
+
+Outputs of `lexprobe diff --shard` give the JSON report of `lexprobe diff` and its exit codes
+(1 differs, 0 equivalent: every shard there and complete, 3 unknown, 2 usage).
 
 Exit codes (as `lexprobe concolic`'s, for the merged exploration):
   0    complete, and no problem on any path (or --exit-zero)
@@ -29,7 +35,7 @@ Exit codes (as `lexprobe concolic`'s, for the merged exploration):
        missing or cut short, a subtree not finished: each is named on the error stream)
   2    unreadable input")]
 pub struct MergeArgs {
-    /// Outputs of `lexprobe concolic --jsonl` or `--format json`.
+    /// Outputs of `lexprobe concolic --jsonl` or `--format json`, or of `lexprobe diff --shard`.
     #[arg(required = true)]
     pub outputs: Vec<PathBuf>,
     /// Output format.
@@ -496,6 +502,9 @@ fn findings(tests: &[Test]) -> Json {
 }
 
 pub fn run(args: MergeArgs) -> i32 {
+    if let Some(code) = crate::diff::scale::merge_shards(&args.outputs) {
+        return code;
+    }
     let mut outputs = Vec::new();
     for path in &args.outputs {
         match read_output(path) {

@@ -1,9 +1,12 @@
 //! `lexprobe diff`: the parts of the comparison of two versions of a scope — where each
 //! version comes from ([`versions`]), how their interfaces correspond ([`mapping`]), the
-//! report ([`report`]) and the lines NEW changed, where result files point ([`changed_lines`]).
+//! report ([`report`]), the lines NEW changed, where result files point ([`changed_lines`]),
+//! threads, plans and shards ([`scale`]) and checkpoints ([`checkpoint`]).
 //! The exploration itself is `concolic::difference`.
 
 pub(crate) mod changed_lines;
+pub(crate) mod checkpoint;
 pub(crate) mod mapping;
 pub(crate) mod report;
+pub(crate) mod scale;
 pub(crate) mod versions;
