@@ -162,7 +162,10 @@ pub(crate) fn same_position(expected: &str, actual: &str) -> bool {
     if ep != ap {
         return false;
     }
-    let (ef, af) = (std::path::Path::new(&ef), std::path::Path::new(&af));
+    // Catala joins directories and include paths as written (`tests/a/../../x.catala_en`):
+    // each `DIR/..` pair is dropped first.
+    let (ef, af) = (lexically_resolved(&ef), lexically_resolved(&af));
+    let (ef, af) = (ef.as_path(), af.as_path());
     // Catala's paths start at the project root (`tests/...`); drop that first component.
     let mut shorter = ef.components();
     if ef.components().count() > 1 {
@@ -188,9 +191,51 @@ pub(crate) fn same_position(expected: &str, actual: &str) -> bool {
     named(&ec) && named(&ac) && (ac.ends_with(&ec) || ec.ends_with(&ac))
 }
 
+/// `path` with each `NAME/..` pair removed (leading `..` kept): the same file when no
+/// symbolic link is crossed, as Catala's joined paths assume.
+fn lexically_resolved(path: &str) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in std::path::Path::new(path).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out.iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_joined_with_climbs_name_the_file_they_resolve_to() {
+        // Tests two levels below the project root name the program `a/b/../../x`.
+        assert!(same_position(
+            "a/b/../../allowance.catala_en:12.10-19",
+            "/tmp/p/allowance.catala_en:12.10-19"
+        ));
+        assert!(same_position(
+            "tests/../prog/x.catala_en:1.2-3",
+            "../prog/x.catala_en:1.2-3"
+        ));
+        assert!(!same_position(
+            "a/b/../../allowance.catala_en:12.10-19",
+            "/tmp/p/b/other.catala_en:12.10-19"
+        ));
+        assert_eq!(
+            lexically_resolved("a/b/../../x.catala_en"),
+            std::path::PathBuf::from("x.catala_en")
+        );
+        assert_eq!(
+            lexically_resolved("../a/./../x"),
+            std::path::PathBuf::from("../x")
+        );
+    }
 
     #[test]
     fn positions_relative_to_other_directories_match_by_what_follows_the_climb() {

@@ -149,7 +149,9 @@ pub(crate) fn write_suite(
         }
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let sources = relabelled(loaded, dir);
+    // A module program's suite gets its own clerk.toml: the test directory is then the root.
+    let writes_manifest = names.uses_modules || names.link != concolic::emit::ProgramLink::Include;
+    let sources = relabelled(loaded, dir, writes_manifest);
     let mut interp = Interpreter::<()>::new(&loaded.program, ()).map_err(|e| e.message.clone())?;
     let mut texts = Vec::with_capacity(kept.len());
     let mut error_blocks = 0;
@@ -169,7 +171,7 @@ pub(crate) fn write_suite(
     let file = suite
         .write(&texts, source.file, dir)
         .map_err(|e| format!("cannot write tests: {e}"))?;
-    let manifest = if names.uses_modules || names.link != concolic::emit::ProgramLink::Include {
+    let manifest = if writes_manifest {
         write_manifest(source, dir)?
     } else {
         None
@@ -223,13 +225,20 @@ fn minimal(source: &SuiteSource, tests: &[TestCase]) -> Result<concolic::suite::
     Ok(s)
 }
 
-/// The program's sources named as the positions of the errors in the test blocks name them:
-/// relative to the test directory (the project root of its clerk.toml, from which Catala
-/// names files) when that takes at most one `..` (tests beside the sources), else by the
-/// file's last two path components. The test runner matches positions by path suffix, so
-/// either names the file wherever `lexprobe test` runs from.
-fn relabelled(loaded: &Loaded, dir: &Path) -> catala_syntax::SourceMap {
+/// The program's sources named as Catala names them in the positions of the errors of the test
+/// blocks. `clerk test` runs Catala from the project root (the nearest directory above the test
+/// directory with a `clerk.toml`, else with `.git` or `catala.opam`; the test directory itself
+/// when there is none) on the test file named from there (`tests/S_concolic.catala_en`), and
+/// Catala names an included file by the including file's directory joined, as written, with
+/// the include path: `tests/../allowance.catala_en`. The test runner matches positions by path
+/// suffix, so these names also hold wherever `lexprobe test` runs from. `own_root`: the suite
+/// gets its own `clerk.toml` (module programs), so the test directory is the root.
+fn relabelled(loaded: &Loaded, dir: &Path, own_root: bool) -> catala_syntax::SourceMap {
     let mut sources = loaded.sources.clone();
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let prefix = project_root(&dir)
+        .filter(|_| !own_root)
+        .map(|root| concolic::emit::path_from(&dir, &root));
     for (k, f) in sources.files.iter_mut().enumerate() {
         let stdlib = loaded
             .program
@@ -237,28 +246,35 @@ fn relabelled(loaded: &Loaded, dir: &Path) -> catala_syntax::SourceMap {
             .iter()
             .any(|s| s.0 as usize == k);
         if !stdlib && f.path.is_file() {
-            f.display_name = position_name(&f.path, dir);
+            let file = f.path.canonicalize().unwrap_or_else(|_| f.path.clone());
+            f.display_name = position_name(&file, &dir, prefix.as_deref());
         }
     }
     sources
 }
 
-/// How a test block names `file` (see [`relabelled`]).
-fn position_name(file: &Path, dir: &Path) -> String {
+/// The directory `clerk test` takes as the project root when run in `dir` (see
+/// [`relabelled`]); `None` when it is `dir` itself.
+fn project_root(dir: &Path) -> Option<PathBuf> {
+    let holding = |names: &[&str]| {
+        dir.ancestors()
+            .find(|d| names.iter().any(|n| d.join(n).exists()))
+            .map(Path::to_path_buf)
+    };
+    holding(&["clerk.toml"])
+        .or_else(|| holding(&[".git", "catala.opam"]))
+        .filter(|root| root != dir)
+}
+
+/// How a test block in `dir` names `file`, `prefix` being the path of `dir` from the project
+/// root (see [`relabelled`]): the prefix joined, as Catala joins it (no `..` resolved), with
+/// the path of the file from `dir`.
+fn position_name(file: &Path, dir: &Path, prefix: Option<&Path>) -> String {
     let relative = concolic::emit::path_from(file, dir);
-    let ups = relative
-        .components()
-        .filter(|c| matches!(c, std::path::Component::ParentDir))
-        .count();
-    if ups <= 1 {
-        return relative.display().to_string();
+    match prefix.filter(|p| !p.as_os_str().is_empty()) {
+        Some(p) => p.join(relative).display().to_string(),
+        None => relative.display().to_string(),
     }
-    let parts: Vec<_> = relative.components().collect();
-    let tail = &parts[parts.len().saturating_sub(2)..];
-    tail.iter()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// The error `lexprobe run` prints on test `t`'s inputs, positions named from the test
@@ -350,25 +366,54 @@ fn toml_string(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::position_name;
+    use super::{position_name, project_root};
     use std::path::Path;
 
     #[test]
-    fn positions_name_files_from_the_test_directory_or_by_their_tail() {
-        // Tests beside the sources: `../prog/x` from `root/tests`.
+    fn positions_name_files_as_catala_does_from_the_project_root() {
+        // Tests in `tests/` of the project `/r`: the included program one level up is
+        // `tests/../x` (Catala joins the test file's directory and the include path as
+        // written), one in a sibling directory `tests/../prog/x`.
+        let tests = Path::new("/r/tests");
+        let prefix = Some(Path::new("tests"));
         assert_eq!(
-            position_name(Path::new("/r/prog/x.catala_en"), Path::new("/r/tests")),
-            "../prog/x.catala_en"
+            position_name(Path::new("/r/x.catala_en"), tests, prefix),
+            "tests/../x.catala_en"
         );
-        // The program inside the test directory.
         assert_eq!(
-            position_name(Path::new("/r/tests/x.catala_en"), Path::new("/r/tests")),
+            position_name(Path::new("/r/prog/x.catala_en"), tests, prefix),
+            "tests/../prog/x.catala_en"
+        );
+        // Two levels down from the root.
+        assert_eq!(
+            position_name(
+                Path::new("/r/prog/x.catala_en"),
+                Path::new("/r/a/b"),
+                Some(Path::new("a/b"))
+            ),
+            "a/b/../../prog/x.catala_en"
+        );
+        // The test directory is the root: paths from it.
+        assert_eq!(
+            position_name(Path::new("/r/tests/x.catala_en"), tests, None),
             "x.catala_en"
         );
-        // Farther away: the last two components.
         assert_eq!(
-            position_name(Path::new("/a/b/prog/x.catala_en"), Path::new("/c/d/tests")),
-            "prog/x.catala_en"
+            position_name(Path::new("/a/prog/x.catala_en"), tests, None),
+            "../../a/prog/x.catala_en"
         );
+    }
+
+    #[test]
+    fn the_project_root_is_the_nearest_directory_with_a_clerk_manifest() {
+        let base = std::env::temp_dir().join(format!("lexprobe-root-{}", std::process::id()));
+        let tests = base.join("proj/tests");
+        std::fs::create_dir_all(&tests).unwrap();
+        std::fs::write(base.join("proj/clerk.toml"), "").unwrap();
+        assert_eq!(project_root(&tests), Some(base.join("proj")));
+        // A manifest in the test directory itself: it is the root.
+        std::fs::write(tests.join("clerk.toml"), "").unwrap();
+        assert_eq!(project_root(&tests), None);
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }
