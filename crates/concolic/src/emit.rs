@@ -368,6 +368,12 @@ impl Suite<'_> {
         out
     }
 
+    /// Whether test `t` can be written as a test: every input it gives has a Catala literal
+    /// (a function input fixed by the exploration has none; such a path is listed as text).
+    pub fn is_writable(&self, t: &TestCase) -> bool {
+        t.inputs.iter().flatten().all(|v| writable(self.program, v))
+    }
+
     /// The text of test `i` (0-based): a `#[test]` scope asserting its outputs, or, for a path
     /// ending in an error, a scope and the ```catala-test-cli block running it with
     /// `expected_error` (the error as `catala test-scope` prints it) and the exit code. Without

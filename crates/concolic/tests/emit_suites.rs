@@ -164,6 +164,8 @@ fn a_path_with_a_function_input_is_listed_not_written_as_a_test() {
         names: &names,
     };
     for (i, t) in e.tests.iter().enumerate() {
+        // The function input has no Catala literal: no test of this scope is writable.
+        assert!(!suite.is_writable(t), "test {i}");
         // Even given the error `lexprobe run` prints, no scope and no test block is written.
         let text = suite.test_text(i, t, Some("┌─[ERROR]─\n"));
         assert!(!text.contains("equals ()"), "{text}");

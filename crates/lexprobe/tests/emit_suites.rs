@@ -247,3 +247,40 @@ fn the_housing_module_fixture_suite_passes() {
     assert_eq!(replay_passes(&root, "tests"), 40);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_path_listed_as_text_is_not_counted_as_a_test_block() {
+    // `WithFunction` has one input, a function the exploration fixes: its one path ends in an
+    // error, but a test file has no literal for the function, so the path is listed as text
+    // and the suite holds no test block.
+    let root = std::env::temp_dir().join(format!("lexprobe-suites-{}-listed", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("temporary directory");
+    std::fs::copy(
+        fixture("concolic_inputs", "fixed.catala_en"),
+        root.join("fixed.catala_en"),
+    )
+    .expect("fixture copied");
+    let out = lexprobe(
+        &root,
+        &[
+            "concolic",
+            "fixed.catala_en",
+            "--scope",
+            "WithFunction",
+            "--emit-tests",
+            "tests",
+            "--exit-zero",
+        ],
+    );
+    let printed = text(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(
+        printed.contains("Suite: 1 test (0 ending in an error, as test blocks)"),
+        "{printed}"
+    );
+    let file = std::fs::read_to_string(root.join("tests/WithFunction_concolic.catala_en"))
+        .expect("suite written");
+    assert_eq!(count(&file, "```catala-test-cli"), 0, "{file}");
+    let _ = std::fs::remove_dir_all(&root);
+}
