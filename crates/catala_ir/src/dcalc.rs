@@ -851,12 +851,14 @@ pub enum ExprKind {
         arg: Box<Expr>,
     },
     /// A binary operator. The node's span is the operator token's (where Catala reports an
-    /// ambiguous date or incomparable durations); a division by zero is reported at
-    /// `rhs.span`.
+    /// ambiguous date or incomparable durations); `whole` is the whole expression's, its
+    /// parentheses included: where a value this operator computes comes from, the position
+    /// Catala gives a division by zero whose divisor it computed.
     Binary {
         op: BinaryOp,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
+        whole: Span,
     },
     /// `impossible`: the "impossible computation reached" error at this span.
     Impossible,

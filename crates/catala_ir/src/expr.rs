@@ -258,7 +258,15 @@ impl<'a> ExprCtx<'a> {
                 let (lit, ty) = translate_literal(l, span)?;
                 Ok((mk(ExprKind::Literal(lit)), ty))
             }
-            S::Var(id) => self.variable(id),
+            S::Var(id) => {
+                // A variable in parentheses is read at the parenthesised span, as Catala
+                // reports it (e.g. the divisor `(x)` of a division by zero).
+                let (mut x, ty) = self.variable(id)?;
+                if matches!(x.kind, ExprKind::Local(_)) {
+                    x.span = span;
+                }
+                Ok((x, ty))
+            }
             S::QualVar(q) => self.qualified_variable(q),
             S::StateAccess(id, state) => self.state_access(id, state, span),
             S::Constructor { name, payload } => {
@@ -926,6 +934,7 @@ impl<'a> ExprCtx<'a> {
                     op: r.op,
                     lhs: Box::new(lhs),
                     rhs: Box::new(rhs),
+                    whole: span,
                 },
                 op_span,
             ),

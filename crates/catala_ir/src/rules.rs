@@ -3,7 +3,8 @@
 //! one group; unlabeled exceptions form one group per target), each group points to the group it
 //! is an exception to, and the resulting forest becomes nested defaults:
 //! a group is `⟨ rules of the group | false :- ∅ ⟩`, wrapped as
-//! `⟨ exception groups | true :- that ⟩` when other groups are exceptions to it. Sibling rules
+//! `⟨ exception groups | true :- that ⟩` when other groups are exceptions to it; sibling groups
+//! come last-written first, rules within a group in their written order. Sibling rules
 //! with syntactically equal consequences are chained instead of conflicting
 //! (`collapse_similar_outcomes`).
 
@@ -174,7 +175,11 @@ pub(crate) fn build_tree(rules: Vec<Rule>, var_name: &str, fallback_span: Span) 
             cur = p;
         }
     }
+    // Sibling groups are tried last-written first, as Catala orders them (its groups compare by
+    // their rules' order of appearance, and are listed in decreasing order): this is the order
+    // in which a conflict's positions are reported, and which error of several comes first.
     let roots: Vec<usize> = (0..groups.len())
+        .rev()
         .filter(|&g| groups[g].parent.is_none())
         .collect();
     let mut rules: Vec<Option<Rule>> = rules.into_iter().map(Some).collect();
@@ -241,6 +246,7 @@ fn group_expr(g: usize, groups: &[Group], rules: &mut [Option<Rule>], fallback: 
         span,
     );
     let children: Vec<usize> = (0..groups.len())
+        .rev()
         .filter(|&c| groups[c].parent.map(|(p, _)| p) == Some(g))
         .collect();
     if children.is_empty() {

@@ -214,6 +214,7 @@ fn translate_rule(
                         op: dcalc::BinaryOp::And,
                         lhs: Box::new(prev),
                         rhs: Box::new(x),
+                        whole: span,
                     },
                     span,
                 )

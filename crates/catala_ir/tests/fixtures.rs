@@ -409,7 +409,7 @@ fn empty_internal_variables_fail_only_where_read() {
 fn binary_ops(e: &dcalc::Expr, out: &mut Vec<dcalc::BinaryOp>) {
     use dcalc::ExprKind as K;
     match &e.kind {
-        K::Binary { op, lhs, rhs } => {
+        K::Binary { op, lhs, rhs, .. } => {
             out.push(*op);
             binary_ops(lhs, out);
             binary_ops(rhs, out);

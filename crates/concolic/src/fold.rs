@@ -152,6 +152,7 @@ fn fold_here(e: &mut Expr) -> bool {
                         op: BinaryOp::Or,
                         lhs: Box::new(prev),
                         rhs: Box::new(test),
+                        whole: span,
                     },
                     span,
                 ),

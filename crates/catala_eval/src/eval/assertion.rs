@@ -151,7 +151,7 @@ fn render(s: &Shown, printer: &ValuePrinter<'_>) -> String {
 impl<C: Companion> Interpreter<'_, C> {
     fn partially_evaluate(&mut self, e: &Expr, fr: &Frame<C>, neg: bool) -> EvalResult<Shown> {
         match &e.kind {
-            ExprKind::Binary { op, lhs, rhs } => match op {
+            ExprKind::Binary { op, lhs, rhs, .. } => match op {
                 BinaryOp::And if !neg => {
                     let (l, _) = self.eval(lhs, fr)?;
                     if matches!(l, Value::Bool(true)) {

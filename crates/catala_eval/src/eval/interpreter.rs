@@ -55,6 +55,31 @@ pub struct Interpreter<'p, C: Companion = ()> {
     externals: Arc<Externals>,
     /// In debug mode, the values of the `#[debug.print]` expressions met, in order.
     pub debug_log: Option<Vec<DebugRecord>>,
+    /// Where the value of the last expression that hands on another one's value (a branch,
+    /// a `let`, a call; see [`passes_value_on`]) was computed: a division by zero is reported
+    /// there, as Catala reports it where its divisor's value comes from.
+    origin: Span,
+}
+
+/// Whether an expression's value is another expression's, handed on unchanged: the taken
+/// branch of an `if` or `match`, the body of a `let` or of a called function.
+fn passes_value_on(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::If { .. }
+            | ExprKind::Match { .. }
+            | ExprKind::Let { .. }
+            | ExprKind::Apply { .. }
+    )
+}
+
+/// Where an expression computing its own value (not handing one on) puts it: its whole
+/// span, parentheses included.
+fn own_span(e: &Expr) -> Span {
+    match e.kind {
+        ExprKind::Binary { whole, .. } => whole,
+        _ => e.span,
+    }
 }
 
 /// A value shown by `#[debug.print]` in debug mode.
@@ -87,6 +112,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             language: Language::En,
             externals,
             debug_log: None,
+            origin: Span::default(),
         };
         for &id in &program.topdef_order {
             let def = program.topdef(id);
@@ -332,7 +358,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             ExprKind::Let { slot, value, body } => {
                 let v = self.eval(value, fr)?;
                 self.set(fr, *slot, v);
-                self.eval(body, fr)
+                self.eval_handing_on(body, fr)
             }
             ExprKind::If {
                 cond,
@@ -349,9 +375,9 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                     },
                 );
                 if taken {
-                    self.eval(then_branch, fr)
+                    self.eval_handing_on(then_branch, fr)
                 } else {
-                    self.eval(else_branch, fr)
+                    self.eval_handing_on(else_branch, fr)
                 }
             }
             ExprKind::Lambda(lambda) => {
@@ -372,6 +398,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 for a in args {
                     values.push(self.eval(a, fr)?);
                 }
+                self.origin = e.span;
                 let r = self.call(&f.0, values, e.span);
                 match r {
                     // An error inside the standard library is the caller's: it is reported
@@ -470,7 +497,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                     );
                     self.set(fr, slot, (payload, pc));
                 }
-                self.eval(&arm.body, fr)
+                self.eval_handing_on(&arm.body, fr)
             }
             ExprKind::IsCase { expr, case, .. } => {
                 let (sv, sc) = self.eval(expr, fr)?;
@@ -541,10 +568,15 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 let c = C::unary(&mut self.session, *op, (&av, &ac), &v);
                 Ok((v, c))
             }
-            ExprKind::Binary { op, lhs, rhs } => {
+            ExprKind::Binary { op, lhs, rhs, .. } => {
                 let (lv, lc) = self.eval(lhs, fr)?;
                 let (rv, rc) = self.eval(rhs, fr)?;
-                self.binary(*op, (lv, lc), (rv, rc), e.span, rhs.span)
+                let divisor = if passes_value_on(rhs) {
+                    self.origin
+                } else {
+                    own_span(rhs)
+                };
+                self.binary(*op, (lv, lc), (rv, rc), e.span, divisor)
             }
             ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
             ExprKind::ImpossibleMessage(m) => {
@@ -635,9 +667,19 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         for (i, v) in args.into_iter().enumerate() {
             self.set(&frame, lambda.param_slot(i), v);
         }
-        let result = self.eval(&lambda.body, &frame);
+        let result = self.eval_handing_on(&lambda.body, &frame);
         self.stack.truncate(frame.base);
         result
+    }
+
+    /// Evaluates an expression whose value the caller hands on, noting where that value was
+    /// computed (in [`Interpreter::origin`]).
+    fn eval_handing_on(&mut self, e: &Expr, fr: &Frame<C>) -> EvalResult<Tracked<C>> {
+        let r = self.eval(e, fr);
+        if !passes_value_on(e) {
+            self.origin = own_span(e);
+        }
+        r
     }
 
     /// Runs a scope in a fresh frame and returns its output structure.

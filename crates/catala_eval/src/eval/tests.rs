@@ -39,6 +39,7 @@ fn bin(op: BinaryOp, l: Expr, r: Expr, at: usize) -> Expr {
             op,
             lhs: Box::new(l),
             rhs: Box::new(r),
+            whole: sp(at),
         },
         at,
     )

@@ -289,7 +289,7 @@ impl<'p> Evaluator<'p> {
                     (op, _) => return Err(EvalError::Unsupported(format!("{op:?}"))),
                 }
             }
-            ExprKind::Binary { op, lhs, rhs } => {
+            ExprKind::Binary { op, lhs, rhs, .. } => {
                 let a = self.value(lhs, f)?;
                 let b = self.value(rhs, f)?;
                 binary(*op, a, b)?

@@ -115,6 +115,7 @@ impl Literals {
                     | BinaryOp::Ge(CmpType::Duration),
                 lhs,
                 rhs,
+                ..
             } => {
                 for side in [lhs, rhs] {
                     if let ExprKind::Literal(Literal::Duration {
