@@ -85,6 +85,10 @@ pub struct Program {
     /// The files of the standard library's modules (errors inside them are reported at the
     /// user's call).
     pub stdlib_files: Vec<catala_syntax::FileId>,
+    /// The files of the other modules the program uses. Catala runs them compiled, and its
+    /// compiled code reports a division by zero at the division (see [`ExprKind::Binary`]),
+    /// not where the divisor came from.
+    pub module_files: Vec<catala_syntax::FileId>,
     /// Warnings of the compilation (deprecated constructions), with their positions.
     pub warnings: Vec<catala_syntax::Diagnostic>,
 }
@@ -147,6 +151,11 @@ impl Program {
     /// True if `span` lies in a file of the standard library.
     pub fn is_stdlib_span(&self, span: Span) -> bool {
         self.stdlib_files.contains(&span.file)
+    }
+
+    /// True if `span` lies in a file of a used module other than the standard library's.
+    pub fn is_module_span(&self, span: Span) -> bool {
+        self.module_files.contains(&span.file)
     }
 
     /// The law headings in force at `span` (the trail of the innermost item containing it),
@@ -853,7 +862,10 @@ pub enum ExprKind {
     /// A binary operator. The node's span is the operator token's (where Catala reports an
     /// ambiguous date or incomparable durations); `whole` is the whole expression's, its
     /// parentheses included: where a value this operator computes comes from, the position
-    /// Catala gives a division by zero whose divisor it computed.
+    /// Catala gives a division by zero whose divisor it computed. In a used module (run
+    /// compiled by Catala) a division by zero is reported at the division's own `whole`, which
+    /// for a division that is the whole of a variable's only, unconditional rule is the
+    /// variable's declaration (Catala's compiled code keeps no closer position there).
     Binary {
         op: BinaryOp,
         lhs: Box<Expr>,

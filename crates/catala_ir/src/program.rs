@@ -157,6 +157,17 @@ fn compile_inner(
             files.dedup();
             files
         },
+        module_files: {
+            let mut files: Vec<catala_syntax::FileId> = program
+                .modules
+                .iter()
+                .filter(|m| !m.stdlib)
+                .flat_map(|m| m.items.iter().map(|i| i.span.file))
+                .collect();
+            files.sort_unstable();
+            files.dedup();
+            files
+        },
         topdefs,
         topdef_order,
         scopes,

@@ -269,7 +269,10 @@ fn target_tree(
     list_result: bool,
 ) -> R<Expr> {
     let build = |ctx: &mut ExprCtx<'_>, slots: &[Slot]| -> R<Expr> {
-        let rules = translate_rules(ctx, defs, decl, slots)?;
+        let mut rules = translate_rules(ctx, defs, decl, slots)?;
+        if decl.params.is_none() {
+            mark_sole_division(&mut rules, decl.span);
+        }
         let has_rules = !rules.is_empty();
         let tree = build_tree(rules, var_name, decl.span)?;
         if list_result {
@@ -717,4 +720,19 @@ fn cycle_error(
         }
     }
     d
+}
+
+/// A division that is the whole consequence of a variable's only rule, unconditional: Catala's
+/// compiled code reports its division by zero at the variable's declaration (see
+/// [`ExprKind::Binary`]).
+fn mark_sole_division(rules: &mut [crate::rules::Rule], decl: Span) {
+    let [rule] = rules else { return };
+    if rule.justification.is_some() || rule.label.is_some() {
+        return;
+    }
+    if let ExprKind::Binary { op, whole, .. } = &mut rule.consequence.kind {
+        if op.is_division() {
+            *whole = decl;
+        }
+    }
 }

@@ -65,6 +65,18 @@ fn error_positions_are_those_the_reference_reports() {
     assert_eq!(text.lines().last(), Some("8 passed, 0 failed"), "{text}");
 }
 
+/// A module a test file uses runs compiled under Catala, and its compiled code reports a
+/// division by zero at the division (in a branch, in a function), or at the variable's
+/// declaration when the division is the whole of its only rule. The expected outputs are the
+/// reference Catala's (`clerk test --reset`, fdf4ccd5).
+#[test]
+fn divisions_in_a_used_module_are_reported_as_compiled_code_reports_them() {
+    let out = lexprobe_test(&["tests/fixtures/eval/compiled_module/tests"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text.lines().last(), Some("3 passed, 0 failed"), "{text}");
+}
+
 #[test]
 fn blocks_that_differ_fail_with_the_reason() {
     let out = lexprobe_test(&["tests/fixtures/runner/mismatch"]);

@@ -59,6 +59,9 @@ pub struct Interpreter<'p, C: Companion = ()> {
     /// a `let`, a call; see [`passes_value_on`]) was computed: a division by zero is reported
     /// there, as Catala reports it where its divisor's value comes from.
     origin: Span,
+    /// Report errors as Catala's compiled code does for every scope, not only for those of
+    /// used modules (see [`Interpreter::report_as_compiled`]).
+    compiled_positions: bool,
 }
 
 /// Whether an expression's value is another expression's, handed on unchanged: the taken
@@ -113,6 +116,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             externals,
             debug_log: None,
             origin: Span::default(),
+            compiled_positions: false,
         };
         for &id in &program.topdef_order {
             let def = program.topdef(id);
@@ -568,10 +572,17 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 let c = C::unary(&mut self.session, *op, (&av, &ac), &v);
                 Ok((v, c))
             }
-            ExprKind::Binary { op, lhs, rhs, .. } => {
+            ExprKind::Binary {
+                op,
+                lhs,
+                rhs,
+                whole,
+            } => {
                 let (lv, lc) = self.eval(lhs, fr)?;
                 let (rv, rc) = self.eval(rhs, fr)?;
-                let divisor = if passes_value_on(rhs) {
+                let divisor = if self.compiled_positions || self.program.is_module_span(e.span) {
+                    *whole
+                } else if passes_value_on(rhs) {
                     self.origin
                 } else {
                     own_span(rhs)
@@ -670,6 +681,13 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         let result = self.eval_handing_on(&lambda.body, &frame);
         self.stack.truncate(frame.base);
         result
+    }
+
+    /// Reports runtime errors as Catala does when it runs the program compiled, as a module
+    /// a test file uses (a division by zero at the division, not where its divisor came
+    /// from): what a test of a module program expects.
+    pub fn report_as_compiled(&mut self, compiled: bool) {
+        self.compiled_positions = compiled;
     }
 
     /// Evaluates an expression whose value the caller hands on, noting where that value was

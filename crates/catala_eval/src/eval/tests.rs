@@ -119,6 +119,7 @@ fn program(body: Vec<Stmt>, outputs: Vec<(&str, u32)>, frame_size: u32) -> Progr
     Program {
         option_enum: None,
         stdlib_files: Vec::new(),
+        module_files: Vec::new(),
         warnings: Vec::new(),
         structs: vec![
             StructDef {

@@ -426,6 +426,7 @@ mod tests {
         Program {
             option_enum: None,
             stdlib_files: Vec::new(),
+            module_files: Vec::new(),
             warnings: Vec::new(),
             structs: vec![StructDef {
                 name: "S".into(),

@@ -155,6 +155,8 @@ pub(crate) fn write_suite(
     let writes_manifest = names.uses_modules || names.link != concolic::emit::ProgramLink::Include;
     let sources = relabelled(loaded, dir, writes_manifest);
     let mut interp = Interpreter::<()>::new(&loaded.program, ()).map_err(|e| e.message.clone())?;
+    // A module program runs compiled under the test file that uses it.
+    interp.report_as_compiled(names.link != concolic::emit::ProgramLink::Include);
     let mut texts = Vec::with_capacity(kept.len());
     let mut error_blocks = 0;
     let mut problems = std::collections::HashSet::new();
