@@ -151,9 +151,12 @@ pub(crate) fn write_suite(
         }
     };
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    // A module program's suite gets its own clerk.toml: the test directory is then the root.
-    let writes_manifest = names.uses_modules || names.link != concolic::emit::ProgramLink::Include;
-    let sources = relabelled(loaded, dir, writes_manifest);
+    // A module program's suite gets its own clerk.toml, the test directory then being the
+    // root, unless it lies in a project whose clerk.toml already finds the modules.
+    let compiled = names.link != concolic::emit::ProgramLink::Include;
+    let in_project = project_manifest_above(dir);
+    let writes_manifest = (names.uses_modules || compiled) && !in_project;
+    let sources = relabelled(loaded, dir, writes_manifest, compiled);
     let mut interp = Interpreter::<()>::new(&loaded.program, ()).map_err(|e| e.message.clone())?;
     // A module program runs compiled under the test file that uses it.
     interp.report_as_compiled(names.link != concolic::emit::ProgramLink::Include);
@@ -167,6 +170,10 @@ pub(crate) fn write_suite(
         }
         let expected = match t.outcome {
             Outcome::Ok(_) => None,
+            // Catala's compiled code stops at a failed assertion with another message, after
+            // printing the values the assertion reads: such a path is listed, not written as
+            // a test block.
+            Outcome::Assertion(_) if compiled => None,
             _ => replayed_error(&mut interp, &sources, source.scope, t),
         };
         // A path listed as text (an input without a Catala literal) is no test block.
@@ -238,24 +245,45 @@ fn minimal(source: &SuiteSource, tests: &[TestCase]) -> Result<concolic::suite::
 /// the include path: `tests/../allowance.catala_en`. The test runner matches positions by path
 /// suffix, so these names also hold wherever `lexprobe test` runs from. `own_root`: the suite
 /// gets its own `clerk.toml` (module programs), so the test directory is the root.
-fn relabelled(loaded: &Loaded, dir: &Path, own_root: bool) -> catala_syntax::SourceMap {
+///
+/// The files of a module (the program itself when `compiled`, the modules it uses) are named
+/// from the root, as Catala names the files it finds through the project's include
+/// directories (`aides_logement/prologue.catala_fr`).
+fn relabelled(
+    loaded: &Loaded,
+    dir: &Path,
+    own_root: bool,
+    compiled: bool,
+) -> catala_syntax::SourceMap {
     let mut sources = loaded.sources.clone();
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let prefix = project_root(&dir)
-        .filter(|_| !own_root)
-        .map(|root| concolic::emit::path_from(&dir, &root));
+    let root = project_root(&dir).filter(|_| !own_root);
+    let prefix = root
+        .as_ref()
+        .map(|root| concolic::emit::path_from(&dir, root));
+    let program = &loaded.program;
     for (k, f) in sources.files.iter_mut().enumerate() {
-        let stdlib = loaded
-            .program
-            .stdlib_files
-            .iter()
-            .any(|s| s.0 as usize == k);
-        if !stdlib && f.path.is_file() {
-            let file = f.path.canonicalize().unwrap_or_else(|_| f.path.clone());
-            f.display_name = position_name(&file, &dir, prefix.as_deref());
+        let id = |files: &[catala_syntax::FileId]| files.iter().any(|s| s.0 as usize == k);
+        if id(&program.stdlib_files) || !f.path.is_file() {
+            continue;
         }
+        let file = f.path.canonicalize().unwrap_or_else(|_| f.path.clone());
+        let module_file = id(&program.module_files) || compiled;
+        f.display_name = match &root {
+            Some(root) if module_file => concolic::emit::path_from(&file, root)
+                .display()
+                .to_string(),
+            _ => position_name(&file, &dir, prefix.as_deref()),
+        };
     }
     sources
+}
+
+/// Whether a directory above `dir` (not `dir` itself) holds a `clerk.toml`: `dir` is then
+/// inside a Catala project, whose manifest finds the modules.
+fn project_manifest_above(dir: &Path) -> bool {
+    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors().skip(1).any(|d| d.join("clerk.toml").is_file())
 }
 
 /// The directory `clerk test` takes as the project root when run in `dir` (see
