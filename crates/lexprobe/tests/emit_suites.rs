@@ -59,6 +59,62 @@ fn count(haystack: &str, needle: &str) -> usize {
     haystack.matches(needle).count()
 }
 
+/// A suite emitted into `tests/` of a Catala project (a `clerk.toml` at its root listing
+/// `prog`) is run from the root by `clerk test tests`: no manifest of its own (it would make
+/// `tests/` the root, where the module cannot be built), the module's files named from the
+/// root, and the positions of Catala's compiled code for a module (the reference `clerk test`
+/// passed such a suite: BENCHMARKS.md, "Test suites in Catala's test model").
+#[test]
+fn a_module_suite_inside_a_project_uses_the_project_manifest() {
+    let root = project("in-project", "household_benefit.catala_en");
+    std::fs::write(
+        root.join("clerk.toml"),
+        "[project]\ninclude_dirs = [\"prog\"]\n",
+    )
+    .expect("manifest");
+    let explore = lexprobe(
+        &root,
+        &[
+            "concolic",
+            "prog/household_benefit.catala_en",
+            "--scope",
+            "Benefit",
+            "--emit-tests",
+            "tests",
+            "--suite",
+            "all",
+        ],
+    );
+    assert_eq!(explore.status.code(), Some(1), "{}", text(&explore));
+    assert!(!root.join("tests/clerk.toml").exists());
+    let file = std::fs::read_to_string(root.join("tests/Benefit_concolic.catala_en"))
+        .expect("test file written");
+    // The conflict of Articles 2 and 3, named from the root.
+    assert!(
+        file.contains("├─➤ prog/household_benefit.catala_en:42.24-28:"),
+        "{file}"
+    );
+    // `definition per_child equals amount / household.children` is the variable's only rule:
+    // compiled, the division by zero is reported at its declaration (`output per_child`,
+    // line 20), under the file's title alone.
+    let division = file
+        .split("```catala-test-cli\n")
+        .find(|b| b.contains("used as denominator in a division"))
+        .expect("a test block for the division");
+    assert!(
+        division.contains("├─➤ prog/household_benefit.catala_en:20.10-19:"),
+        "{division}"
+    );
+    assert!(!division.contains("Article 1"), "{division}");
+    // A negative number of children fails the module's assertion: listed, not a block.
+    assert!(file.contains("ends with `assertion`"), "{file}");
+    assert!(!file.contains("Assertion failed"), "{file}");
+    let scopes = count(&file, "#[test]");
+    let blocks = count(&file, "```catala-test-cli");
+    assert_eq!(replay_passes(&root, "tests"), scopes + blocks);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 #[test]
 fn a_module_program_is_used_and_its_error_paths_are_test_blocks() {
     let root = project("module", "household_benefit.catala_en");

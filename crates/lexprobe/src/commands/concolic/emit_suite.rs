@@ -270,9 +270,9 @@ fn relabelled(
         let file = f.path.canonicalize().unwrap_or_else(|_| f.path.clone());
         let module_file = id(&program.module_files) || compiled;
         f.display_name = match &root {
-            Some(root) if module_file => concolic::emit::path_from(&file, root)
-                .display()
-                .to_string(),
+            Some(root) if module_file => {
+                concolic::emit::path_from(&file, root).display().to_string()
+            }
             _ => position_name(&file, &dir, prefix.as_deref()),
         };
     }
@@ -283,7 +283,9 @@ fn relabelled(
 /// inside a Catala project, whose manifest finds the modules.
 fn project_manifest_above(dir: &Path) -> bool {
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    dir.ancestors().skip(1).any(|d| d.join("clerk.toml").is_file())
+    dir.ancestors()
+        .skip(1)
+        .any(|d| d.join("clerk.toml").is_file())
 }
 
 /// The directory `clerk test` takes as the project root when run in `dir` (see
