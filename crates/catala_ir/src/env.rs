@@ -383,11 +383,8 @@ impl Env {
                     )),
                 };
             }
-            // `M.C`: the whole path names a module.
-            if self.is_module_path(m, &name.path) {
-                let target = self.module_path(m, &name.path)?;
-                return self.unqualified_ctor(&[target], name);
-            }
+            // `M.C` (the whole path naming a module) is refused as Catala refuses it: a used
+            // module's constructor is written `M.Enum.C`.
             if !modules.is_empty() {
                 self.module_path(m, modules)?;
             }

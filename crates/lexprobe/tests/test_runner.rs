@@ -77,6 +77,21 @@ fn divisions_in_a_used_module_are_reported_as_compiled_code_reports_them() {
     assert_eq!(text.lines().last(), Some("3 passed, 0 failed"), "{text}");
 }
 
+/// A used module's constructor named without its enumeration (`Mc.Metro` for
+/// `Mc.Coll.Metro`) is refused, as the reference Catala refuses it ("No enum named Mc found").
+#[test]
+fn a_module_constructor_without_its_enumeration_is_refused() {
+    let out = lexprobe_test(&["tests/fixtures/eval/module_constructor/tests"]);
+    let text = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    // Catala's exit code for a program it cannot compile.
+    assert_eq!(out.status.code(), Some(123), "{text}");
+    assert!(text.contains("No enum named Mc found"), "{text}");
+    assert!(
+        text.contains("short_constructor.catala_en: failed (does not compile)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn blocks_that_differ_fail_with_the_reason() {
     let out = lexprobe_test(&["tests/fixtures/runner/mismatch"]);
