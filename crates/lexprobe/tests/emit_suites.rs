@@ -106,8 +106,14 @@ fn a_module_suite_inside_a_project_uses_the_project_manifest() {
         "{division}"
     );
     assert!(!division.contains("Article 1"), "{division}");
-    // A negative number of children fails the module's assertion: listed, not a block.
+    // A negative number of children fails the module's assertion (single parent or not: two
+    // paths): listed, not a block.
     assert!(file.contains("ends with `assertion`"), "{file}");
+    assert!(
+        text(&explore).contains("as test blocks; 2 listed as text only)"),
+        "{}",
+        text(&explore)
+    );
     assert!(!file.contains("Assertion failed"), "{file}");
     let scopes = count(&file, "#[test]");
     let blocks = count(&file, "```catala-test-cli");
@@ -332,7 +338,9 @@ fn a_path_listed_as_text_is_not_counted_as_a_test_block() {
     let printed = text(&out);
     assert!(out.status.success(), "{printed}");
     assert!(
-        printed.contains("Suite: 1 test (0 ending in an error, as test blocks)"),
+        printed.contains(
+            "Suite: 1 test (0 ending in an error, as test blocks; 1 listed as text only)"
+        ),
         "{printed}"
     );
     let file = std::fs::read_to_string(root.join("tests/WithFunction_concolic.catala_en"))

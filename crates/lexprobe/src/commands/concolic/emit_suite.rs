@@ -40,6 +40,9 @@ pub(crate) struct SuiteWritten {
     pub problems: usize,
     /// Tests ending in an error, written as test blocks.
     pub error_blocks: usize,
+    /// Kept paths listed as text with their inputs, not written as tests (an input without a
+    /// Catala literal, or an error the suite cannot state as Catala prints it).
+    pub listed: usize,
     /// The clerk.toml written beside the tests, if any.
     pub manifest: Option<PathBuf>,
 }
@@ -47,16 +50,21 @@ pub(crate) struct SuiteWritten {
 impl SuiteWritten {
     /// The line printed after the exploration.
     pub(crate) fn line(&self) -> String {
+        let listed = match self.listed {
+            0 => String::new(),
+            n => format!("; {n} listed as text only"),
+        };
         let kept = match (self.kind, self.rules) {
             (SuiteKind::Minimal, Some(rules)) => format!(
-                "{} of {} tests kept; {rules} rules applied, as by all tests; {} problem{} shown",
+                "{} of {} tests kept{listed}; {rules} rules applied, as by all tests; {} problem{} \
+                 shown",
                 self.kept,
                 self.total,
                 self.problems,
                 if self.problems == 1 { "" } else { "s" }
             ),
             _ => format!(
-                "{} test{} ({} ending in an error, as test blocks)",
+                "{} test{} ({} ending in an error, as test blocks{listed})",
                 self.kept,
                 if self.kept == 1 { "" } else { "s" },
                 self.error_blocks
@@ -74,6 +82,7 @@ impl SuiteWritten {
             "rules_applied": self.rules,
             "problems": self.problems,
             "error_blocks": self.error_blocks,
+            "listed": self.listed,
             "manifest": self.manifest.as_ref().map(|p| p.display().to_string()),
         })
     }
@@ -162,6 +171,7 @@ pub(crate) fn write_suite(
     interp.report_as_compiled(names.link != concolic::emit::ProgramLink::Include);
     let mut texts = Vec::with_capacity(kept.len());
     let mut error_blocks = 0;
+    let mut listed = 0;
     let mut problems = std::collections::HashSet::new();
     for &i in &kept {
         let t = &tests[i];
@@ -178,6 +188,8 @@ pub(crate) fn write_suite(
         };
         // A path listed as text (an input without a Catala literal) is no test block.
         error_blocks += usize::from(expected.is_some() && suite.is_writable(t));
+        let is_error = !matches!(t.outcome, Outcome::Ok(_));
+        listed += usize::from(!suite.is_writable(t) || (is_error && expected.is_none()));
         texts.push(suite.test_text(i, t, expected.as_deref()));
     }
     let file = suite
@@ -196,6 +208,7 @@ pub(crate) fn write_suite(
         rules,
         problems: problems.len(),
         error_blocks,
+        listed,
         manifest,
     })
 }
