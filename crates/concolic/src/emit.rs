@@ -355,14 +355,17 @@ impl Suite<'_> {
                 &[],
             )
         };
-        match &self.names.link {
-            ProgramLink::Include => {
-                let _ = writeln!(out, "> {include_word}: {}", include.display());
-            }
-            ProgramLink::Module(m) => out.push_str(&use_line(m, None)),
+        if let ProgramLink::Module(m) = &self.names.link {
+            out.push_str(&use_line(m, None));
         }
         for (module, alias) in &self.names.uses {
             out.push_str(&use_line(module, alias.as_deref()));
+        }
+        if let ProgramLink::Include = &self.names.link {
+            if !self.names.uses.is_empty() {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "> {include_word}: {}", include.display());
         }
         out.push('\n');
         out

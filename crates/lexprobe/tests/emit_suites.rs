@@ -304,6 +304,14 @@ fn the_housing_module_fixture_suite_passes() {
     );
     let file = std::fs::read_to_string(dir.join("Test_concolic.catala_fr")).expect("written");
     assert!(file.contains("AL.ZoneDHabitation."), "{file}");
+    // The fixture's own module uses are repeated before it is included: `clerk test` builds
+    // only the modules the test file names itself.
+    assert!(
+        file.contains(
+            "> Usage de Aides_logement en tant que AL\n> Usage de France\n\n> Inclusion:"
+        ),
+        "{file}"
+    );
     let tests = count(&file, "#[test]") + count(&file, "```catala-test-cli");
     assert_eq!(tests, 40, "{file}");
     assert_eq!(replay_passes(&root, "tests"), 40);

@@ -76,14 +76,13 @@ impl TestNames {
             record(&m.items, Some(k));
         }
         let mut uses = Vec::new();
-        // A used program's test file sees none of the program's own `Using` lines: it repeats
-        // them (standard-library modules are seen by every file).
-        if declared.is_some() {
-            for b in &ast.uses {
-                if let Some(m) = ast.modules.get(b.module).filter(|m| !m.stdlib) {
-                    let alias = (b.name != m.name.name).then(|| b.name.clone());
-                    uses.push((m.name.name.clone(), alias));
-                }
+        // The test file repeats the program's own `Using` lines (standard-library modules are
+        // seen by every file): a used program's test file sees none of them, and `clerk test`
+        // builds only the modules a test file names itself, not those of a file it includes.
+        for b in &ast.uses {
+            if let Some(m) = ast.modules.get(b.module).filter(|m| !m.stdlib) {
+                let alias = (b.name != m.name.name).then(|| b.name.clone());
+                uses.push((m.name.name.clone(), alias));
             }
         }
         // The name of module `k` in the test file: the main file's name for it, else its own
