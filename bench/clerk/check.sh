@@ -3,14 +3,15 @@
 # `lexprobe concolic --emit-tests DIR`, beside `lexprobe test DIR`, and prints both counts.
 #
 # Usage: bench/clerk/check.sh DIR [LEXPROBE]
-#   DIR       the directory of the emitted suite (its clerk.toml, when written, lists the
-#             directories of the program's modules; it is the project root clerk runs from)
+#   DIR       the directory of the emitted suite. clerk runs from the project root: DIR when
+#             it holds a clerk.toml (written for a module program outside any project), else
+#             the nearest directory above DIR with one (a suite inside a project), else DIR
 #   LEXPROBE  the lexprobe binary (default: target/release/lexprobe, else target/debug/lexprobe)
 # The reference build is found through CLERK (the clerk binary) or CATALA_REF (a directory
 # holding the clerk and catala binaries, e.g. the `bin` of an installation or of a dune build;
 # see the last section of ../shared/corpus/CATALA_INVENTORY.md for building it). Without it
-# the check says so and exits 0. clerk builds the used modules under DIR/_build first; run it
-# on a copy if DIR must stay as emitted.
+# the check says so and exits 0. clerk builds the used modules under ROOT/_build first; run it
+# on a copy if the project must stay as it is.
 set -eu
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 dir="${1:?usage: bench/clerk/check.sh DIR [LEXPROBE]}"
@@ -33,10 +34,23 @@ if [ -z "$clerk" ]; then
   echo "notice: no reference Catala build (set CLERK or CATALA_REF): clerk test skipped"
   exit 0
 fi
-echo "== $clerk test (in $dir)"
-cd "$dir"
+# clerk runs from the project root: DIR itself when it holds a clerk.toml, else the nearest
+# directory above it that does (a suite emitted inside a project), else DIR.
+dir="$(cd "$dir" && pwd)"
+root="$dir"
+if [ ! -f "$dir/clerk.toml" ]; then
+  up="$(dirname "$dir")"
+  while [ "$up" != "/" ]; do
+    if [ -f "$up/clerk.toml" ]; then root="$up"; break; fi
+    up="$(dirname "$up")"
+  done
+fi
+target="${dir#"$root"}"
+target="${target#/}"
+echo "== $clerk test ${target:-.} (in $root)"
+cd "$root"
 # clerk prints a summary of passed and failed tests and exits non-zero when one fails.
-if "$clerk" test .; then
+if "$clerk" test "${target:-.}"; then
   echo "clerk test: every test passed"
 else
   status=$?
