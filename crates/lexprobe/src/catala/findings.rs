@@ -13,67 +13,45 @@
 //! the problem occurs exactly when that condition holds (within the exploration's bounds).
 
 use super::condition_format::CatalaFormat;
+use super::problem_groups::{ErrorTest, Group, ProblemGroups};
 use super::{ErrorReport, Loaded};
-use catala_eval::eval::ErrorSignature;
 use catala_ir::dcalc::ScopeId;
 use catala_syntax::ast::Language;
-use concolic::inputs::realism::{Realism, Typicality};
+use concolic::inputs::realism::Realism;
 use concolic::{Outcome, TestCase};
-use explain::Collector;
 use serde_json::{json, Value as Json};
-use std::collections::HashMap;
 
+/// What the printed findings keep of a problem.
 struct Finding {
     kind: String,
-    tests: usize,
-    first_test: usize,
     /// The error as JSON and as a Catala box, made at its first occurrence (plain data, so
     /// that workers in other threads can record findings too).
     json: Json,
     text: String,
-    /// The path conditions of its tests.
-    condition: Collector,
-    /// Its most typical test: rank, index, inputs as JSON and as `name = value`.
-    example: Example,
-}
-
-/// The test shown for a problem.
-struct Example {
-    rank: (Typicality, usize),
+    /// The inputs of its most typical test, as JSON and as `name = value`.
     inputs: Json,
     readable: Vec<String>,
 }
 
-impl Example {
-    fn of(
-        loaded: &Loaded,
-        scope: ScopeId,
-        realism: &Realism,
-        index: usize,
-        test: &TestCase,
-    ) -> Example {
-        let decl = loaded.program.scope(scope);
-        let printer = catala_eval::ValuePrinter {
-            language: decl.language,
-            names: &loaded.program,
-        };
-        let mut inputs = serde_json::Map::new();
-        let mut readable = Vec::new();
-        for (input, v) in decl.inputs.iter().zip(&test.inputs) {
-            if let Some(v) = v {
-                inputs.insert(
-                    input.name.clone(),
-                    catala_eval::runtime::json::value_to_json(&loaded.program, v),
-                );
-                readable.push(format!("{} = {}", input.name, printer.flat(v)));
-            }
-        }
-        Example {
-            rank: (realism.typicality(&test.inputs), index),
-            inputs: Json::Object(inputs),
-            readable,
+/// Test `test`'s inputs as JSON and as `name = value` (inputs left free are left out).
+fn example_inputs(loaded: &Loaded, scope: ScopeId, test: &TestCase) -> (Json, Vec<String>) {
+    let decl = loaded.program.scope(scope);
+    let printer = catala_eval::ValuePrinter {
+        language: decl.language,
+        names: &loaded.program,
+    };
+    let mut inputs = serde_json::Map::new();
+    let mut readable = Vec::new();
+    for (input, v) in decl.inputs.iter().zip(&test.inputs) {
+        if let Some(v) = v {
+            inputs.insert(
+                input.name.clone(),
+                catala_eval::runtime::json::value_to_json(&loaded.program, v),
+            );
+            readable.push(format!("{} = {}", input.name, printer.flat(v)));
         }
     }
+    (Json::Object(inputs), readable)
 }
 
 /// The most cases of a condition printed in the text report (JSON has them all).
@@ -81,8 +59,7 @@ const CASES_SHOWN: usize = 8;
 
 #[derive(Default)]
 pub(crate) struct Findings {
-    by_signature: HashMap<ErrorSignature, usize>,
-    found: Vec<Finding>,
+    groups: ProblemGroups<Finding>,
     /// The language of the scope under test (how conditions write money and dates).
     language: Option<Language>,
     /// The realistic ranges of the scope's inputs, which rank the tests of a problem.
@@ -105,41 +82,27 @@ impl Findings {
         let realism = self
             .realism
             .get_or_insert_with(|| Realism::of(&loaded.program, scope, None));
-        let signature = e.signature();
-        if let Some(&i) = self.by_signature.get(&signature) {
-            let f = &mut self.found[i];
-            f.tests += 1;
-            f.first_test = f.first_test.min(index);
-            if let Some(c) = &test.condition {
-                f.condition.add(c.clone());
-            }
-            if (realism.typicality(&test.inputs), index) < f.example.rank {
-                f.example = Example::of(loaded, scope, realism, index, test);
-            }
-            return;
-        }
-        let example = Example::of(loaded, scope, realism, index, test);
-        let mut condition = Collector::default();
-        if let Some(c) = &test.condition {
-            condition.add(c.clone());
-        }
-        let report = ErrorReport::from_runtime(e);
-        self.by_signature.insert(signature, self.found.len());
-        self.found.push(Finding {
-            kind: e.kind.as_str().to_string(),
-            tests: 1,
-            first_test: index,
-            json: report.to_json(&loaded.sources),
-            text: report.render(&loaded.sources, None),
-            condition,
-            example,
-        });
-    }
-
-    fn sorted(&self) -> Vec<&Finding> {
-        let mut v: Vec<&Finding> = self.found.iter().collect();
-        v.sort_by_key(|f| f.first_test);
-        v
+        let error_test = ErrorTest {
+            signature: e.signature(),
+            index,
+            rank: (realism.typicality(&test.inputs), index),
+            condition: test.condition.as_ref(),
+        };
+        self.groups.record(
+            error_test,
+            || {
+                let report = ErrorReport::from_runtime(e);
+                let (inputs, readable) = example_inputs(loaded, scope, test);
+                Finding {
+                    kind: e.kind.as_str().to_string(),
+                    json: report.to_json(&loaded.sources),
+                    text: report.render(&loaded.sources, None),
+                    inputs,
+                    readable,
+                }
+            },
+            |f| (f.inputs, f.readable) = example_inputs(loaded, scope, test),
+        );
     }
 
     fn format(&self) -> CatalaFormat {
@@ -153,22 +116,23 @@ impl Findings {
     pub(crate) fn to_json(&self) -> Json {
         let format = self.format();
         Json::Array(
-            self.sorted()
+            self.groups
+                .sorted()
                 .into_iter()
-                .map(|f| {
+                .map(|g| {
                     let mut j = json!({
-                        "kind": f.kind,
-                        "tests": f.tests,
-                        "first_test": f.first_test + 1,
+                        "kind": g.data.kind,
+                        "tests": g.tests,
+                        "first_test": g.first_test + 1,
                         "example": {
-                            "test": f.example.rank.1 + 1,
-                            "inputs": f.example.inputs,
+                            "test": g.example.1 + 1,
+                            "inputs": g.data.inputs,
                         },
                     });
-                    if f.condition.paths() > 0 {
-                        j["condition"] = f.condition.condition().to_json(&format);
+                    if g.condition.paths() > 0 {
+                        j["condition"] = g.condition.condition().to_json(&format);
                     }
-                    j["error"] = f.json.clone();
+                    j["error"] = g.data.json.clone();
                     j
                 })
                 .collect(),
@@ -176,11 +140,11 @@ impl Findings {
     }
 
     /// The condition of a problem for the text report: one line, or one line per case.
-    fn condition_text(&self, f: &Finding) -> String {
-        if f.condition.paths() == 0 {
+    fn condition_text(&self, g: &Group<Finding>) -> String {
+        if g.condition.paths() == 0 {
             return String::new();
         }
-        let c = f.condition.condition();
+        let c = g.condition.condition();
         let lines = c.lines(&self.format());
         let head = format!(
             "  Condition ({} path{}):",
@@ -206,38 +170,38 @@ impl Findings {
     /// The human summary: one block per distinct problem.
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
-        if self.found.is_empty() {
+        let found = self.groups.len();
+        if found == 0 {
             out.push_str("Findings: no conflict, missing case or runtime error on any path.\n");
             return out;
         }
         out.push_str(&format!(
-            "Findings: {} distinct problem{}.\n",
-            self.found.len(),
-            if self.found.len() == 1 { "" } else { "s" }
+            "Findings: {found} distinct problem{}.\n",
+            if found == 1 { "" } else { "s" }
         ));
-        for (n, f) in self.sorted().into_iter().enumerate() {
+        for (n, g) in self.groups.sorted().into_iter().enumerate() {
             out.push_str(&format!(
                 "Problem {} ({}): in {} test{}, first in test {}:\n",
                 n + 1,
-                f.kind,
-                f.tests,
-                if f.tests == 1 { "" } else { "s" },
-                f.first_test + 1
+                g.data.kind,
+                g.tests,
+                if g.tests == 1 { "" } else { "s" },
+                g.first_test + 1
             ));
-            out.push_str(&self.condition_text(f));
-            out.push_str(&example_text(f));
-            out.push_str(&f.text);
+            out.push_str(&self.condition_text(g));
+            out.push_str(&example_text(g));
+            out.push_str(&g.data.text);
         }
         out
     }
 }
 
 /// The example line of a problem: its most typical test and that test's inputs.
-fn example_text(f: &Finding) -> String {
-    let inputs = if f.example.readable.is_empty() {
+fn example_text(g: &Group<Finding>) -> String {
+    let inputs = if g.data.readable.is_empty() {
         "no input".to_string()
     } else {
-        f.example.readable.join("; ")
+        g.data.readable.join("; ")
     };
-    format!("  Example (test {}): {inputs}\n", f.example.rank.1 + 1)
+    format!("  Example (test {}): {inputs}\n", g.example.1 + 1)
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod condition_format;
 pub(crate) mod findings;
+pub(crate) mod problem_groups;
 pub mod report;
 
 use crate::exit::CATALA_ERROR;

@@ -8,23 +8,22 @@
 
 use super::source_root::SourceRoot;
 use super::{test_inputs_json, tool};
+use crate::catala::problem_groups::{ErrorTest, Group, ProblemGroups};
 use crate::catala::report::ErrorReport;
 use crate::catala::Loaded;
-use catala_eval::eval::ErrorSignature;
 use catala_eval::ValuePrinter;
-use concolic::inputs::realism::{Realism, Typicality};
+use concolic::inputs::realism::Realism;
 use concolic::{Outcome, TestCase};
 use reports::junit::{CaseOutcome, TestSuite};
 use reports::sarif::{Finding, Level, Location, Rule};
 use serde_json::{json, Map, Value as Json};
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The longest list of inputs a SARIF message or a JUnit message carries (in characters);
 /// every input is in the result's `properties.inputs` and in the JUnit body.
 const SHORT_INPUTS: usize = 300;
 
-/// One distinct problem.
+/// What the result files keep of a distinct problem (grouped by [`ProblemGroups`]).
 struct Problem {
     rule_id: String,
     description: String,
@@ -33,16 +32,10 @@ struct Problem {
     locations: Vec<(PathBuf, Location)>,
     /// The error as Catala prints it (the message and the rules it points at).
     text: String,
-    tests: usize,
-    first_test: usize,
-    /// The most typical test's rank and index (see the module documentation).
-    example: (Typicality, usize),
     /// The inputs of the most typical test.
     inputs: Json,
     /// The inputs of the most typical test as `name = value`, as `lexprobe run` prints values.
     readable_inputs: Vec<String>,
-    /// The path conditions of its tests (the condition under which it happens).
-    condition: explain::Collector,
 }
 
 /// What the exploration as a whole did, for the JUnit case of the paths without a problem.
@@ -61,8 +54,7 @@ pub(crate) struct ExplorationSummary {
 /// The distinct problems recorded so far.
 #[derive(Default)]
 pub(crate) struct Problems {
-    by_signature: HashMap<ErrorSignature, usize>,
-    problems: Vec<Problem>,
+    groups: ProblemGroups<Problem>,
     /// The language of the scope (how conditions write money and dates).
     language: Option<catala_syntax::ast::Language>,
     /// The realistic ranges of the scope's inputs, which rank the tests of a problem.
@@ -70,6 +62,25 @@ pub(crate) struct Problems {
     /// Whether the path conditions of the problems' tests are collected (only the result
     /// files print them; the printed output has its own, in the findings).
     conditions: bool,
+}
+
+/// The positions of an error, each with the path of its file on disk.
+fn locations(loaded: &Loaded, e: &catala_eval::eval::RuntimeError) -> Vec<(PathBuf, Location)> {
+    e.labels
+        .iter()
+        .filter_map(|l| {
+            let file = loaded.sources.files.get(l.span.file.0 as usize)?;
+            let p = loaded.sources.position(l.span);
+            let location = Location {
+                file: p.file,
+                start_line: p.start_line,
+                start_col: p.start_col,
+                end_line: p.end_line,
+                end_col: p.end_col,
+            };
+            Some((file.path.clone(), location))
+        })
+        .collect()
 }
 
 /// Test `test`'s inputs as `name = value` lines (inputs left free by the path are left out).
@@ -131,66 +142,38 @@ impl Problems {
         let realism = self
             .realism
             .get_or_insert_with(|| Realism::of(&loaded.program, scope, None));
-        let rank = (realism.typicality(&test.inputs), index);
-        let signature = e.signature();
-        if let Some(&i) = self.by_signature.get(&signature) {
-            let p = &mut self.problems[i];
-            p.tests += 1;
-            if let Some(c) = test.condition.as_ref().filter(|_| self.conditions) {
-                p.condition.add(c.clone());
-            }
-            p.first_test = p.first_test.min(index);
-            if rank < p.example {
-                p.example = rank;
+        let error_test = ErrorTest {
+            signature: e.signature(),
+            index,
+            rank: (realism.typicality(&test.inputs), index),
+            condition: test.condition.as_ref().filter(|_| self.conditions),
+        };
+        self.groups.record(
+            error_test,
+            || Problem {
+                rule_id: e.kind.as_str().to_string(),
+                description: capitalized(e.kind.message()),
+                message: format!("During evaluation: {}", e.message),
+                locations: locations(loaded, e),
+                text: ErrorReport::from_runtime(e).render(&loaded.sources, None),
+                inputs: test_inputs_json(loaded, scope, test),
+                readable_inputs: readable_inputs(loaded, scope, test),
+            },
+            |p| {
                 p.inputs = test_inputs_json(loaded, scope, test);
                 p.readable_inputs = readable_inputs(loaded, scope, test);
-            }
-            return;
-        }
-        let locations = e
-            .labels
-            .iter()
-            .filter_map(|l| {
-                let file = loaded.sources.files.get(l.span.file.0 as usize)?;
-                let p = loaded.sources.position(l.span);
-                let location = Location {
-                    file: p.file,
-                    start_line: p.start_line,
-                    start_col: p.start_col,
-                    end_line: p.end_line,
-                    end_col: p.end_col,
-                };
-                Some((file.path.clone(), location))
-            })
-            .collect();
-        let mut condition = explain::Collector::default();
-        if let Some(c) = test.condition.as_ref().filter(|_| self.conditions) {
-            condition.add(c.clone());
-        }
-        self.by_signature.insert(signature, self.problems.len());
-        self.problems.push(Problem {
-            condition,
-            rule_id: e.kind.as_str().to_string(),
-            description: capitalized(e.kind.message()),
-            message: format!("During evaluation: {}", e.message),
-            locations,
-            text: ErrorReport::from_runtime(e).render(&loaded.sources, None),
-            tests: 1,
-            first_test: index,
-            example: rank,
-            inputs: test_inputs_json(loaded, scope, test),
-            readable_inputs: readable_inputs(loaded, scope, test),
-        });
+            },
+        );
     }
 
     /// The number of distinct problems.
     pub(crate) fn len(&self) -> usize {
-        self.problems.len()
+        self.groups.len()
     }
 
     /// A problem's condition on one line (` When: …` cut after [`SHORT_INPUTS`] characters;
     /// empty when its tests carried no path condition), and as JSON.
-    fn condition(&self, p: &Problem) -> (String, Json) {
+    fn condition(&self, p: &Group<Problem>) -> (String, Json) {
         if p.condition.paths() == 0 {
             return (String::new(), Json::Null);
         }
@@ -207,10 +190,8 @@ impl Problems {
     }
 
     /// The problems in the order of their first test.
-    fn sorted(&self) -> Vec<&Problem> {
-        let mut problems: Vec<&Problem> = self.problems.iter().collect();
-        problems.sort_by_key(|p| p.first_test);
-        problems
+    fn sorted(&self) -> Vec<&Group<Problem>> {
+        self.groups.sorted()
     }
 
     /// The SARIF log: one rule per kind of error found, one result per distinct problem, its
@@ -219,10 +200,10 @@ impl Problems {
         let problems = self.sorted();
         let mut rules: Vec<Rule> = Vec::new();
         for p in &problems {
-            if !rules.iter().any(|r| r.id == p.rule_id) {
+            if !rules.iter().any(|r| r.id == p.data.rule_id) {
                 rules.push(Rule {
-                    id: p.rule_id.clone(),
-                    description: p.description.clone(),
+                    id: p.data.rule_id.clone(),
+                    description: p.data.description.clone(),
                 });
             }
         }
@@ -231,7 +212,7 @@ impl Problems {
             .map(|p| {
                 let mut properties = Map::new();
                 properties.insert("scope".into(), json!(scope));
-                properties.insert("inputs".into(), p.inputs.clone());
+                properties.insert("inputs".into(), p.data.inputs.clone());
                 properties.insert("tests".into(), json!(p.tests));
                 properties.insert("first_test".into(), json!(p.first_test + 1));
                 properties.insert("example_test".into(), json!(p.example.1 + 1));
@@ -240,6 +221,7 @@ impl Problems {
                     properties.insert("condition".into(), condition);
                 }
                 let locations = p
+                    .data
                     .locations
                     .iter()
                     .map(|(path, l)| Location {
@@ -248,13 +230,13 @@ impl Problems {
                     })
                     .collect();
                 Finding {
-                    rule_id: p.rule_id.clone(),
+                    rule_id: p.data.rule_id.clone(),
                     level: Level::Error,
                     message: format!(
                         "{}{when} Inputs of test {} (scope {scope}): {}.",
-                        p.message,
+                        p.data.message,
                         p.example.1 + 1,
-                        short_list(&p.readable_inputs, SHORT_INPUTS)
+                        short_list(&p.data.readable_inputs, SHORT_INPUTS)
                     ),
                     locations,
                     properties,
@@ -303,36 +285,37 @@ impl Problems {
 }
 
 /// The failed JUnit case of one problem.
-fn problem_case(p: &Problem, when: &str, classname: &str) -> reports::junit::TestCase {
+fn problem_case(p: &Group<Problem>, when: &str, classname: &str) -> reports::junit::TestCase {
     let place = p
+        .data
         .locations
         .first()
         .map(|(_, l)| format!(" at {}:{}:{}", l.file, l.start_line, l.start_col))
         .unwrap_or_default();
     let mut body = format!(
         "{}\nIn {} test{}, first in test {}; the inputs of test {}, the most typical:\n",
-        p.text.trim_end(),
+        p.data.text.trim_end(),
         p.tests,
         if p.tests == 1 { "" } else { "s" },
         p.first_test + 1,
         p.example.1 + 1
     );
-    for line in &p.readable_inputs {
+    for line in &p.data.readable_inputs {
         body.push_str(&format!("  {line}\n"));
     }
     body.push_str("Positions:\n");
-    for (_, l) in &p.locations {
+    for (_, l) in &p.data.locations {
         body.push_str(&format!("  {}:{}:{}\n", l.file, l.start_line, l.start_col));
     }
     reports::junit::TestCase {
-        name: format!("{}{place}", p.rule_id),
+        name: format!("{}{place}", p.data.rule_id),
         classname: classname.to_string(),
         seconds: 0.0,
         outcome: CaseOutcome::Failed {
             message: format!(
                 "{}{when} Inputs: {}",
-                p.message,
-                short_list(&p.readable_inputs, SHORT_INPUTS)
+                p.data.message,
+                short_list(&p.data.readable_inputs, SHORT_INPUTS)
             ),
             body,
         },
