@@ -354,9 +354,16 @@ pub(crate) fn lower_scope(env: &Env, id: ScopeId, blocks: &[ScopeBlock<'_>]) -> 
         .map(|v| {
             let decl = &sig.decls[sig.var_decl[v]];
             // Catala: internal variables and states, and non-output context variables, that
-            // are not functions (`allow_empty` in scopelang/from_desugared.ml).
-            decl.kind != InputKind::Input
-                && !decl.output
+            // are not functions (`allow_empty` in scopelang/from_desugared.ml). Of a variable
+            // with states, the first state is an input as the variable is, the last an output
+            // as the variable is, and the states between are internal: an empty state that is
+            // never read is no error.
+            let state = v - decl.first_var;
+            let last = decl.states.len().max(1) - 1;
+            let input = state == 0 && decl.kind == InputKind::Input;
+            let output = state == last && decl.output;
+            !input
+                && !output
                 && decl.params.is_none()
                 && !decl.is_condition
                 && !always_defined(by_target.get(&Target::Var(v)).map_or(&[], Vec::as_slice))
