@@ -587,7 +587,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 } else {
                     own_span(rhs)
                 };
-                self.binary(*op, (lv, lc), (rv, rc), e.span, divisor)
+                self.binary(*op, (lv, lc), (rv, rc), e.span, *whole, (rhs.span, divisor))
             }
             ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
             ExprKind::ImpossibleMessage(m) => {
@@ -620,14 +620,18 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         }
     }
 
-    /// Applies a binary operator, checking divisors against zero first.
+    /// Applies a binary operator, checking divisors against zero first. `span` is the
+    /// operator's, `whole` the whole operation's; a zero divisor is the branch `rhs_span` and
+    /// is reported at `reported`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn binary(
         &mut self,
         op: BinaryOp,
         (lv, lc): Tracked<C>,
         (rv, rc): Tracked<C>,
         span: Span,
-        rhs_span: Span,
+        whole: Span,
+        (rhs_span, reported): (Span, Span),
     ) -> EvalResult<Tracked<C>> {
         if op.is_division() {
             let is_zero = ops::divides_by_zero(op, &rv);
@@ -640,7 +644,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 },
             );
             if is_zero {
-                return Err(self.error(RuntimeErrorKind::DivisionByZero, &[rhs_span]));
+                return Err(self.error(RuntimeErrorKind::DivisionByZero, &[reported]));
             }
         }
         let r = ops::apply_binary(op, &lv, &rv);
@@ -652,7 +656,16 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             (&rv, &rc),
             r.is_ok(),
         );
-        let v = r.map_err(|err| self.value_error(err, span))?;
+        let v = r.map_err(|err| {
+            // Compiled, Catala reports an operator's error (incomparable durations, an
+            // ambiguous date) at the whole operation, not at the operator.
+            let at = if self.compiled_positions || self.program.is_module_span(span) {
+                whole
+            } else {
+                span
+            };
+            self.value_error(err, at)
+        })?;
         let c = C::binary(&mut self.session, op, (&lv, &lc), (&rv, &rc), &v);
         Ok((v, c))
     }
