@@ -1,8 +1,8 @@
 //! The code that changed between two versions, as positions in their loaded sources, for an
 //! exploration directed at it (`concolic::difference::ChangedCode`). A version is its main
 //! file and the module files it uses: the main files are compared with each other, and each
-//! other file with the file of the same name in the other version (when each version has one
-//! of that name); a file without a partner changed entirely. For each pair: the lines of each
+//! other file with the file of the same name in the other version (the first of a name with
+//! the first, and so on); a file without a partner changed entirely. For each pair: the lines of each
 //! side that the other does not have ([`changed_lines`], both ways), and the lines they share,
 //! which place OLD's positions in NEW.
 
@@ -35,27 +35,22 @@ fn lines_span(file: FileId, starts: &[u32], (first, last): (usize, usize)) -> Sp
 }
 
 /// Each file of `new` with its partner in `old`: the main files (the first ones) together,
-/// the others by file name when the name is unique on both sides.
+/// the others by file name, the `k`-th file of a name in NEW with the `k`-th of that name in
+/// OLD (the versions load their modules in the same order when they use the same ones).
 fn partners(old: &SourceMap, new: &SourceMap) -> Vec<(Option<usize>, usize)> {
     let name = |f: &SourceFile| f.path.file_name().map(|n| n.to_os_string());
-    let mut old_by_name: HashMap<_, Vec<usize>> = HashMap::new();
+    let mut old_by_name: HashMap<_, std::collections::VecDeque<usize>> = HashMap::new();
     for (i, f) in old.files.iter().enumerate().skip(1) {
-        old_by_name.entry(name(f)).or_default().push(i);
-    }
-    let mut new_count: HashMap<_, usize> = HashMap::new();
-    for f in new.files.iter().skip(1) {
-        *new_count.entry(name(f)).or_default() += 1;
+        old_by_name.entry(name(f)).or_default().push_back(i);
     }
     (0..new.files.len())
         .map(|j| {
             if j == 0 {
                 return ((!old.files.is_empty()).then_some(0), 0);
             }
-            let n = name(&new.files[j]);
-            let partner = match old_by_name.get(&n) {
-                Some(v) if v.len() == 1 && new_count.get(&n) == Some(&1) => Some(v[0]),
-                _ => None,
-            };
+            let partner = old_by_name
+                .get_mut(&name(&new.files[j]))
+                .and_then(|v| v.pop_front());
             (partner, j)
         })
         .collect()
