@@ -67,11 +67,12 @@ pub struct DiffArgs {
     /// Threads exploring the pair's path tree (a plan cuts it into subtrees they share).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
-    /// Which branches are negated first. `directed`: those leading to the lines the versions
-    /// do not share (in the main files and in the modules of the same file name), then those
-    /// where the change reaches a condition, then the rest; `blind`: the same order
-    /// whatever changed. Only the order differs: a complete exploration explores the same
-    /// path pairs and gives the same verdict.
+    /// Which branches are negated first. `directed`: those where the change reached a
+    /// condition (NEW's run decided it on another term), then those leading to the lines the
+    /// versions do not share (in the main files and in the module files of the same name),
+    /// then those met after the changed code, then the rest; `blind`: the same order whatever
+    /// changed. Only the order differs: a complete exploration explores the same path pairs
+    /// and gives the same verdict.
     #[arg(long, value_enum, default_value_t = ExplorationOrder::Directed)]
     pub order: ExplorationOrder,
     /// Sharding: print a plan cutting the pair's path tree into disjoint subtrees for this
