@@ -12,6 +12,11 @@
 //! explored, and once the frontier is empty the next seed is taken. The plan itself is made by
 //! another instance of the loop here, [`plan_pieces`], which splits the product's tree as the
 //! planner of one program's tree (`crate::plan`) splits that.
+//!
+//! A caller may direct the loop ([`Direction`]): it ranks the branches of each run, and the
+//! open branches of a higher rank are negated before those of a lower one (each rank depth
+//! first), the rank 0 ones in the order of [`RelationalOrder`]. Only the order changes: every
+//! open branch is still negated before the exploration calls itself complete.
 
 use crate::executor::PathExecutor;
 use crate::exploration_loop::{drive, Flow, LoopSteps, Negation};
@@ -57,6 +62,22 @@ fn branches(path: &[PathConstraint], case_of: &[usize]) -> Vec<Branch> {
             way: c.way,
         })
         .collect()
+}
+
+/// Where a branch of a product run is: the case whose run met it, the position of the
+/// condition, and which way the run went (as [`PathConstraint::way`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Site {
+    pub(crate) case: usize,
+    pub(crate) span: Span,
+    pub(crate) way: u32,
+}
+
+/// Ranks the branches of each run: those of a higher rank are negated first; rank 0 is the
+/// loop's own order.
+pub(crate) trait Direction {
+    /// One rank per branch of a run's path (`sites`, in run order).
+    fn ranks(&mut self, sites: &[Site]) -> Vec<u8>;
 }
 
 /// The identifier of a product run's path ([`PathId`]: one decision per constraint).
@@ -192,6 +213,10 @@ pub(crate) struct RelationalLoop<'a, E: PathExecutor<Run = ProductRun>> {
     runs: Vec<RunRecord>,
     /// The searcher: the open branches of every run so far.
     frontier: Box<dyn Frontier>,
+    /// Ranks the branches of each run (none: the frontier's order alone).
+    pub(crate) direction: Option<Box<dyn Direction + 'a>>,
+    /// The open branches of rank `r + 1` at index `r`, the latest deepest on top.
+    ranked: Vec<Vec<Open>>,
     covered: HashSet<(usize, Span, u32)>,
     pending: Vec<Pending>,
     complete: bool,
@@ -246,6 +271,8 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             retry_without_z3: 0,
             runs: Vec::new(),
             frontier,
+            direction: None,
+            ranked: Vec::new(),
             covered: HashSet::new(),
             pending: Vec::new(),
             complete: true,
@@ -338,7 +365,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         self.give_back_current();
         // Queries never answered, including those the second pass did not reach.
         self.result.unknown_queries += self.pending.len();
-        if !self.pending.is_empty() || !self.frontier.is_empty() {
+        if !self.pending.is_empty() || !self.open_is_empty() {
             self.complete = false;
         }
         self.result.incomplete = self.executor.incomplete().clone();
@@ -440,8 +467,28 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             }
         }
         let id = self.runs.len();
+        let ranks = self.direction.as_mut().map(|d| {
+            let sites: Vec<Site> = path
+                .iter()
+                .map(|b| Site {
+                    case: b.case,
+                    span: b.span,
+                    way: b.way,
+                })
+                .collect();
+            d.ranks(&sites)
+        });
         for (i, b) in path.iter().enumerate().skip(bound) {
             if b.fixed {
+                continue;
+            }
+            let rank = ranks.as_ref().and_then(|r| r.get(i)).copied().unwrap_or(0);
+            if rank > 0 {
+                let r = usize::from(rank) - 1;
+                if self.ranked.len() <= r {
+                    self.ranked.resize_with(r + 1, Vec::new);
+                }
+                self.ranked[r].push(Open { run: id, i });
                 continue;
             }
             let new_way = !self.covered.contains(&(b.case, b.span, b.way ^ 1));
@@ -576,9 +623,28 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         Ok((c.check_path(query)?, true))
     }
 
+    /// No open branch left, ranked or not.
+    fn open_is_empty(&self) -> bool {
+        self.frontier.is_empty() && self.ranked.iter().all(Vec::is_empty)
+    }
+
+    /// The open branch to negate next: the latest, deepest one of the highest rank, else the
+    /// frontier's choice.
+    fn pick_open(&mut self) -> Option<Open> {
+        if let Some(stack) = self.ranked.iter_mut().rev().find(|s| !s.is_empty()) {
+            return stack.pop();
+        }
+        let (runs, covered) = (&self.runs, &self.covered);
+        let taken = |o: Open| {
+            let b = &runs[o.run].path[o.i];
+            covered.contains(&(b.case, b.span, b.way ^ 1))
+        };
+        self.frontier.pick(&taken)
+    }
+
     /// Negates the next open branch of the frontier, or asks a query left unanswered again.
     fn negate_next(&mut self) -> Result<Negation<(Assignment, usize)>, ConcolicError> {
-        if !self.frontier.is_empty() && self.over_budget() {
+        if !self.open_is_empty() && self.over_budget() {
             self.result.stopped = Some(self.budget_text());
             self.complete = false;
             return Ok(Negation::Stop);
@@ -596,7 +662,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
             .query_timeout
             .unwrap_or(Duration::from_secs(10));
         let early_leaf = if self.options.retry_timeout.is_some()
-            && !self.frontier.is_empty()
+            && !self.open_is_empty()
             && allowance >= first_limit * 2
         {
             self.pending
@@ -608,12 +674,7 @@ impl<'a, E: PathExecutor<Run = ProductRun>> RelationalLoop<'a, E> {
         let p = match early_leaf {
             Some(ix) => self.pending.remove(ix),
             None => {
-                let (runs, covered) = (&self.runs, &self.covered);
-                let taken = |o: Open| {
-                    let b = &runs[o.run].path[o.i];
-                    covered.contains(&(b.case, b.span, b.way ^ 1))
-                };
-                if let Some(o) = self.frontier.pick(&taken) {
+                if let Some(o) = self.pick_open() {
                     self.q
                         .remember(&mut self.session, &self.runs[o.run].assignment);
                     let query = branch_query(&self.runs, o);

@@ -9,11 +9,16 @@
 //! versions run on the model) and the range of the difference of each differing integer or
 //! money output ([`range`]).
 //!
+//! The exploration may be directed at the code that changed ([`ChangedCode`],
+//! [`directed`]): the branches leading to it are negated first; only the order changes.
+//!
 //! `equivalent` is said only when every path pair within the bounds ([`Bounds`]) was explored
 //! and every leaf query answered; whatever was concretised, skipped or left unanswered is in
 //! [`DifferenceResult::incomplete`].
 
 mod compare;
+pub mod directed;
+mod gates;
 mod interface;
 mod parallel;
 mod part;
@@ -22,6 +27,7 @@ mod product;
 pub mod range;
 
 pub use crate::plan::Plan;
+pub use directed::{ChangedCode, SameLine};
 pub use interface::InterfaceMapping;
 pub use part::{assignment_from_json, assignment_json, DifferencePart, FoundLeaf};
 use product::{PortableMapping, Product};
@@ -57,6 +63,9 @@ pub struct DifferenceOptions {
     pub ranges: bool,
     /// Threads exploring the pair's path tree (1: no plan, one loop).
     pub jobs: usize,
+    /// The code that changed: the branches leading to it are negated first (`None`, or
+    /// nothing changed: the undirected order).
+    pub changed: Option<ChangedCode>,
 }
 
 impl Default for DifferenceOptions {
@@ -69,6 +78,7 @@ impl Default for DifferenceOptions {
             max_list_length: crate::inputs::DEFAULT_MAX_LIST_LENGTH,
             ranges: true,
             jobs: 1,
+            changed: None,
         }
     }
 }
@@ -211,15 +221,42 @@ pub fn explore_difference(
     )?;
     let mut goal = product.goal(old, new);
     let programs = [old, new];
-    let stats = explore_cases(
-        &programs,
-        product.cases.clone(),
-        &product.space,
-        &mut goal,
-        &options.exploration,
-        product::MODE,
-    )?;
+    let Some(direction) = direction((old, new), options) else {
+        let stats = explore_cases(
+            &programs,
+            product.cases.clone(),
+            &product.space,
+            &mut goal,
+            &options.exploration,
+            product::MODE,
+        )?;
+        return conclude(&product, (old, new), stats, options);
+    };
+    let start = std::time::Instant::now();
+    let mut parts = product.parts(&programs, &options.exploration)?;
+    let first = parts.first_assignment()?;
+    let mut lp = parts.into_loop(&mut goal, start, product::MODE);
+    lp.direction = Some(direction);
+    let stats = match first {
+        Ok(first) => lp.run(first)?,
+        Err((complete, unknown, why)) => {
+            lp.result.complete = complete;
+            lp.result.unknown_queries += unknown;
+            lp.result.stopped = Some(why.to_string());
+            lp.finish_figures();
+            lp.result
+        }
+    };
     conclude(&product, (old, new), stats, options)
+}
+
+/// The direction of the exploration at the code that changed, when some did.
+pub(crate) fn direction<'a>(
+    (old, new): (&Program, &Program),
+    options: &DifferenceOptions,
+) -> Option<Box<dyn crate::relational_loop::Direction + 'a>> {
+    let changed = options.changed.as_ref().filter(|c| !c.is_empty())?;
+    Some(Box::new(directed::ChangeDirection::new(old, new, changed)))
 }
 
 /// The subtrees a plan for `--jobs` has per thread: enough for a thread that took a long one

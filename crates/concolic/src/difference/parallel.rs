@@ -6,7 +6,8 @@
 //! ([`DifferencePart`]); the subtrees left in the queue when a limit stopped the threads make
 //! the exploration incomplete. A restartable exploration (for checkpoints) also gives back the
 //! subtrees a limit cut short, without what was found in them, with those left in the queue
-//! ([`DifferencePart::left`]).
+//! ([`DifferencePart::left`]). Each thread directs its loop at the changed code as a single
+//! loop does ([`super::directed`]).
 
 use super::part::DifferencePart;
 use super::product::{PortableMapping, Product, MODE};
@@ -86,6 +87,7 @@ fn one_thread(
     let programs = [old, new];
     let parts = product.parts(&programs, &options.exploration)?;
     let mut lp = parts.into_loop(&mut goal, start, MODE);
+    lp.direction = super::direction((old, new), options);
     lp.seeds = Some(Box::new(|| queue.lock().ok()?.pop_front()));
     lp.shared_pairs = Some(pairs);
     lp.restartable = restartable;

@@ -6,6 +6,7 @@
 //! 2 usage (including interfaces that cannot be matched), 123 Catala errors.
 
 use crate::catala::{self, IncludeArgs, Loaded};
+use crate::diff::changed_code::changed_code;
 use crate::diff::changed_lines::changed_lines;
 use crate::diff::mapping::GivenMapping;
 use crate::diff::report::{changes_text, Versions};
@@ -66,6 +67,14 @@ pub struct DiffArgs {
     /// Threads exploring the pair's path tree (a plan cuts it into subtrees they share).
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+    /// Which branches are negated first. `directed`: those where the change reached a
+    /// condition (NEW's run decided it on another term), then those leading to the lines the
+    /// versions do not share (in the main files and in the module files of the same name),
+    /// then those met after the changed code, then the rest; `blind`: the same order whatever
+    /// changed. Only the order differs: a complete exploration explores the same path pairs
+    /// and gives the same verdict.
+    #[arg(long, value_enum, default_value_t = ExplorationOrder::Directed)]
+    pub order: ExplorationOrder,
     /// Sharding: print a plan cutting the pair's path tree into disjoint subtrees for this
     /// many shards (JSON, for --plan-file), and stop.
     #[arg(long, value_name = "SHARDS", conflicts_with_all = ["plan_file", "shard"])]
@@ -101,6 +110,15 @@ pub struct DiffArgs {
     /// Write an HTML page: the regions beside the law text of both versions, changes marked.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+}
+
+/// The order of `diff`'s exploration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplorationOrder {
+    /// The branches leading to the changed code first.
+    Directed,
+    /// The same order whatever changed.
+    Blind,
 }
 
 fn usage(json: bool, message: &str) -> i32 {
@@ -180,7 +198,7 @@ pub fn run(args: DiffArgs) -> i32 {
         (&old.program, old_scope),
         (&new.program, new_scope),
         &mapping,
-        &difference_options(&args),
+        &difference_options(&args, (&old, &new)),
     ) {
         Ok(Explored::Whole(r)) => *r,
         Ok(Explored::Printed(code)) => return code,
@@ -226,8 +244,8 @@ pub fn run(args: DiffArgs) -> i32 {
     }
 }
 
-/// The exploration's limits from the command line.
-fn difference_options(args: &DiffArgs) -> DifferenceOptions {
+/// The exploration's limits and order from the command line.
+fn difference_options(args: &DiffArgs, (old, new): (&Loaded, &Loaded)) -> DifferenceOptions {
     let mut options = DifferenceOptions::default();
     options.exploration.budget = args.timeout.map(Duration::from_secs_f64);
     options.exploration.max_pairs = args.max_pairs;
@@ -236,6 +254,9 @@ fn difference_options(args: &DiffArgs) -> DifferenceOptions {
     options.max_list_length = args.max_list_length;
     options.ranges = !args.no_ranges;
     options.jobs = args.jobs.max(1);
+    if args.order == ExplorationOrder::Directed {
+        options.changed = Some(changed_code(&old.sources, &new.sources));
+    }
     options
 }
 
