@@ -580,14 +580,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             } => {
                 let (lv, lc) = self.eval(lhs, fr)?;
                 let (rv, rc) = self.eval(rhs, fr)?;
-                let divisor = if self.compiled_positions || self.program.is_module_span(e.span) {
-                    *whole
-                } else if passes_value_on(rhs) {
-                    self.origin
-                } else {
-                    own_span(rhs)
-                };
-                self.binary(*op, (lv, lc), (rv, rc), e.span, *whole, (rhs.span, divisor))
+                self.binary(*op, (lv, lc), (rv, rc), (e.span, *whole), Some(rhs))
             }
             ExprKind::Impossible => Err(self.error(RuntimeErrorKind::Impossible, &[e.span])),
             ExprKind::ImpossibleMessage(m) => {
@@ -621,30 +614,29 @@ impl<'p, C: Companion> Interpreter<'p, C> {
     }
 
     /// Applies a binary operator, checking divisors against zero first. `span` is the
-    /// operator's, `whole` the whole operation's; a zero divisor is the branch `rhs_span` and
-    /// is reported at `reported`.
-    #[allow(clippy::too_many_arguments)]
+    /// operator's, `whole` the whole operation's; `rhs` the divisor's expression, when the
+    /// operation is written (not one an aggregate makes).
     pub(crate) fn binary(
         &mut self,
         op: BinaryOp,
         (lv, lc): Tracked<C>,
         (rv, rc): Tracked<C>,
-        span: Span,
-        whole: Span,
-        (rhs_span, reported): (Span, Span),
+        (span, whole): (Span, Span),
+        rhs: Option<&Expr>,
     ) -> EvalResult<Tracked<C>> {
         if op.is_division() {
             let is_zero = ops::divides_by_zero(op, &rv);
             C::branch(
                 &mut self.session,
                 BranchEvent::DivisionByZero {
-                    span: rhs_span,
+                    span: rhs.map_or(span, |r| r.span),
                     divisor: &rc,
                     is_zero,
                 },
             );
             if is_zero {
-                return Err(self.error(RuntimeErrorKind::DivisionByZero, &[reported]));
+                let at = self.divisor_position(span, whole, rhs);
+                return Err(self.error(RuntimeErrorKind::DivisionByZero, &[at]));
             }
         }
         let r = ops::apply_binary(op, &lv, &rv);
@@ -701,6 +693,18 @@ impl<'p, C: Companion> Interpreter<'p, C> {
     /// from): what a test of a module program expects.
     pub fn report_as_compiled(&mut self, compiled: bool) {
         self.compiled_positions = compiled;
+    }
+
+    /// Where a division by zero is reported: at the division itself in code Catala runs
+    /// compiled, else where the divisor's value was computed (its own span, or the origin
+    /// noted while evaluating an expression that hands a value on).
+    fn divisor_position(&self, span: Span, whole: Span, rhs: Option<&Expr>) -> Span {
+        match rhs {
+            _ if self.compiled_positions || self.program.is_module_span(span) => whole,
+            Some(r) if passes_value_on(r) => self.origin,
+            Some(r) => own_span(r),
+            None => span,
+        }
     }
 
     /// Evaluates an expression whose value the caller hands on, noting where that value was

@@ -200,7 +200,7 @@ impl<C: Companion> Interpreter<'_, C> {
                                 SumType::Money => BinaryOp::AddMonMon,
                                 SumType::Duration => BinaryOp::AddDurDur,
                             };
-                            self.binary(add, acc, x, e.span, e.span, (e.span, e.span))?
+                            self.binary(add, acc, x, (e.span, e.span), None)?
                         }
                         AggregateOp::Maximum(t) => {
                             self.keep_extremum(BinaryOp::Gt(*t), acc, x, e.span)?
@@ -335,7 +335,7 @@ impl<C: Companion> Interpreter<'_, C> {
         rhs: Tracked<C>,
         span: Span,
     ) -> EvalResult<bool> {
-        let (v, c) = self.binary(op, lhs, rhs, span, span, (span, span))?;
+        let (v, c) = self.binary(op, lhs, rhs, (span, span), None)?;
         let taken = matches!(v, Value::Bool(true));
         C::branch(
             &mut self.session,
