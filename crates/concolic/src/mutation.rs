@@ -4,10 +4,15 @@
 //! that the concolic exploration of each mutant finds an input on which the mutant fails and
 //! the original does not. Mutants can be confirmed first on known inputs (see
 //! [`MutationOptions::witnesses`]); each report keeps the test that detected the mutant, or
-//! why none did ([`Survival`]). [`crate::mutation_site`] says where a mutation acts.
+//! why none did ([`Survival`]). [`crate::mutation_site`] says where a mutation acts,
+//! [`crate::mutation_starts`] which witnesses go through it, and [`crate::mutation_directed`]
+//! aims each exploration at it.
 
-use crate::explore::{explore_with, Control, ExploreOptions, Outcome, StopReason, Strategy};
-use crate::mutation_site::first_reaching;
+use crate::explore::{
+    explore_with, Control, ExploreOptions, Outcome, StopReason, Strategy, TestCase,
+};
+use crate::mutation_directed::{explore_towards, MutationTarget};
+use crate::mutation_starts::FirstWitnesses;
 use crate::ConcolicError;
 use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeError};
 use catala_eval::runtime::json::value_to_json;
@@ -44,7 +49,8 @@ pub struct MutantReport {
     /// An input on which the mutant fails with an error (kind and positions) the original
     /// program does not give was found.
     pub detected: bool,
-    /// Time from the start of the exploration to the first such path.
+    /// Time from the first run on a starting witness (or from the start of the exploration)
+    /// to the first such test.
     pub time_to_detection: Option<Duration>,
     pub tests: usize,
     pub exploration_time: Duration,
@@ -53,9 +59,13 @@ pub struct MutantReport {
     /// Why no test detected it (when not detected).
     pub survival: Option<Survival>,
     /// The witness the exploration started from (index in [`MutationOptions::witnesses`]):
-    /// the first on which the original program evaluates the mutated default term.
+    /// the first on which the original program evaluates the mutated default term (the
+    /// first of the starting witnesses).
     pub start: Option<usize>,
-    /// The time spent looking for that witness (before the exploration).
+    /// How many starting witnesses the mutant was run on before the exploration (see
+    /// [`crate::mutation_starts`]): the tests numbered from 1 to this.
+    pub starts: usize,
+    /// The time spent looking for those witnesses (before the exploration).
     pub start_search: Duration,
 }
 
@@ -136,6 +146,36 @@ pub(crate) fn for_each_default(
             }
         }
     }
+}
+
+/// Calls `f` on the definition of every scope variable of the scopes reachable from `root`
+/// (the expression of each definition, in program order), with the site numbers of the
+/// default terms it holds (see [`for_each_default`]).
+pub(crate) fn for_each_definition(
+    program: &mut Program,
+    root: ScopeId,
+    f: &mut dyn FnMut(std::ops::Range<usize>, &mut Expr),
+) {
+    let reachable = reachable_scopes(program, root);
+    let mut counter = 0;
+    for (i, scope) in program.scopes.iter_mut().enumerate() {
+        if !reachable.contains(&i) {
+            continue;
+        }
+        for stmt in &mut scope.body {
+            if let Stmt::Define { expr, .. } = stmt {
+                let first = counter;
+                visit(expr, &mut counter, &mut |_, _| {});
+                f(first..counter, expr);
+            }
+        }
+    }
+}
+
+/// Calls `f` on every default term of `e` with its site number, the first being `first`.
+pub(crate) fn for_each_default_in(e: &mut Expr, first: usize, f: &mut dyn FnMut(usize, &mut Expr)) {
+    let mut counter = first;
+    visit(e, &mut counter, f);
 }
 
 fn visit(e: &mut Expr, counter: &mut usize, f: &mut dyn FnMut(usize, &mut Expr)) {
@@ -304,16 +344,55 @@ pub struct MutationRun {
 /// Draws mutants with `seed` (keeping only confirmed ones when witnesses are given) until
 /// `count` are kept, explores each, and reports detection: a test of the mutant ending in an
 /// error (conflict, no applicable rule, ...) that the original program, run on the same
-/// inputs, does not give. Each exploration stops at its first detection. With witnesses, each
-/// exploration starts from the first witness on which the original program evaluates the
-/// mutated default term (chosen on the original alone, whatever the mutant does on it).
+/// inputs, does not give. Each exploration stops at its first detection, and is directed at
+/// the mutated default term ([`crate::mutation_directed`]). With witnesses, the mutant is
+/// first run on the witnesses that cover the ways through the mutated term
+/// ([`crate::mutation_starts`]: chosen on the original alone, whatever the mutant does on
+/// them), and the exploration starts from the first of them.
 pub fn run_mutants(
     program: &Program,
     scope: ScopeId,
     options: &MutationOptions,
 ) -> Result<MutationRun, ConcolicError> {
-    run_campaign(program, scope, options, &mut |_, mutant, hints| {
-        detect(program, mutant, scope, &options.explore, hints, None)
+    run_campaign(program, scope, options, &mut |mutation, mutant, hints| {
+        let target = aim(true, mutant, scope, mutation);
+        detect(
+            program,
+            mutant,
+            scope,
+            &options.explore,
+            hints,
+            target,
+            None,
+        )
+    })
+}
+
+/// Explores the mutant of `m` alone, from the options' hints (no witnesses), until its first
+/// detection or the end of its paths: directed at the mutated term
+/// ([`crate::mutation_directed`]) as campaigns do, or (`directed` false) in the plain order of
+/// `explore.strategy`.
+pub fn detect_mutant(
+    program: &Program,
+    scope: ScopeId,
+    m: Mutation,
+    explore: &ExploreOptions,
+    directed: bool,
+) -> Result<MutantReport, ConcolicError> {
+    let mutant = apply(program, scope, m);
+    let target = aim(directed, &mutant, scope, m);
+    let found = detect(program, &mutant, scope, explore, None, target, None)?;
+    Ok(MutantReport {
+        mutation: m,
+        detected: found.first.is_some(),
+        time_to_detection: found.first,
+        tests: found.tests,
+        exploration_time: found.time,
+        kill: found.kill,
+        survival: found.survival,
+        start: None,
+        starts: 0,
+        start_search: Duration::ZERO,
     })
 }
 
@@ -324,8 +403,8 @@ pub(crate) type ProgramSetup<'a> = &'a (dyn Fn() -> Result<Program, String> + Sy
 /// One mutant to explore, with the first inputs of its exploration.
 type Job = (Mutation, Option<Json>);
 
-/// [`run_mutants`], exploring each mutant twice side by side: depth-first and new branches
-/// first ([`Strategy`]), in two worker threads that live for the whole campaign (each with
+/// [`run_mutants`], exploring each mutant twice side by side: depth-first directed at the
+/// mutated term, and new branches first ([`Strategy`]) undirected, in two worker threads that live for the whole campaign (each with
 /// its copy of the program from `setup`, and its Z3 context). The first detection stops both;
 /// its time is the mutant's. The two orders reach different mutants quickly, so on two cores
 /// this finds most issues sooner than either order alone.
@@ -339,7 +418,10 @@ pub fn run_mutants_both_orders(
     std::thread::scope(|s| {
         let (results_tx, results) = mpsc::channel::<Result<Sent, String>>();
         let mut workers = Vec::new();
-        for strategy in [Strategy::DepthFirst, Strategy::NewBranchesFirst] {
+        for (strategy, directed) in [
+            (Strategy::DepthFirst, true),
+            (Strategy::NewBranchesFirst, false),
+        ] {
             let (tx, jobs) = mpsc::channel::<Job>();
             workers.push(tx);
             let results_tx = results_tx.clone();
@@ -354,7 +436,8 @@ pub fn run_mutants_both_orders(
                     let r = match &program {
                         Ok(p) => {
                             let mutant = apply(p, scope, mutation);
-                            detect(p, &mutant, scope, &explore, hints, Some(stop))
+                            let target = aim(directed, &mutant, scope, mutation);
+                            detect(p, &mutant, scope, &explore, hints, target, Some(stop))
                                 .map(|d| Sent::from(p, scope, d))
                                 .map_err(|e| e.to_string())
                         }
@@ -405,6 +488,10 @@ fn run_campaign(
         .witnesses
         .as_ref()
         .map(|ws| ws.iter().map(|w| original.error_of(w)).collect());
+    let first_witnesses = match &options.witnesses {
+        Some(ws) => Some(FirstWitnesses::of(program, scope, ws)?),
+        None => None,
+    };
     for i in pick(candidates.len(), candidates.len(), options.seed) {
         if run.reports.len() >= options.count {
             break;
@@ -425,15 +512,36 @@ fn run_campaign(
             }
         }
         let clock = Instant::now();
-        let start = match &options.witnesses {
-            Some(ws) => first_reaching(program, scope, mutation.site, ws)?,
-            None => None,
+        let starts = match (
+            &first_witnesses,
+            MutationTarget::of(program, scope, mutation),
+        ) {
+            (Some(index), Some(target)) => index.starts(&target.site),
+            _ => Vec::new(),
         };
+        let start = starts.first().copied();
         let start_search = clock.elapsed();
-        let hints = start
-            .and_then(|k| options.witnesses.as_ref()?.get(k))
-            .map(|w| hints_of(program, scope, w));
-        let found = explore_mutant(mutation, &mutant, hints)?;
+        let clock = Instant::now();
+        let probed = match (&options.witnesses, &baseline) {
+            (Some(ws), Some(base)) => probe(&mutant, scope, ws, base, &starts)?,
+            _ => None,
+        };
+        let found = match probed {
+            Some(kill) => Detection {
+                first: Some(clock.elapsed()),
+                tests: kill.test,
+                time: clock.elapsed(),
+                kill: Some(kill),
+                survival: None,
+            },
+            None => {
+                let hints = start
+                    .and_then(|k| options.witnesses.as_ref()?.get(k))
+                    .map(|w| hints_of(program, scope, w));
+                let before = clock.elapsed();
+                explore_mutant(mutation, &mutant, hints)?.after(starts.len(), before)
+            }
+        };
         run.reports.push(MutantReport {
             mutation,
             detected: found.first.is_some(),
@@ -443,10 +551,41 @@ fn run_campaign(
             kill: found.kill,
             survival: found.survival,
             start,
+            starts: starts.len(),
             start_search,
         });
     }
     Ok(run)
+}
+
+/// Runs `mutant` on the starting witnesses `starts` (indices in `witnesses`, whose errors on
+/// the original are `base`), in order: the first that fails in a way the original does not
+/// is the kill, its test number being its place among the starts.
+fn probe(
+    mutant: &Program,
+    scope: ScopeId,
+    witnesses: &[Vec<Option<Value>>],
+    base: &[Option<ErrorSignature>],
+    starts: &[usize],
+) -> Result<Option<Kill>, ConcolicError> {
+    let mut interp =
+        Interpreter::new(mutant, ()).map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+    for (n, &k) in starts.iter().enumerate() {
+        let (Some(w), Some(before)) = (witnesses.get(k), base.get(k)) else {
+            continue;
+        };
+        if let Err(error) = catala_eval::eval::run_with(&mut interp, scope, w.clone()) {
+            if before.as_ref() != Some(&error.signature()) {
+                return Ok(Some(Kill {
+                    inputs: w.clone(),
+                    error,
+                    original: before.clone(),
+                    test: n + 1,
+                }));
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Inputs as the hints of an exploration: a JSON object keyed by input name.
@@ -467,6 +606,20 @@ struct Detection {
     time: Duration,
     kill: Option<Kill>,
     survival: Option<Survival>,
+}
+
+impl Detection {
+    /// This exploration's figures counted after `tests` tests that took `time` (the runs on
+    /// the starting witnesses).
+    fn after(mut self, tests: usize, time: Duration) -> Detection {
+        self.first = self.first.map(|t| t + time);
+        self.tests += tests;
+        self.time += time;
+        if let Some(k) = &mut self.kill {
+            k.test += tests;
+        }
+        self
+    }
 }
 
 /// A [`Detection`] as a worker thread sends it: the killing test's inputs as JSON (values are
@@ -518,15 +671,23 @@ impl Sent {
     }
 }
 
-/// Explores `mutant` (from `hints` when given) until a test shows an error the original does
-/// not give (reproduced by the plain interpreter on the mutant), or until `stop` is raised by
-/// another exploration.
+/// Where the exploration of the mutant of `m` aims, when `directed`.
+fn aim(directed: bool, mutant: &Program, scope: ScopeId, m: Mutation) -> Option<MutationTarget> {
+    directed
+        .then(|| MutationTarget::of(mutant, scope, m))
+        .flatten()
+}
+
+/// Explores `mutant` (from `hints` when given, directed at `target` when given) until a test
+/// shows an error the original does not give (reproduced by the plain interpreter on the
+/// mutant), or until `stop` is raised by another exploration.
 fn detect(
     program: &Program,
     mutant: &Program,
     scope: ScopeId,
     explore: &ExploreOptions,
     hints: Option<Json>,
+    target: Option<MutationTarget>,
     stop: Option<&AtomicBool>,
 ) -> Result<Detection, ConcolicError> {
     let mut original = Oracle::new(program, scope)?;
@@ -537,7 +698,7 @@ fn detect(
         hints: hints.or_else(|| explore.hints.clone()),
         ..explore.clone()
     };
-    let e = explore_with(mutant, scope, &explore, &mut |i, t| {
+    let mut on_test = |i: usize, t: &TestCase| {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Control::Stop;
         }
@@ -558,7 +719,11 @@ fn detect(
             }
         }
         Control::Continue
-    })?;
+    };
+    let e = match target {
+        Some(target) => explore_towards(mutant, scope, &explore, target, &mut on_test)?,
+        None => explore_with(mutant, scope, &explore, &mut on_test)?,
+    };
     let survival = match (&kill, &e.stats.stopped_by) {
         (Some(_), _) => None,
         (None, Some(reason)) => Some(Survival::Limit(reason.clone())),

@@ -1,14 +1,9 @@
 //! Where a mutation acts, read from the program: the default term changed, the rules of the
 //! exception removed or duplicated (their consequences' positions) or the justification
 //! negated, and the law headings in force there — what a report needs to show the mutant as
-//! the Catala it changes. Also the reach probe: which known input makes a run of the original
-//! program evaluate the mutated default term (the program with that term replaced by a marker
-//! that fails), so that a mutant's exploration can start from a run through the change.
+//! the Catala it changes.
 
 use crate::mutation::{for_each_default, Mutation, MutationKind};
-use crate::ConcolicError;
-use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeErrorKind};
-use catala_eval::Value;
 use catala_ir::dcalc::{Expr, ExprKind, Literal, Program, ScopeId};
 use catala_syntax::ast::LawHeading;
 use catala_syntax::Span;
@@ -113,42 +108,4 @@ fn rule_spans(e: &Expr, out: &mut Vec<Span>) {
         }
         rule_spans(consequence, out);
     }
-}
-
-/// The index of the first of `inputs` on which a run of `program` evaluates the default term
-/// `site` (explored from `scope`), if any: the runs are those of a copy in which that term
-/// fails at once with an error of its own.
-pub(crate) fn first_reaching(
-    program: &Program,
-    scope: ScopeId,
-    site: usize,
-    inputs: &[Vec<Option<Value>>],
-) -> Result<Option<usize>, ConcolicError> {
-    let mut probe = program.clone();
-    let mut marker = None;
-    for_each_default(&mut probe, scope, &mut |s, e| {
-        if s == site {
-            // A position no source text has: only this term can fail there.
-            let at = Span {
-                file: e.span.file,
-                start: u32::MAX,
-                end: u32::MAX,
-            };
-            *e = Expr::new(ExprKind::Impossible, at);
-            marker = Some(ErrorSignature {
-                kind: RuntimeErrorKind::Impossible,
-                spans: vec![at],
-            });
-        }
-    });
-    let Some(marker) = marker else {
-        return Ok(None);
-    };
-    let mut interp =
-        Interpreter::new(&probe, ()).map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
-    Ok(inputs.iter().position(|w| {
-        catala_eval::eval::run_with(&mut interp, scope, w.clone())
-            .err()
-            .is_some_and(|e| e.signature() == marker)
-    }))
 }

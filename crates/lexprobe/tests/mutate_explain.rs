@@ -389,7 +389,7 @@ fn text_report_of_every_mutant() {
         mutant 5: DuplicateException  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
             before: exception base definition amount under condition children >= 3 consequence equals $300
             after:  exception base definition amount under condition children >= 3 consequence equals $300, written twice (both copies apply wherever it applies)
-            detected after 3 tests (<time> s): income = $0.00, children = 3
+            detected after 2 tests (<time> s): income = $0.00, children = 3
               → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/mutate/benefit.catala_en:25:85, tests/fixtures/mutate/benefit.catala_en:25:85); the original gives no error
         mutant 6: NegateJustification  tests/fixtures/mutate/benefit.catala_en:17:48  (Benefit law > Article 2)
             before: label base definition amount under condition income < $20,000 consequence equals $100
@@ -505,6 +505,7 @@ fn json_report_of_two_mutants() {
               },
               "survivor_reason": null,
               "start_witness": null,
+              "start_witnesses": 0,
               "start_search_s": "<time>"
             },
             {
@@ -556,6 +557,7 @@ fn json_report_of_two_mutants() {
               },
               "survivor_reason": null,
               "start_witness": null,
+              "start_witnesses": 0,
               "start_search_s": "<time>"
             }
           ],

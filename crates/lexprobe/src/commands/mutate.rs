@@ -26,8 +26,11 @@ way; the exploration stops there. Not every mutant injects a reachable issue (a 
 exception may leave a base case that covers it). With --witnesses, the inputs of a file written
 by `lexprobe concolic --jsonl` on the original program (all its paths when that exploration was
 complete) confirm each drawn mutant first: mutants none of these inputs makes fail in a new way
-are set aside and counted, and others are drawn in their place. By default each mutant is
-explored in two orders at once (two threads, --strategy both); the first detection counts.")]
+are set aside and counted, and others are drawn in their place; each kept mutant is then first
+run on the witnesses covering each way through its mutated term (chosen on the original), and
+explored from the first of them. By default each mutant is explored in two orders at once (two
+threads, --strategy both): depth-first directed at the mutated term (its branches first, then
+its definition's), and new branches first; the first detection counts.")]
 pub struct MutateArgs {
     #[command(flatten)]
     pub includes: crate::catala::IncludeArgs,

@@ -420,6 +420,7 @@ impl MutateReport<'_> {
                 r.survival.as_ref().map_or(Json::Null, survival_json),
             );
             m.insert("start_witness".into(), json!(r.start));
+            m.insert("start_witnesses".into(), json!(r.starts));
             m.insert("start_search_s".into(), json!(r.start_search.as_secs_f64()));
         }
         o
