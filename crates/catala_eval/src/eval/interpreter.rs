@@ -635,8 +635,7 @@ impl<'p, C: Companion> Interpreter<'p, C> {
                 },
             );
             if is_zero {
-                let at = self.divisor_position(span, whole, rhs);
-                return Err(self.error(RuntimeErrorKind::DivisionByZero, &[at]));
+                return Err(self.division_by_zero(span, whole, rhs));
             }
         }
         let r = ops::apply_binary(op, &lv, &rv);
@@ -648,16 +647,10 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             (&rv, &rc),
             r.is_ok(),
         );
-        let v = r.map_err(|err| {
-            // Compiled, Catala reports an operator's error (incomparable durations, an
-            // ambiguous date) at the whole operation, not at the operator.
-            let at = if self.compiled_positions || self.program.is_module_span(span) {
-                whole
-            } else {
-                span
-            };
-            self.value_error(err, at)
-        })?;
+        let v = match r {
+            Ok(v) => v,
+            Err(err) => return Err(self.operator_error(err, span, whole)),
+        };
         let c = C::binary(&mut self.session, op, (&lv, &lc), (&rv, &rc), &v);
         Ok((v, c))
     }
@@ -695,16 +688,32 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         self.compiled_positions = compiled;
     }
 
-    /// Where a division by zero is reported: at the division itself in code Catala runs
+    /// The division-by-zero error, reported at the division itself in code Catala runs
     /// compiled, else where the divisor's value was computed (its own span, or the origin
     /// noted while evaluating an expression that hands a value on).
-    fn divisor_position(&self, span: Span, whole: Span, rhs: Option<&Expr>) -> Span {
-        match rhs {
+    #[cold]
+    #[inline(never)]
+    fn division_by_zero(&self, span: Span, whole: Span, rhs: Option<&Expr>) -> Box<RuntimeError> {
+        let at = match rhs {
             _ if self.compiled_positions || self.program.is_module_span(span) => whole,
             Some(r) if passes_value_on(r) => self.origin,
             Some(r) => own_span(r),
             None => span,
-        }
+        };
+        self.error(RuntimeErrorKind::DivisionByZero, &[at])
+    }
+
+    /// An operator's runtime error (incomparable durations, an ambiguous date): at the operator,
+    /// or, compiled, at the whole operation, as Catala reports it.
+    #[cold]
+    #[inline(never)]
+    fn operator_error(&self, err: ValueError, span: Span, whole: Span) -> Box<RuntimeError> {
+        let at = if self.compiled_positions || self.program.is_module_span(span) {
+            whole
+        } else {
+            span
+        };
+        self.value_error(err, at)
     }
 
     /// Evaluates an expression whose value the caller hands on, noting where that value was
