@@ -477,7 +477,7 @@ fn mutate_reports_every_mutant_of_fig5() {
         mutant 5: DuplicateException  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
             before: exception definition y under condition b consequence equals 1
             after:  exception definition y under condition b consequence equals 1, written twice (both copies apply wherever it applies)
-            detected after 4 tests (<time> s): b = true, x = 0
+            detected after 3 tests (<time> s): b = true, x = 0
               → conflict between multiple valid consequences for assigning the same variable (tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:30:67); the original fails otherwise: conflict (tests/fixtures/concolic/fig5_default.catala_en:23:63, tests/fixtures/concolic/fig5_default.catala_en:30:67)
         mutant 6: NegateJustification  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
             before: the group of rules beginning with: definition y under condition x > 0 consequence equals 3 (the group's own condition: false, under which nothing follows)
@@ -596,6 +596,7 @@ fn mutate_json_of_three_mutants() {
               },
               "survivor_reason": null,
               "start_witness": null,
+              "start_witnesses": 0,
               "start_search_s": "<time>"
             },
             {
@@ -647,6 +648,7 @@ fn mutate_json_of_three_mutants() {
               },
               "survivor_reason": null,
               "start_witness": null,
+              "start_witnesses": 0,
               "start_search_s": "<time>"
             },
             {
@@ -674,6 +676,7 @@ fn mutate_json_of_three_mutants() {
                 "explanation": "every path explored, none fails in a new way: equivalent mutant suspected"
               },
               "start_witness": null,
+              "start_witnesses": 0,
               "start_search_s": "<time>"
             }
           ],
