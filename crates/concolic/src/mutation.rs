@@ -134,15 +134,25 @@ pub(crate) fn for_each_default(
     root: ScopeId,
     f: &mut dyn FnMut(usize, &mut Expr),
 ) {
-    let reachable = reachable_scopes(program, root);
     let mut counter = 0;
+    for_each_reachable_definition(program, root, &mut |expr| visit(expr, &mut counter, f));
+}
+
+/// Calls `f` on the expression of every scope variable definition of the scopes reachable
+/// from `root`, in program order.
+fn for_each_reachable_definition(
+    program: &mut Program,
+    root: ScopeId,
+    f: &mut dyn FnMut(&mut Expr),
+) {
+    let reachable = reachable_scopes(program, root);
     for (i, scope) in program.scopes.iter_mut().enumerate() {
         if !reachable.contains(&i) {
             continue;
         }
         for stmt in &mut scope.body {
             if let Stmt::Define { expr, .. } = stmt {
-                visit(expr, &mut counter, f);
+                f(expr);
             }
         }
     }
@@ -156,20 +166,12 @@ pub(crate) fn for_each_definition(
     root: ScopeId,
     f: &mut dyn FnMut(std::ops::Range<usize>, &mut Expr),
 ) {
-    let reachable = reachable_scopes(program, root);
     let mut counter = 0;
-    for (i, scope) in program.scopes.iter_mut().enumerate() {
-        if !reachable.contains(&i) {
-            continue;
-        }
-        for stmt in &mut scope.body {
-            if let Stmt::Define { expr, .. } = stmt {
-                let first = counter;
-                visit(expr, &mut counter, &mut |_, _| {});
-                f(first..counter, expr);
-            }
-        }
-    }
+    for_each_reachable_definition(program, root, &mut |expr| {
+        let first = counter;
+        visit(expr, &mut counter, &mut |_, _| {});
+        f(first..counter, expr);
+    });
 }
 
 /// Calls `f` on every default term of `e` with its site number, the first being `first`.
