@@ -213,12 +213,7 @@ pub fn explore_difference(
         let part = explore_plan(old, new, mapping, options, &plan, None, start)?;
         return difference_of_part(old, new, mapping, options, part);
     }
-    let product = Product::new(
-        (old, old_scope),
-        (new, new_scope),
-        mapping,
-        options.max_list_length,
-    )?;
+    let product = product_of((old, old_scope), (new, new_scope), mapping, options)?;
     let mut goal = product.goal(old, new);
     let programs = [old, new];
     let Some(direction) = direction((old, new), options) else {
@@ -273,12 +268,7 @@ pub fn plan_difference(
     shards: usize,
     subtrees: usize,
 ) -> Result<Plan, DifferenceError> {
-    let product = Product::new(
-        (old, old_scope),
-        (new, new_scope),
-        mapping,
-        options.max_list_length,
-    )?;
+    let product = product_of((old, old_scope), (new, new_scope), mapping, options)?;
     Ok(plan::make_plan(
         &product,
         &[old, new],
@@ -300,10 +290,8 @@ pub fn explore_plan(
     shard: Option<usize>,
     start: std::time::Instant,
 ) -> Result<DifferencePart, DifferenceError> {
-    let portable = PortableMapping::of(mapping, new.0);
     let seeds = plan_seeds(plan, shard);
-    let jobs = (options.jobs, false);
-    let mut part = parallel::explore_seeds(old, new, &portable, options, seeds, jobs, start)?;
+    let mut part = explore_with_jobs(old, new, mapping, options, seeds, false, start)?;
     if plan.unknown_queries > 0 && shard.unwrap_or(0) == 0 {
         part.complete = false;
         part.unknown_queries += plan.unknown_queries;
@@ -328,8 +316,32 @@ pub fn explore_subtrees(
     seeds: Vec<(PathId, Assignment)>,
     start: std::time::Instant,
 ) -> Result<DifferencePart, DifferenceError> {
+    explore_with_jobs(old, new, mapping, options, seeds, true, start)
+}
+
+/// The product of the pair's programs and interface, as every entry point builds it.
+fn product_of(
+    old: (&Program, ScopeId),
+    new: (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+) -> Result<Product, DifferenceError> {
+    Product::new(old, new, mapping, options.max_list_length)
+}
+
+/// Explores `seeds` with `options.jobs` threads; `restartable`: whether the subtrees a limit
+/// leaves are given back (for a checkpoint) rather than counted as unexplored.
+fn explore_with_jobs(
+    old: (&Program, ScopeId),
+    new: (&Program, ScopeId),
+    mapping: &InterfaceMapping,
+    options: &DifferenceOptions,
+    seeds: Vec<(PathId, Assignment)>,
+    restartable: bool,
+    start: std::time::Instant,
+) -> Result<DifferencePart, DifferenceError> {
     let portable = PortableMapping::of(mapping, new.0);
-    let jobs = (options.jobs, true);
+    let jobs = (options.jobs, restartable);
     parallel::explore_seeds(old, new, &portable, options, seeds, jobs, start)
 }
 
@@ -343,12 +355,7 @@ pub fn difference_of_part(
     options: &DifferenceOptions,
     part: DifferencePart,
 ) -> Result<DifferenceResult, DifferenceError> {
-    let product = Product::new(
-        (old, old_scope),
-        (new, new_scope),
-        mapping,
-        options.max_list_length,
-    )?;
+    let product = product_of((old, old_scope), (new, new_scope), mapping, options)?;
     let mut goal = product.goal(old, new);
     let (mut stats, found) = part.into_result();
     let (violations, lost) = product.rebuild(&[old, new], &mut goal, &found)?;
