@@ -23,31 +23,35 @@ fn within(x: i128) -> Option<i128> {
     (x.abs() <= LIMIT).then_some(x)
 }
 
-/// Year, month (1–12) and day (1–31) of a day number.
+/// Year, month (1–12) and day (1–31) of a day number. Computed on 64-bit integers: within
+/// [`LIMIT`] no intermediate value exceeds 2^63 (the largest, `era * ERA_DAYS`, is below
+/// 10^16), and 64-bit divisions are single instructions where 128-bit ones are calls.
 pub(crate) fn civil(z: i128) -> Option<(i128, i128, i128)> {
-    let z = within(z)? + EPOCH_SHIFT;
-    let era = z.div_euclid(ERA_DAYS);
-    let doe = z - era * ERA_DAYS;
-    let yoe = (doe - doe.div_euclid(1460) + doe.div_euclid(36_524) - doe.div_euclid(146_096))
-        .div_euclid(365);
-    let doy = doe - (365 * yoe + yoe.div_euclid(4) - yoe.div_euclid(100));
-    let mp = (5 * doy + 2).div_euclid(153);
-    let d = doy - (153 * mp + 2).div_euclid(5) + 1;
+    let z = i64::try_from(within(z)? + EPOCH_SHIFT).ok()?;
+    let era_days = ERA_DAYS as i64;
+    let era = z.div_euclid(era_days);
+    let doe = z - era * era_days;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i128::from(m <= 2);
-    Some((y, m, d))
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    Some((i128::from(y), i128::from(m), i128::from(d)))
 }
 
 /// The day number of `(y, m, d)` (see the module documentation for days past the month's end).
+/// On 64-bit integers, as [`civil`]: every argument is within [`LIMIT`].
 pub(crate) fn day_number(y: i128, m: i128, d: i128) -> Option<i128> {
-    let (y, m, d) = (within(y)?, within(m)?, within(d)?);
-    let y = y - i128::from(m <= 2);
+    let narrow = |x: i128| i64::try_from(within(x)?).ok();
+    let (y, m, d) = (narrow(y)?, narrow(m)?, narrow(d)?);
+    let y = y - i64::from(m <= 2);
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
     let mp = (m + 9).rem_euclid(12);
     let doy = (153 * mp + 2).div_euclid(5) + d - 1;
-    let doe = yoe * 365 + yoe.div_euclid(4) - yoe.div_euclid(100) + doy;
-    Some(era * ERA_DAYS + doe - EPOCH_SHIFT)
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(i128::from(era) * ERA_DAYS + i128::from(doe) - EPOCH_SHIFT)
 }
 
 pub(crate) fn is_leap(y: i128) -> bool {

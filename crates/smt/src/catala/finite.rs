@@ -199,7 +199,7 @@ pub fn decide_preferring(
                     let mut c: Vec<i128> = std::iter::once(p.point)
                         .chain(set.iter().copied().filter(|x| *x != p.point))
                         .collect();
-                    c.sort_by_key(|x| (p.distance(*x), (x - p.point).abs(), *x < p.point));
+                    c.sort_by_cached_key(|x| (p.distance(*x), (x - p.point).abs(), *x < p.point));
                     (i, c.into_iter().map(Val::Int).collect())
                 }
                 None => {
@@ -228,12 +228,13 @@ pub fn decide_preferring(
         };
         // Nearer the preferred range first, then rounder, then nearer the value.
         let key = |z: i128| (prefs.distance(*v, z), super::calendar::roundness(z));
+        let now = key(current);
         let mut near: Vec<i128> = std::iter::once(current)
             .chain(vars.domains[i].iter().flatten().copied())
             .flat_map(super::calendar::round_dates_near)
-            .filter(|z| key(*z) < key(current))
+            .filter(|z| key(*z) < now)
             .collect();
-        near.sort_by_key(|z| (key(*z), (z - current).abs()));
+        near.sort_by_cached_key(|z| (key(*z), (z - current).abs()));
         for z in near {
             assignment[i] = Some(Val::Int(z));
             if compiled.iter().all(|c| eval(c, &assignment) == Some(true)) {

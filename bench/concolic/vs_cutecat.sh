@@ -1,0 +1,79 @@
+#!/bin/sh
+# lexprobe beside the paper's CUTECat on the three small benchmarks, as whole processes: CPU time
+# (user + system of the process and its children, from wait4) and wall time, medians of paired
+# runs alternating the two tools, and each tool's number of tests (10, 17 and 381 for both).
+#
+# usage: bench/concolic/vs_cutecat.sh CUTECAT [LEXPROBE] [RUNS] [BENCH_DIR]
+#   CUTECAT    the command that runs CUTECat's `catala`, words separated by spaces (e.g.
+#              "chroot /srv/trixie /opt/cutecat/bin/catala" for a build in a chroot; the last
+#              section of ../shared/corpus/CATALA_INVENTORY.md says how to build it)
+#   LEXPROBE   default target/release/lexprobe
+#   RUNS       paired runs per benchmark (default 15)
+#   BENCH_DIR  a directory holding cutecat-benchmarks' us_tax_code, smic, prologue_france and
+#              impot_revenu
+#              (default ../shared/corpus/cutecat-benchmarks; a tool run in a chroot needs a
+#              copy it can see at the same path)
+# Commands: CUTECAT concolic -s SCOPE FILE; LEXPROBE concolic FILE --scope SCOPE --order paper
+# --format json (the JSON report holds the test count; the human one is as fast).
+set -eu
+cd "$(dirname "$0")/../.."
+CUTECAT="${1:?usage: vs_cutecat.sh CUTECAT [LEXPROBE] [RUNS] [BENCH_DIR]}"
+LEXPROBE="${2:-target/release/lexprobe}"
+RUNS="${3:-15}"
+DIR="${4:-$(pwd)/../shared/corpus/cutecat-benchmarks}"
+if [ ! -d "$DIR/smic" ]; then
+  echo "benchmarks not found at $DIR: nothing to compare"
+  exit 0
+fi
+python3 - "$CUTECAT" "$LEXPROBE" "$RUNS" "$DIR" <<'PY'
+import json, os, statistics, sys, time
+cutecat, lexprobe, runs, bench = sys.argv[1].split(), os.path.abspath(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+cases = [
+    ("Section 132", "us_tax_code", "section_132.catala_en", "QualifiedEmployeeDiscount"),
+    ("SMIC", "smic", "smic.catala_fr", "Smic"),
+    ("family quotient", "impot_revenu", "nombre_de_parts.catala_fr", "Test"),
+]
+
+def timed(cmd, cwd):
+    """CPU ms (user + system, children included), wall ms, standard output."""
+    r, w = os.pipe()
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.chdir(cwd)
+        os.dup2(w, 1)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        os.execvp(cmd[0], cmd)
+    os.close(w)
+    chunks = []
+    while chunk := os.read(r, 1 << 16):
+        chunks.append(chunk)
+    os.close(r)
+    _, _, ru = os.wait4(pid, 0)
+    wall = (time.perf_counter() - start) * 1e3
+    return (ru.ru_utime + ru.ru_stime) * 1e3, wall, b"".join(chunks).decode(errors="replace")
+
+def tests(tool, out):
+    if tool == "lexprobe":
+        return str(json.loads(out)["stats"]["tests"])
+    return str(out.count("Evaluating with inputs:"))
+
+print(f"{'benchmark':16} {'CUTECat CPU ms':>15} {'wall':>8} {'lexprobe CPU ms':>16} {'wall':>7} {'CPU ratio':>10}  tests")
+for name, folder, file, scope in cases:
+    cwd, path = f"{bench}/{folder}", f"{bench}/{folder}/{file}"
+    cmds = {
+        "cutecat": cutecat + ["concolic", "-s", scope, path],
+        "lexprobe": [lexprobe, "concolic", path, "--scope", scope, "--order", "paper", "--format", "json"],
+    }
+    res, count = {k: [] for k in cmds}, {}
+    for _ in range(runs):
+        for tool, cmd in cmds.items():
+            cpu, wall, out = timed(cmd, cwd)
+            res[tool].append((cpu, wall))
+            count[tool] = tests(tool, out)
+    cpu = {k: statistics.median(x[0] for x in v) for k, v in res.items()}
+    wall = {k: statistics.median(x[1] for x in v) for k, v in res.items()}
+    print(f"{name:16} {cpu['cutecat']:>15.1f} {wall['cutecat']:>8.1f} {cpu['lexprobe']:>16.2f} "
+          f"{wall['lexprobe']:>7.1f} {cpu['cutecat'] / cpu['lexprobe']:>9.1f}×  {count['cutecat']} / {count['lexprobe']}")
+PY
