@@ -212,9 +212,13 @@ pub fn decide_preferring(
         .collect();
     order.sort_by_key(|(_, c)| c.len());
     let mut assignment: Vec<Option<Val>> = vec![None; vars.domains.len()];
-    let mut steps = 0;
     let all: Vec<usize> = (0..compiled.len()).collect();
-    if !search(&compiled, &all, &order, 0, &mut assignment, &mut steps)? {
+    let mut last_false = None;
+    let mut budget = Budget {
+        steps: 0,
+        last_false: &mut last_false,
+    };
+    if !search(&compiled, &all, &order, 0, &mut assignment, &mut budget)? {
         return Some(Decision::Unsat);
     }
     // Round dates: each date variable in turn takes the roundest date near its value or near
@@ -257,25 +261,41 @@ pub fn decide_preferring(
     Some(Decision::Sat(model))
 }
 
+/// The search's bookkeeping: nodes visited so far, and the term found false last.
+struct Budget<'a> {
+    steps: usize,
+    last_false: &'a mut Option<usize>,
+}
+
 /// Depth-first search over the candidates; `None` when the step budget runs out. `pending`
 /// lists the terms not yet decided by the partial assignment (a decided term stays decided
-/// when the assignment grows).
+/// when the assignment grows). The term found false last is evaluated first: the next
+/// candidate of the same variable is most often rejected by it, after one evaluation instead
+/// of one per pending term (the node's answer does not depend on the order).
 fn search(
     terms: &[C],
     pending: &[usize],
     order: &[(usize, Vec<Val>)],
     depth: usize,
     a: &mut [Option<Val>],
-    steps: &mut usize,
+    budget: &mut Budget<'_>,
 ) -> Option<bool> {
-    *steps += 1;
-    if *steps > STEP_LIMIT {
+    budget.steps += 1;
+    if budget.steps > STEP_LIMIT {
         return None;
+    }
+    if let Some(t) = *budget.last_false {
+        if pending.contains(&t) && eval(&terms[t], a) == Some(false) {
+            return Some(false);
+        }
     }
     let mut open = Vec::with_capacity(pending.len());
     for &t in pending {
         match eval(&terms[t], a) {
-            Some(false) => return Some(false),
+            Some(false) => {
+                *budget.last_false = Some(t);
+                return Some(false);
+            }
             Some(true) => {}
             None => open.push(t),
         }
@@ -288,7 +308,7 @@ fn search(
     };
     for c in candidates {
         a[*i] = Some(*c);
-        if search(terms, &open, order, depth + 1, a, steps)? {
+        if search(terms, &open, order, depth + 1, a, budget)? {
             return Some(true);
         }
     }
