@@ -125,6 +125,9 @@ pub struct Deriver {
     dist_cache: GenerationalMap<Sre, usize>,
     /// Number of derivative computations that could not decide an inclusion.
     pub undecided: u64,
+    /// [`Deriver::successors`] gives one event per distinct derivative (the union of the next
+    /// events that reach it) instead of one per next event.
+    pub merge_successors: bool,
 }
 
 /// The dual of a set of events: `~⊔L`.
@@ -142,6 +145,7 @@ impl Default for Deriver {
             deriv_cache: GenerationalMap::new(MEMO_GENERATION),
             dist_cache: GenerationalMap::new(MEMO_GENERATION),
             undecided: 0,
+            merge_successors: true,
         }
     }
 }
@@ -254,7 +258,13 @@ impl Deriver {
     }
 
     /// The partition of Fig. 7 with derivatives: each next event of R with D_ℓ R, and the dual
-    /// event, whose derivative is ∅ because it lies outside every admissible event.
+    /// event, whose derivative is ∅ because it lies outside every admissible event. With
+    /// [`Deriver::merge_successors`], the events with the same derivative are given as one
+    /// event, their union: a trace through ℓ₁ and the same trace through ℓ₂ (same events before
+    /// and, the derivative being the same, the same choices after) are the one trace through
+    /// ℓ₁ ⊔ ℓ₂, so prefix enumeration and trace matching give one symbolic trace for the two,
+    /// with exactly their concrete traces (events are sets, and the union is taken at one
+    /// position). The parts stay disjoint, so this is still a partition.
     pub fn successors(
         &mut self,
         oracle: &mut dyn EventOracle,
@@ -262,16 +272,24 @@ impl Deriver {
         with_dual: bool,
     ) -> Vec<(Event, Sre)> {
         let events = self.next(oracle, r);
-        let mut out = Vec::new();
+        let mut out: Vec<(Event, Sre)> = Vec::new();
+        let add = |e: Event, d: Sre, out: &mut Vec<(Event, Sre)>, merge: bool| {
+            // next events with the same derivative lead to the same continuation: one event,
+            // their union, stands for them (the union of the traces through each)
+            match out.iter_mut().find(|(_, d0)| merge && *d0 == d) {
+                Some((e0, _)) => *e0 = e0.or(&e),
+                None => out.push((e, d)),
+            }
+        };
         for e in &events {
             if let Some(d) = self.derivative(oracle, e, r) {
-                out.push((e.clone(), d));
+                add(e.clone(), d, &mut out, self.merge_successors);
             }
         }
         if with_dual {
             let d = dual(&events);
             if !d.is_bottom() && oracle.satisfiable(&d) {
-                out.push((d, Sre::empty()));
+                add(d, Sre::empty(), &mut out, self.merge_successors);
             }
         }
         out
