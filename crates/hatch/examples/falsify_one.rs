@@ -62,6 +62,7 @@ fn main() {
                 "time_s": r.elapsed.as_secs_f64(),
                 "exhausted": r.progress.exhausted,
                 "states": r.states,
+                "paths": r.paths,
                 "solver_queries": r.solver.queries,
                 "trace": r.trace_lines(),
             });
