@@ -272,27 +272,55 @@ impl Deriver {
         with_dual: bool,
     ) -> Vec<(Event, Sre)> {
         let events = self.next(oracle, r);
-        let mut out: Vec<(Event, Sre)> = Vec::new();
-        let add = |e: Event, d: Sre, out: &mut Vec<(Event, Sre)>, merge: bool| {
-            // next events with the same derivative lead to the same continuation: one event,
-            // their union, stands for them (the union of the traces through each)
-            match out.iter_mut().find(|(_, d0)| merge && *d0 == d) {
-                Some((e0, _)) => *e0 = e0.or(&e),
-                None => out.push((e, d)),
-            }
-        };
+        let mut cells: Vec<(Event, Sre)> = Vec::new();
+        // every next event has its derivative (the cells cover the next events)
+        let mut complete = true;
         for e in &events {
-            if let Some(d) = self.derivative(oracle, e, r) {
-                add(e.clone(), d, &mut out, self.merge_successors);
+            match self.derivative(oracle, e, r) {
+                Some(d) => cells.push((e.clone(), d)),
+                None => complete = false,
             }
         }
-        if with_dual {
-            let d = dual(&events);
-            if !d.is_bottom() && oracle.satisfiable(&d) {
-                add(d, Sre::empty(), &mut out, self.merge_successors);
+        let d = dual(&events);
+        if with_dual && !d.is_bottom() && oracle.satisfiable(&d) {
+            cells.push((d.clone(), Sre::empty()));
+        }
+        if !self.merge_successors {
+            return cells;
+        }
+        // next events with the same derivative lead to the same continuation: one event, their
+        // union, stands for them (the union of the traces through each)
+        let mut groups: Vec<(Vec<usize>, Sre)> = Vec::new();
+        for (i, (_, d)) in cells.iter().enumerate() {
+            match groups.iter_mut().find(|(_, d0)| d0 == d) {
+                Some((members, _)) => members.push(i),
+                None => groups.push((vec![i], d.clone())),
             }
         }
-        out
+        // the cells cover every event (with the dual, or when the next events do: a complement
+        // in R makes its dual one of them)
+        let covering = complete
+            && groups.iter().any(|(members, _)| members.len() > 1)
+            && (with_dual || d.is_bottom() || !oracle.satisfiable(&d));
+        groups
+            .into_iter()
+            .map(|(members, d)| {
+                let union = |idx: &mut dyn Iterator<Item = usize>| {
+                    idx.fold(Event::bottom(), |acc, i| acc.union(&cells[i].0))
+                };
+                let outside = cells.len() - members.len();
+                let e = if members.len() == 1 {
+                    cells[members[0]].0.clone()
+                } else if covering && outside < members.len() {
+                    // the cells partition the events: the union is the complement of the others
+                    // (the whole event space when every cell is in the group)
+                    union(&mut (0..cells.len()).filter(|i| !members.contains(i))).negate()
+                } else {
+                    union(&mut members.iter().copied())
+                };
+                (e, d)
+            })
+            .collect()
     }
 
     /// D_ℓ R (Lemma 6.4) for a next event ℓ of R; `None` when an inclusion is undecided.
