@@ -1,11 +1,13 @@
 //! Runs the falsifier on one method file without the `lexprobe` binary:
-//! `cargo run -p hatch --example falsify_one -- FILE [--naive] [--timeout SECONDS] [--json]`.
+//! `cargo run -p hatch --example falsify_one -- FILE [--naive] [--no-merge] [--timeout SECONDS]
+//! [--exec-bound N] [--append-bound N] [--json]` (`--no-merge`: explore states an explored one
+//! covers, for comparisons).
 //! `HATCH_VERBOSE=1` prints one line per search round on standard error.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: falsify_one FILE [--naive] [--timeout SECONDS] [--json]");
+        eprintln!("usage: falsify_one FILE [--naive] [--no-merge] [--timeout SECONDS] [--exec-bound N] [--append-bound N] [--json]");
         std::process::exit(2);
     };
     let mut opts = hatch::Options::default();
@@ -15,6 +17,19 @@ fn main() {
         match args[i].as_str() {
             "--naive" => opts.mode = hatch::Mode::Naive,
             "--json" => json = true,
+            "--no-merge" => opts.merge_states = false,
+            "--exec-bound" | "--append-bound" => {
+                i += 1;
+                let Some(n) = args.get(i).and_then(|t| t.parse::<usize>().ok()) else {
+                    eprintln!("{} needs a number", args[i - 1]);
+                    std::process::exit(2);
+                };
+                if args[i - 1] == "--exec-bound" {
+                    opts.exec_bound = n;
+                } else {
+                    opts.append_bound = n;
+                }
+            }
             "--timeout" => {
                 i += 1;
                 match args
@@ -45,6 +60,10 @@ fn main() {
                 "falsified": r.falsified,
                 "timed_out": r.timed_out,
                 "time_s": r.elapsed.as_secs_f64(),
+                "exhausted": r.progress.exhausted,
+                "states": r.states,
+                "paths": r.paths,
+                "solver_queries": r.solver.queries,
                 "trace": r.trace_lines(),
             });
             println!("{v}");

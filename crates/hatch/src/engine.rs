@@ -39,6 +39,11 @@ pub struct Options {
     pub match_limit: usize,
     /// Per-query solver timeout.
     pub solver_timeout_ms: u32,
+    /// Derivative search: the next events of an expression that have the same derivative are
+    /// taken as one event, their union, when traces are sampled or matched (so one state
+    /// stands for the states that differed only in which of them an event belonged to). An
+    /// exact reduction: the same executions are explored, the verdicts do not change.
+    pub merge_states: bool,
     /// Called with one line per round (bound on calls and prestate length: states, paths,
     /// time, rejected witnesses); the library prints nothing itself.
     pub on_round: Option<fn(String)>,
@@ -54,6 +59,7 @@ impl Default for Options {
             dead_cutoff: 3,
             match_limit: 64,
             solver_timeout_ms: 5000,
+            merge_states: true,
             on_round: None,
         }
     }
@@ -297,8 +303,10 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
     };
     let (violation, timed_out, states, paths) = match opts.mode {
         Mode::Derivative => {
+            let mut deriver = Deriver::new();
+            deriver.merge_successors = opts.merge_states;
             let mut sem = DerivativeSemantics {
-                deriver: Deriver::new(),
+                deriver,
                 event_memo: sre::EventMemo::default(),
                 post: h.post.clone(),
                 post_after_pre: h.post_after_pre.clone(),

@@ -125,6 +125,9 @@ pub struct Deriver {
     dist_cache: GenerationalMap<Sre, usize>,
     /// Number of derivative computations that could not decide an inclusion.
     pub undecided: u64,
+    /// [`Deriver::successors`] gives one event per distinct derivative (the union of the next
+    /// events that reach it) instead of one per next event.
+    pub merge_successors: bool,
 }
 
 /// The dual of a set of events: `~⊔L`.
@@ -142,6 +145,7 @@ impl Default for Deriver {
             deriv_cache: GenerationalMap::new(MEMO_GENERATION),
             dist_cache: GenerationalMap::new(MEMO_GENERATION),
             undecided: 0,
+            merge_successors: true,
         }
     }
 }
@@ -254,7 +258,13 @@ impl Deriver {
     }
 
     /// The partition of Fig. 7 with derivatives: each next event of R with D_ℓ R, and the dual
-    /// event, whose derivative is ∅ because it lies outside every admissible event.
+    /// event, whose derivative is ∅ because it lies outside every admissible event. With
+    /// [`Deriver::merge_successors`], the events with the same derivative are given as one
+    /// event, their union: a trace through ℓ₁ and the same trace through ℓ₂ (same events before
+    /// and, the derivative being the same, the same choices after) are the one trace through
+    /// ℓ₁ ⊔ ℓ₂, so prefix enumeration and trace matching give one symbolic trace for the two,
+    /// with exactly their concrete traces (events are sets, and the union is taken at one
+    /// position). The parts stay disjoint, so this is still a partition.
     pub fn successors(
         &mut self,
         oracle: &mut dyn EventOracle,
@@ -262,19 +272,55 @@ impl Deriver {
         with_dual: bool,
     ) -> Vec<(Event, Sre)> {
         let events = self.next(oracle, r);
-        let mut out = Vec::new();
+        let mut cells: Vec<(Event, Sre)> = Vec::new();
+        // every next event has its derivative (the cells cover the next events)
+        let mut complete = true;
         for e in &events {
-            if let Some(d) = self.derivative(oracle, e, r) {
-                out.push((e.clone(), d));
+            match self.derivative(oracle, e, r) {
+                Some(d) => cells.push((e.clone(), d)),
+                None => complete = false,
             }
         }
-        if with_dual {
-            let d = dual(&events);
-            if !d.is_bottom() && oracle.satisfiable(&d) {
-                out.push((d, Sre::empty()));
+        let d = dual(&events);
+        if with_dual && !d.is_bottom() && oracle.satisfiable(&d) {
+            cells.push((d.clone(), Sre::empty()));
+        }
+        if !self.merge_successors {
+            return cells;
+        }
+        // next events with the same derivative lead to the same continuation: one event, their
+        // union, stands for them (the union of the traces through each)
+        let mut groups: Vec<(Vec<usize>, Sre)> = Vec::new();
+        for (i, (_, d)) in cells.iter().enumerate() {
+            match groups.iter_mut().find(|(_, d0)| d0 == d) {
+                Some((members, _)) => members.push(i),
+                None => groups.push((vec![i], d.clone())),
             }
         }
-        out
+        // the cells cover every event (with the dual, or when the next events do: a complement
+        // in R makes its dual one of them)
+        let covering = complete
+            && groups.iter().any(|(members, _)| members.len() > 1)
+            && (with_dual || d.is_bottom() || !oracle.satisfiable(&d));
+        groups
+            .into_iter()
+            .map(|(members, d)| {
+                let union = |idx: &mut dyn Iterator<Item = usize>| {
+                    idx.fold(Event::bottom(), |acc, i| acc.union(&cells[i].0))
+                };
+                let outside = cells.len() - members.len();
+                let e = if members.len() == 1 {
+                    cells[members[0]].0.clone()
+                } else if covering && outside < members.len() {
+                    // the cells partition the events: the union is the complement of the others
+                    // (the whole event space when every cell is in the group)
+                    union(&mut (0..cells.len()).filter(|i| !members.contains(i))).negate()
+                } else {
+                    union(&mut members.iter().copied())
+                };
+                (e, d)
+            })
+            .collect()
     }
 
     /// D_ℓ R (Lemma 6.4) for a next event ℓ of R; `None` when an inclusion is undecided.

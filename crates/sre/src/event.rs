@@ -158,6 +158,12 @@ impl Event {
         self.combine(other, |a, b| Term::or([a, b]))
     }
 
+    /// `ℓ₁ ⊔ ℓ₂`, with a qualifier that is a disjunction of some disjuncts and the negation of
+    /// their disjunction written `true` (the union of the parts of a partition).
+    pub fn union(&self, other: &Event) -> Event {
+        self.combine(other, or_qualifiers)
+    }
+
     /// Substitutes symbolic variables (never the event-local ones).
     pub fn subst(&self, map: &BTreeMap<Rc<str>, Term>) -> Event {
         if map.is_empty() {
@@ -204,6 +210,25 @@ impl Event {
         }
         out
     }
+}
+
+/// `a ∨ b`, and `true` when a disjunct is the negation of some of the others (`x ∨ ¬x`,
+/// `x ∨ y ∨ ¬(x ∨ y)`: the union of the parts of a partition is everything).
+fn or_qualifiers(a: Term, b: Term) -> Term {
+    let t = Term::or([a, b]);
+    if let Term::Or(list) = &t {
+        let tautology = list.iter().any(|x| match x {
+            Term::Not(inner) => match &**inner {
+                Term::Or(parts) => parts.iter().all(|p| list.contains(p)),
+                single => list.contains(single),
+            },
+            _ => false,
+        });
+        if tautology {
+            return Term::tt();
+        }
+    }
+    t
 }
 
 fn show_qualifier(q: &Term) -> String {
@@ -298,6 +323,22 @@ mod tests {
         );
         assert!(n.qualifier("get").is_true());
         assert_eq!(n.negate(), e);
+    }
+
+    #[test]
+    fn the_union_of_the_parts_of_a_partition_is_everything() {
+        let k = Term::var("#0", Sort::Int);
+        let one = Term::eq(k.clone(), Term::Int(1));
+        let two = Term::eq(k, Term::Int(2));
+        let a = put(one.clone());
+        let b = put(two.clone());
+        let rest = a.or(&b).negate();
+        // put(#0 = 1) ⊔ put(#0 = 2) ⊔ ~(both): every call
+        let all = a.union(&b).union(&rest);
+        assert!(all.qualifier("put").is_true() && all.qualifier("get").is_true());
+        // a union that is not everything keeps its disjunction
+        assert_eq!(a.union(&b).qualifier("put"), Term::or([one, two]));
+        assert!(a.union(&b).qualifier("get").is_false());
     }
 
     #[test]

@@ -131,6 +131,36 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
     #[test]
+    fn merged_successors_partition_the_alphabet_with_their_derivatives(r in sre_strategy()) {
+        // every concrete event is in exactly one successor, and the successor's derivative is
+        // the concrete derivative of each of its members (on every trace of up to 2 events):
+        // merging next events whose derivatives differ would break this
+        let mut solver = Solver::new(2000);
+        let mut oracle = SmtOracle::new(&mut solver);
+        let mut d = Deriver::new();
+        prop_assert!(d.merge_successors);
+        let succ = d.successors(&mut oracle, &r, true);
+        for c in alphabet() {
+            let count = succ.iter().filter(|(e, _)| member(e, c)).count();
+            prop_assert_eq!(count, 1, "{:?} in {} successors of {}", c, count, r);
+        }
+        let suffixes = traces_up_to(2);
+        for (e, der) in &succ {
+            for c in alphabet().into_iter().filter(|c| member(e, *c)) {
+                for pi in &suffixes {
+                    let mut full = vec![c];
+                    full.extend(pi.iter().copied());
+                    prop_assert_eq!(matches(der, pi), matches(&r, &full), "{} after {:?} in {}", r, full, e);
+                }
+            }
+        }
+        // successors with equal derivatives are merged
+        for (i, (_, a)) in succ.iter().enumerate() {
+            prop_assert!(succ[i + 1..].iter().all(|(_, b)| b != a));
+        }
+    }
+
+    #[test]
     fn symbolic_derivatives_agree_with_concrete_ones(r in sre_strategy()) {
         let mut solver = Solver::new(2000);
         let mut oracle = SmtOracle::new(&mut solver);
@@ -161,6 +191,45 @@ proptest! {
     fn nullable_matches_the_empty_trace(r in sre_strategy()) {
         prop_assert_eq!(r.nullable(), matches(&r, &[]));
     }
+}
+
+#[test]
+fn next_events_with_one_derivative_are_one_successor() {
+    // R = ((a · c) ∨ (b · c))*: the next events a and b both lead to c · R
+    let lit = |op: &str| Sre::lit(Event::atom(op, Term::tt()));
+    let r = Sre::star(Sre::or([
+        Sre::concat(lit("a"), lit("c")),
+        Sre::concat(lit("b"), lit("c")),
+    ]));
+    let mut solver = Solver::new(2000);
+    let mut oracle = SmtOracle::new(&mut solver);
+    let mut merged = Deriver::new();
+    let mut plain = Deriver::new();
+    plain.merge_successors = false;
+    assert_eq!(plain.successors(&mut oracle, &r, false).len(), 2);
+    let succ = merged.successors(&mut oracle, &r, false);
+    assert_eq!(succ.len(), 1, "a ⊔ b");
+    let (e, d) = &succ[0];
+    assert!(member(e, ("a", 0)) && member(e, ("b", 2)) && !member(e, ("c", 0)));
+    assert_eq!(*d, Sre::concat(lit("c"), r.clone()));
+    // accepted prefixes of at most 4 events: ε, x·c, x·c·y·c with x, y ∈ {a, b}:
+    // 1 + 2 + 4 = 7 traces, or 1 + 1 + 1 with the union
+    assert_eq!(plain.prefixes(&mut oracle, &r, 4, true).len(), 7);
+    let pfx = merged.prefixes(&mut oracle, &r, 4, true);
+    let lens: Vec<usize> = pfx.iter().map(|(p, _)| p.len()).collect();
+    assert_eq!(lens, vec![0, 2, 4]);
+    // matching four unconstrained events: 4 refined traces, or the one with the unions
+    let any = vec![Event::top(); 4];
+    assert_eq!(
+        plain
+            .match_trace(&mut oracle, &any, &r, true, false, 0, 64)
+            .len(),
+        4
+    );
+    let m = merged.match_trace(&mut oracle, &any, &r, true, false, 0, 64);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].0[0], *e);
+    assert_eq!(m[0].0[2], *e);
 }
 
 #[test]
