@@ -8,9 +8,10 @@
 //! paths are those of any other order (the shallower branch picked, the open ones below it are
 //! set aside as subtrees and explored later, as with new branches first).
 //!
-//! The branches of the definitions that read the mutated variable (in its scope) come with
-//! them: a variable left without a value, or with conflicting ones, makes the run fail only
-//! where it is read, and the conditions there decide whether it is. A reader's branch deeper
+//! The branches deciding whether the mutated variable is read (the conditions, in the other
+//! definitions of its scope, one of whose ways reads it and the other not) come with them: a
+//! variable left without a value, or with conflicting ones, makes the run fail only where it
+//! is read. Such a reader's branch deeper
 //! on the path than the nearest branch of the term or its definition is negated first (picking
 //! the shallower one would set it aside); one above them, after them.
 //!
@@ -43,9 +44,10 @@ pub struct MutationTarget {
     pub site: HashSet<Span>,
     /// The positions of the terms of the definition holding it (the site's included).
     pub definition: HashSet<Span>,
-    /// The positions of the terms of the definitions, in the same scope, that read the
-    /// variable so defined: a mutant that leaves it without a value, or with a conflict,
-    /// fails only where it is read, and the conditions there decide whether it is.
+    /// The positions of the conditions, in the other definitions of the same scope, one of
+    /// whose ways reads the variable so defined and the other not: a mutant that leaves it
+    /// without a value, or with a conflict, fails only where it is read, and these conditions
+    /// decide whether it is.
     pub readers: HashSet<Span>,
 }
 
@@ -76,8 +78,8 @@ impl MutationTarget {
         });
         let (defined, mut target) = found?;
         for_each_definition(&mut copy, root, &mut |at, _, expr| {
-            if at.scope == defined.scope && at != defined && reads(expr, defined.slot) {
-                positions(expr, &mut target.readers);
+            if at.scope == defined.scope && at != defined {
+                gates(expr, defined.slot, &mut target.readers);
             }
         });
         Some(target)
@@ -117,6 +119,39 @@ fn positions(e: &mut Expr, out: &mut HashSet<Span>) {
     out.insert(e.span);
     for c in crate::fold::children(e) {
         positions(c, out);
+    }
+}
+
+/// The positions of the conditions in `e` one of whose ways reads `slot` of its frame and the
+/// other not (an `if` and its condition, a rule and its justification): the branches deciding
+/// whether the value is read.
+fn gates(e: &mut Expr, slot: Slot, out: &mut HashSet<Span>) {
+    let span = e.span;
+    let condition = match &mut e.kind {
+        ExprKind::Lambda(l) => {
+            if let Some(i) = l.captures.iter().position(|c| *c == slot) {
+                gates(&mut Arc::make_mut(l).body, Slot(i as u32), out);
+            }
+            return;
+        }
+        ExprKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } => (reads(then_branch, slot) != reads(else_branch, slot)).then_some(cond),
+        ExprKind::Default {
+            justification,
+            consequence,
+            ..
+        } => reads(consequence, slot).then_some(justification),
+        _ => None,
+    };
+    if let Some(c) = condition {
+        out.insert(span);
+        positions(c, out);
+    }
+    for c in crate::fold::children(e) {
+        gates(c, slot, out);
     }
 }
 
