@@ -143,6 +143,7 @@ impl Worker<'_> {
                 term: c.term,
                 done: done || c.fixed,
                 other_way: Some((c.span, c.way ^ 1)),
+                repeated_at: c.repeated_at,
             });
         }
         stack
@@ -193,6 +194,7 @@ impl Worker<'_> {
                 term,
                 done: true,
                 other_way: None,
+                repeated_at: Vec::new(),
             })
             .collect();
         let relevant: Vec<(usize, Term)> =
@@ -435,6 +437,7 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             term: negated,
             done: true,
             other_way: None,
+            repeated_at: Vec::new(),
         };
         self.lemmas.retain(|(p, _)| *p <= i);
         let (query, outcome) = w.ask(stack, &mut self.lemmas, self.obs.stats)?;

@@ -17,7 +17,7 @@ use crate::ConcolicError;
 use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeError};
 use catala_eval::runtime::json::value_to_json;
 use catala_eval::Value;
-use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Stmt, UnaryOp};
+use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Slot, Stmt, UnaryOp};
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -135,15 +135,23 @@ pub(crate) fn for_each_default(
     f: &mut dyn FnMut(usize, &mut Expr),
 ) {
     let mut counter = 0;
-    for_each_reachable_definition(program, root, &mut |expr| visit(expr, &mut counter, f));
+    for_each_reachable_definition(program, root, &mut |_, expr| visit(expr, &mut counter, f));
+}
+
+/// Where a scope variable's definition is: the scope (its index in the program) and the slot
+/// of the scope's frame holding the variable's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DefinedAt {
+    pub(crate) scope: usize,
+    pub(crate) slot: Slot,
 }
 
 /// Calls `f` on the expression of every scope variable definition of the scopes reachable
-/// from `root`, in program order.
+/// from `root`, in program order, with where it is.
 fn for_each_reachable_definition(
     program: &mut Program,
     root: ScopeId,
-    f: &mut dyn FnMut(&mut Expr),
+    f: &mut dyn FnMut(DefinedAt, &mut Expr),
 ) {
     let reachable = reachable_scopes(program, root);
     for (i, scope) in program.scopes.iter_mut().enumerate() {
@@ -151,26 +159,30 @@ fn for_each_reachable_definition(
             continue;
         }
         for stmt in &mut scope.body {
-            if let Stmt::Define { expr, .. } = stmt {
-                f(expr);
+            if let Stmt::Define { expr, slot, .. } = stmt {
+                let at = DefinedAt {
+                    scope: i,
+                    slot: *slot,
+                };
+                f(at, expr);
             }
         }
     }
 }
 
 /// Calls `f` on the definition of every scope variable of the scopes reachable from `root`
-/// (the expression of each definition, in program order), with the site numbers of the
-/// default terms it holds (see [`for_each_default`]).
+/// (the expression of each definition, in program order, with where it is), with the site
+/// numbers of the default terms it holds (see [`for_each_default`]).
 pub(crate) fn for_each_definition(
     program: &mut Program,
     root: ScopeId,
-    f: &mut dyn FnMut(std::ops::Range<usize>, &mut Expr),
+    f: &mut dyn FnMut(DefinedAt, std::ops::Range<usize>, &mut Expr),
 ) {
     let mut counter = 0;
-    for_each_reachable_definition(program, root, &mut |expr| {
+    for_each_reachable_definition(program, root, &mut |at, expr| {
         let first = counter;
         visit(expr, &mut counter, &mut |_, _| {});
-        f(first..counter, expr);
+        f(at, first..counter, expr);
     });
 }
 

@@ -8,13 +8,22 @@
 //! paths are those of any other order (the shallower branch picked, the open ones below it are
 //! set aside as subtrees and explored later, as with new branches first).
 //!
+//! The branches deciding whether the mutated variable is read (the conditions, in the other
+//! definitions of its scope, one of whose ways reads it and the other not) come with them: a
+//! variable left without a value, or with conflicting ones, makes the run fail only where it
+//! is read. Such a reader's branch deeper
+//! on the path than the nearest branch of the term or its definition is negated first (picking
+//! the shallower one would set it aside); one above them, after them.
+//!
 //! Where a branch is: the position of the branch point of each constraint of a run's path,
-//! compared with the positions of the sub-terms of the mutated default and of its definition
-//! in the mutant.
+//! and of the places where the run met the same condition again (a repeat is left out of the
+//! path, Section 4.4 of the paper, so its first constraint stands for it: negating that changes
+//! the way the run goes at the repeat too), compared with the positions of the sub-terms of the
+//! mutated default, of its definition and of the definitions reading it, in the mutant.
 
 use crate::checkpoint::Checkpoint;
 use crate::explore::conclude;
-use crate::mutation::{for_each_definition, Mutation};
+use crate::mutation::{for_each_definition, DefinedAt, Mutation};
 use crate::observers::{Checkpoints, Observers};
 use crate::options::ExploreOptions;
 use crate::results::{Control, Exploration, ExploreStats, TestCase};
@@ -22,9 +31,10 @@ use crate::searcher::{deepest_open, Coverage, Node, Pick, Searcher};
 use crate::work_pool::{Solo, Task};
 use crate::worker::{transform, Worker};
 use crate::ConcolicError;
-use catala_ir::dcalc::{Expr, Program, ScopeId};
+use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Slot};
 use catala_syntax::Span;
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The positions a directed search aims at, nearest first.
@@ -34,6 +44,11 @@ pub struct MutationTarget {
     pub site: HashSet<Span>,
     /// The positions of the terms of the definition holding it (the site's included).
     pub definition: HashSet<Span>,
+    /// The positions of the conditions, in the other definitions of the same scope, one of
+    /// whose ways reads the variable so defined and the other not: a mutant that leaves it
+    /// without a value, or with a conflict, fails only where it is read, and these conditions
+    /// decide whether it is.
+    pub readers: HashSet<Span>,
 }
 
 impl MutationTarget {
@@ -41,8 +56,8 @@ impl MutationTarget {
     /// `None` when `m` names no default term.
     pub fn of(mutant: &Program, root: ScopeId, m: Mutation) -> Option<MutationTarget> {
         let mut copy = mutant.clone();
-        let mut found = None;
-        for_each_definition(&mut copy, root, &mut |sites, expr| {
+        let mut found: Option<(DefinedAt, MutationTarget)> = None;
+        for_each_definition(&mut copy, root, &mut |at, sites, expr| {
             if found.is_some() || !sites.contains(&m.site) {
                 return;
             }
@@ -54,22 +69,50 @@ impl MutationTarget {
                     positions(e, &mut site);
                 }
             });
-            found = Some(MutationTarget { site, definition });
+            let target = MutationTarget {
+                site,
+                definition,
+                readers: HashSet::new(),
+            };
+            found = Some((at, target));
         });
-        found
+        let (defined, mut target) = found?;
+        for_each_definition(&mut copy, root, &mut |at, _, expr| {
+            if at.scope == defined.scope && at != defined {
+                gates(expr, defined.slot, &mut target.readers);
+            }
+        });
+        Some(target)
     }
 
-    /// How near the branch point `at` is: 0 in the mutated term, 1 in its definition.
+    /// How near the branch point `at` is: 0 in the mutated term, 1 in its definition,
+    /// [`READER`] in a definition reading the variable.
     fn tier(&self, at: &Span) -> Option<usize> {
         if self.site.contains(at) {
             Some(0)
         } else if self.definition.contains(at) {
             Some(1)
+        } else if self.readers.contains(at) {
+            Some(READER)
         } else {
             None
         }
     }
+
+    /// How near the negation of `n` leads: the nearest of its branch point and of the places
+    /// where the run met its condition again (repeats are not on the path: the first
+    /// constraint stands for them).
+    fn tier_of(&self, n: &Node) -> Option<usize> {
+        let (at, _) = n.other_way?;
+        std::iter::once(&at)
+            .chain(n.repeated_at.iter().map(|(s, _)| s))
+            .filter_map(|s| self.tier(s))
+            .min()
+    }
 }
+
+/// The tier of the branches in the definitions reading the mutated variable.
+const READER: usize = 2;
 
 /// The positions of `e` and of every term inside it.
 fn positions(e: &mut Expr, out: &mut HashSet<Span>) {
@@ -79,8 +122,55 @@ fn positions(e: &mut Expr, out: &mut HashSet<Span>) {
     }
 }
 
-/// Negates the deepest open branch of the mutated term first, then of its definition, then
-/// as `fallback` would (see the module documentation).
+/// The positions of the conditions in `e` one of whose ways reads `slot` of its frame and the
+/// other not (an `if` and its condition, a rule and its justification): the branches deciding
+/// whether the value is read.
+fn gates(e: &mut Expr, slot: Slot, out: &mut HashSet<Span>) {
+    let span = e.span;
+    let condition = match &mut e.kind {
+        ExprKind::Lambda(l) => {
+            if let Some(i) = l.captures.iter().position(|c| *c == slot) {
+                gates(&mut Arc::make_mut(l).body, Slot(i as u32), out);
+            }
+            return;
+        }
+        ExprKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } => (reads(then_branch, slot) != reads(else_branch, slot)).then_some(cond),
+        ExprKind::Default {
+            justification,
+            consequence,
+            ..
+        } => reads(consequence, slot).then_some(justification),
+        _ => None,
+    };
+    if let Some(c) = condition {
+        out.insert(span);
+        positions(c, out);
+    }
+    for c in crate::fold::children(e) {
+        gates(c, slot, out);
+    }
+}
+
+/// Whether `e` reads `slot` of its frame (inside a function, through the function's copy of
+/// it).
+fn reads(e: &mut Expr, slot: Slot) -> bool {
+    match &mut e.kind {
+        ExprKind::Local(s) => *s == slot,
+        ExprKind::Lambda(l) => match l.captures.iter().position(|c| *c == slot) {
+            Some(i) => reads(&mut Arc::make_mut(l).body, Slot(i as u32)),
+            None => false,
+        },
+        _ => crate::fold::children(e).into_iter().any(|c| reads(c, slot)),
+    }
+}
+
+/// Negates the deepest open branch of the mutated term first, then of its definition (a
+/// reader's branch below them before them, see the module documentation), then of the
+/// definitions reading it, then as `fallback` would.
 pub(crate) struct TowardsMutation {
     pub(crate) target: MutationTarget,
     pub(crate) fallback: Box<dyn Searcher>,
@@ -90,13 +180,27 @@ impl Searcher for TowardsMutation {
     fn pick(&mut self, stack: &[Node], coverage: &Coverage, lemmas_pending: bool) -> Option<Pick> {
         let deepest = deepest_open(stack)?;
         if !lemmas_pending {
-            let aimed = stack
+            let tiers = stack
                 .iter()
                 .enumerate()
                 .filter(|(_, n)| !n.done)
-                .filter_map(|(i, n)| Some((self.target.tier(&n.other_way?.0)?, i)))
-                .min_by_key(|&(tier, i)| (tier, std::cmp::Reverse(i)));
-            if let Some((_, negate)) = aimed {
+                .filter_map(|(i, n)| Some((self.target.tier_of(n)?, i)));
+            // The nearest tier's deepest node, unless a reader's branch lies below it: picking
+            // the shallower node would set the reader's aside.
+            let (mut near, mut reader): (Option<(usize, usize)>, Option<usize>) = (None, None);
+            for (tier, i) in tiers {
+                if tier == READER {
+                    reader = Some(i);
+                } else if near.is_none_or(|(t, _)| tier <= t) {
+                    near = Some((tier, i));
+                }
+            }
+            let aimed = match (near, reader) {
+                (Some((_, i)), Some(r)) if r < i => Some(i),
+                (_, Some(r)) => Some(r),
+                (near, None) => near.map(|(_, i)| i),
+            };
+            if let Some(negate) = aimed {
                 return Some(Pick {
                     negate,
                     set_aside_below: negate < deepest,
@@ -150,7 +254,50 @@ mod tests {
         MutationTarget {
             site: site.iter().map(|&i| point(i)).collect(),
             definition: definition.iter().map(|&i| point(i)).collect(),
+            readers: HashSet::new(),
         }
+    }
+
+    #[test]
+    fn a_reader_branch_counts_through_its_repeats_and_goes_first_when_deeper() {
+        // Seven open nodes over the branch points 0..7: 2 in the mutated term, 10 and 11 in a
+        // definition reading it (not on the path: 10 is where the condition of node 1 came
+        // again, 11 where that of node 5 did).
+        let mut s = stack(7, 0);
+        s[1].repeated_at = vec![(point(10), 0)];
+        s[5].repeated_at = vec![(point(11), 1)];
+        let mut searcher = TowardsMutation {
+            target: MutationTarget {
+                readers: [point(10), point(11)].into_iter().collect(),
+                ..target(&[2], &[2])
+            },
+            fallback: Box::new(DepthFirst),
+        };
+        let c = Coverage::default();
+        // Node 5 stands for a reader's branch below the term's (2): first, the nodes below it
+        // set aside.
+        assert_eq!(
+            searcher.pick(&s, &c, false),
+            Some(Pick {
+                negate: 5,
+                set_aside_below: true
+            })
+        );
+        s[5].done = true;
+        // Then the term's branch, above the remaining reader's branch (1).
+        assert_eq!(searcher.pick(&s, &c, false).map(|p| p.negate), Some(2));
+        s[2].done = true;
+        assert_eq!(searcher.pick(&s, &c, false).map(|p| p.negate), Some(1));
+        s[1].done = true;
+        // Without its repeat, node 1 would not have been aimed at: depth-first from here.
+        assert_eq!(searcher.pick(&s, &c, false).map(|p| p.negate), Some(6));
+        let mut plain = stack(7, 0);
+        plain[5].repeated_at = Vec::new();
+        assert_eq!(
+            searcher.pick(&plain, &c, false).map(|p| p.negate),
+            Some(2),
+            "no repeat at a reader: the term's branch first"
+        );
     }
 
     #[test]

@@ -473,6 +473,7 @@ mod tests {
             origin: ConstraintOrigin::If,
             span: Default::default(),
             way: 1,
+            repeated_at: Vec::new(),
         };
         let path = vec![
             c(app(Op::Gt, vec![x.clone(), int_const("0")]), false),

@@ -22,6 +22,9 @@ pub(crate) struct Node {
     pub(crate) done: bool,
     /// Where the negation of this node leads: the branch point and the way not taken there.
     pub(crate) other_way: Option<(Span, u32)>,
+    /// The other branch points where the run met the same condition (left out of the path as
+    /// repeats), with the way it went there: the negation changes the way there too.
+    pub(crate) repeated_at: Vec<(Span, u32)>,
 }
 
 /// How often the runs so far went each way at each branch point.
@@ -121,6 +124,7 @@ pub(crate) mod tests {
                 term: smt::catala::term::bool_const(true),
                 done: i < done,
                 other_way: Some((point(i), 1)),
+                repeated_at: Vec::new(),
             })
             .collect()
     }

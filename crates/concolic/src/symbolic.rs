@@ -102,13 +102,18 @@ pub struct PathConstraint {
     /// for the `i`-th case of a match, `2i + 1` (it is this case) or `2i` (it is not). The
     /// other way is `way ^ 1`.
     pub way: u32,
+    /// The other branch points where the run met this same condition again (each with the
+    /// way it went there), in the order met: repeats are left out of the path (Section 4.4),
+    /// so this constraint stands for them, and negating it changes the way taken there too.
+    pub repeated_at: Vec<(Span, u32)>,
 }
 
 /// The companion's session: the path condition of the current run.
 #[derive(Debug, Default)]
 pub struct PathState {
     pub constraints: Vec<PathConstraint>,
-    seen: HashSet<Term>,
+    /// The terms of `constraints`, with their positions there.
+    seen: HashMap<Term, usize>,
     /// Drop constraints without variables and repetitions of earlier ones (Section 4.4).
     pub remove_trivial: bool,
     /// Evaluate the exceptions of default terms lazily (Fig. 9 of the paper): stop at the
@@ -184,13 +189,18 @@ impl PathState {
             if t.is_ground() {
                 return;
             }
-            if self.seen.contains(&t) {
+            if let Some(&k) = self.seen.get(&t) {
+                if let Some(first) = self.constraints.get_mut(k) {
+                    if first.span != span && !first.repeated_at.contains(&(span, way)) {
+                        first.repeated_at.push((span, way));
+                    }
+                }
                 if self.early_conflicts {
                     self.repeats.push((self.constraints.len(), t));
                 }
                 return;
             }
-            self.seen.insert(t.clone());
+            self.seen.insert(t.clone(), self.constraints.len());
         }
         self.constraints.push(PathConstraint {
             term: t,
@@ -198,6 +208,7 @@ impl PathState {
             origin,
             span,
             way,
+            repeated_at: Vec::new(),
         });
     }
 
@@ -751,6 +762,32 @@ fn cmp(op: Op, _c: CmpType, a: Term, b: Term) -> Term {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_condition_is_noted_at_its_first_constraint() {
+        use smt::catala::{Kind, VarId};
+        let at = |i: usize| Span::new(catala_syntax::FileId(0), i, i + 1);
+        let x = term::var(VarId(0), Kind::Int);
+        let zero = app(Op::Eq, vec![x.clone(), int_const("0")]);
+        let one = app(Op::Eq, vec![x, int_const("1")]);
+        let mut st = PathState::new(true);
+        let origin = ConstraintOrigin::If;
+        st.record(term::not(&zero), false, origin, at(1), 0);
+        st.record(one.clone(), false, origin, at(2), 1);
+        // `x = 0` does not hold again at 3 (way 0), and at 4 read as `x ≠ 0` holding (way 1);
+        // met again at 3: noted once.
+        st.record(term::not(&zero), false, origin, at(3), 0);
+        st.record(term::not(&zero), false, origin, at(4), 1);
+        st.record(term::not(&zero), false, origin, at(3), 0);
+        // Met again at its own place (a loop): nothing to note.
+        st.record(one, false, origin, at(2), 1);
+        assert_eq!(st.constraints.len(), 2);
+        assert_eq!(st.constraints[0].repeated_at, vec![(at(3), 0), (at(4), 1)]);
+        assert!(st.constraints[1].repeated_at.is_empty());
+        st.reset();
+        st.record(term::not(&zero), false, origin, at(3), 0);
+        assert!(st.constraints[0].repeated_at.is_empty());
+    }
 
     #[test]
     fn day_numbers_round_trip() {
