@@ -63,7 +63,7 @@ fn find_header() -> Option<PathBuf> {
     }
     let mut dirs: Vec<PathBuf> = ["CPATH", "C_INCLUDE_PATH"]
         .iter()
-        .filter_map(|v| env::var_os(v))
+        .filter_map(env::var_os)
         .flat_map(|v| env::split_paths(&v).collect::<Vec<_>>())
         .collect();
     dirs.extend(["/usr/local/include", "/usr/include", "/usr/include/z3"].map(PathBuf::from));
