@@ -69,6 +69,31 @@ pub struct MutantReport {
     pub start_search: Duration,
 }
 
+impl MutantReport {
+    /// The report of `mutation` from what its detection found, with the starting witnesses
+    /// it was run on first (`start`, `starts`) and the time spent choosing them.
+    fn of(
+        mutation: Mutation,
+        found: Detection,
+        start: Option<usize>,
+        starts: usize,
+        start_search: Duration,
+    ) -> MutantReport {
+        MutantReport {
+            mutation,
+            detected: found.first.is_some(),
+            time_to_detection: found.first,
+            tests: found.tests,
+            exploration_time: found.time,
+            kill: found.kill,
+            survival: found.survival,
+            start,
+            starts,
+            start_search,
+        }
+    }
+}
+
 /// The test that detected a mutant.
 #[derive(Clone, Debug)]
 pub struct Kill {
@@ -396,18 +421,7 @@ pub fn detect_mutant(
     let mutant = apply(program, scope, m);
     let target = aim(directed, &mutant, scope, m);
     let found = detect(program, &mutant, scope, explore, None, target, None)?;
-    Ok(MutantReport {
-        mutation: m,
-        detected: found.first.is_some(),
-        time_to_detection: found.first,
-        tests: found.tests,
-        exploration_time: found.time,
-        kill: found.kill,
-        survival: found.survival,
-        start: None,
-        starts: 0,
-        start_search: Duration::ZERO,
-    })
+    Ok(MutantReport::of(m, found, None, 0, Duration::ZERO))
 }
 
 /// Builds a fresh copy of the program in a worker thread (programs are not shared between
@@ -556,18 +570,13 @@ fn run_campaign(
                 explore_mutant(mutation, &mutant, hints)?.after(starts.len(), before)
             }
         };
-        run.reports.push(MutantReport {
+        run.reports.push(MutantReport::of(
             mutation,
-            detected: found.first.is_some(),
-            time_to_detection: found.first,
-            tests: found.tests,
-            exploration_time: found.time,
-            kill: found.kill,
-            survival: found.survival,
+            found,
             start,
-            starts: starts.len(),
+            starts.len(),
             start_search,
-        });
+        ));
     }
     Ok(run)
 }
