@@ -18,6 +18,7 @@ use crate::checkpoint::Checkpoint;
 use crate::observers::{Checkpoints, Observers};
 pub use crate::options::{EvaluationOrder, ExploreOptions, Optimizations, Strategy};
 pub use crate::results::{Control, Exploration, ExploreStats, Outcome, StopReason, TestCase};
+use crate::searcher::Searcher;
 use crate::work_pool::{Solo, Task};
 use crate::worker::{transform, Worker};
 use crate::ConcolicError;
@@ -54,9 +55,25 @@ pub fn explore_checkpointed(
     on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
     on_checkpoint: &mut dyn FnMut(&Checkpoint),
 ) -> Result<Exploration, ConcolicError> {
+    explore_searching(program, scope, options, None, on_test, on_checkpoint)
+}
+
+/// [`explore_checkpointed`] with `searcher` in place of the one `options` name, when given
+/// (the mutants' search directed at their mutated term).
+pub(crate) fn explore_searching(
+    program: &Program,
+    scope: ScopeId,
+    options: &ExploreOptions,
+    searcher: Option<Box<dyn Searcher>>,
+    on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
+    on_checkpoint: &mut dyn FnMut(&Checkpoint),
+) -> Result<Exploration, ConcolicError> {
     let start = Instant::now();
     let transformed = transform(program, options);
     let mut worker = Worker::new(program, &transformed, scope, options, start)?;
+    if let Some(searcher) = searcher {
+        worker.searcher = searcher;
+    }
     let mut checkpoints = Checkpoints::new(options.checkpoint_every, on_checkpoint);
     let mut stats = ExploreStats::default();
     let (pool, first) = match &options.resume {

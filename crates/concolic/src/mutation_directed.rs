@@ -21,21 +21,16 @@
 //! the way the run goes at the repeat too), compared with the positions of the sub-terms of the
 //! mutated default, of its definition and of the definitions reading it, in the mutant.
 
-use crate::checkpoint::Checkpoint;
-use crate::explore::conclude;
+use crate::explore::explore_searching;
 use crate::mutation::{for_each_definition, DefinedAt, Mutation};
-use crate::observers::{Checkpoints, Observers};
 use crate::options::ExploreOptions;
-use crate::results::{Control, Exploration, ExploreStats, TestCase};
+use crate::results::{Control, Exploration, TestCase};
 use crate::searcher::{deepest_open, Coverage, Node, Pick, Searcher};
-use crate::work_pool::{Solo, Task};
-use crate::worker::{transform, Worker};
 use crate::ConcolicError;
 use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Slot};
 use catala_syntax::Span;
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The positions a directed search aims at, nearest first.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -212,8 +207,8 @@ impl Searcher for TowardsMutation {
 }
 
 /// Explores every path of `scope` in `program` (a mutant) as [`crate::explore`] does, with the
-/// search directed at `target` before the order of `options.strategy`. Sequential, without
-/// checkpoints.
+/// search directed at `target` before the order of `options.strategy`. Sequential; the
+/// mutants' options ask for no checkpoint.
 pub(crate) fn explore_towards(
     program: &Program,
     scope: ScopeId,
@@ -221,27 +216,18 @@ pub(crate) fn explore_towards(
     target: MutationTarget,
     on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
 ) -> Result<Exploration, ConcolicError> {
-    let start = Instant::now();
-    let transformed = transform(program, options);
-    let mut worker = Worker::new(program, &transformed, scope, options, start)?;
-    worker.searcher = Box::new(TowardsMutation {
+    let searcher = Box::new(TowardsMutation {
         target,
         fallback: options.strategy.searcher(),
     });
-    let mut no_checkpoints = |_: &Checkpoint| {};
-    let mut checkpoints = Checkpoints::new(None, &mut no_checkpoints);
-    let mut stats = ExploreStats::default();
-    let pool = Solo::default();
-    let first = Task::new(worker.initial_assignment()?, 0);
-    let mut obs = Observers {
-        tests: on_test,
-        checkpoints: &mut checkpoints,
-        stats: &mut stats,
-    };
-    worker.run(Some(first), &pool, &mut obs)?;
-    let mut e = worker.finish(stats, pool.stopped.get(), &checkpoints);
-    conclude(&mut e);
-    Ok(e)
+    explore_searching(
+        program,
+        scope,
+        options,
+        Some(searcher),
+        on_test,
+        &mut |_| {},
+    )
 }
 
 #[cfg(test)]
