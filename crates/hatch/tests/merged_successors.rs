@@ -20,13 +20,12 @@
 //! So 2 + 3 + 2 = 7 paths without merging, 2 + 3 = 5 with it. The buggy version (`put x` in both
 //! branches) is falsified either way. All verdicts are decided by the bounds.
 
+mod support;
+
 use hatch::{falsify_file, Mode, Options, Report};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-fn fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/hatch")
-}
+use support::fixture;
 
 const SPEC: &str = "let[@assertRty] add ((m : Elem.t) [@ghost]) ?l:(x = (true : [%v: Elem.t])) =
   {
@@ -36,25 +35,9 @@ const SPEC: &str = "let[@assertRty] add ((m : Elem.t) [@ghost]) ?l:(x = (true : 
   }
 ";
 
-/// Copies the fixture's predefined files and its UniqueSet_KVStore specifications into a fresh
-/// temporary folder and writes the method with the body `body` and [`SPEC`] there.
+/// Writes the method with the body `body` and [`SPEC`] beside the fixture's specifications.
 fn method_file(tag: &str, body: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("hatch-merge-{tag}-{}", std::process::id()));
-    let pre = dir.join("predefined");
-    let bench = dir.join("ri/UniqueSet_KVStore");
-    std::fs::create_dir_all(&pre).expect("temp dir");
-    std::fs::create_dir_all(&bench).expect("temp dir");
-    for e in std::fs::read_dir(fixture().join("predefined")).expect("predefined") {
-        let e = e.expect("entry");
-        std::fs::copy(e.path(), pre.join(e.file_name())).expect("copy");
-    }
-    let src = fixture().join("ri/UniqueSet_KVStore");
-    for f in ["automata_preds.ml", "lib_nty.ml", "lib_rty.ml", "ri.ml"] {
-        std::fs::copy(src.join(f), bench.join(f)).expect("copy");
-    }
-    let file = bench.join(format!("{tag}.ml"));
-    std::fs::write(&file, format!("{body}\n\n{SPEC}")).expect("write");
-    (dir, file)
+    support::unique_set_method("hatch-merge", tag, tag, &format!("{body}\n\n{SPEC}"))
 }
 
 fn run(file: &Path, append_bound: usize, merge: bool) -> Report {

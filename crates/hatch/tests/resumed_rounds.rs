@@ -6,13 +6,12 @@
 //! whose recursion is cut by the bound still ends "bounds exhausted". All verdicts are decided by
 //! the bounds (the time limit is a safety net an hour away).
 
+mod support;
+
 use hatch::{falsify_file, Mode, Options, Report};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-fn fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/hatch")
-}
+use support::fixture;
 
 fn opts(exec_bound: usize, append_bound: usize) -> Options {
     Options {
@@ -24,25 +23,9 @@ fn opts(exec_bound: usize, append_bound: usize) -> Options {
     }
 }
 
-/// Copies the fixture's predefined files and its UniqueSet_KVStore specifications into a fresh
-/// temporary folder and writes `method` there as `name.ml`.
+/// Writes `method` as `name.ml` beside the fixture's specifications.
 fn method_file(tag: &str, name: &str, method: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("hatch-rounds-{tag}-{}", std::process::id()));
-    let pre = dir.join("predefined");
-    let bench = dir.join("ri/UniqueSet_KVStore");
-    std::fs::create_dir_all(&pre).expect("temp dir");
-    std::fs::create_dir_all(&bench).expect("temp dir");
-    for e in std::fs::read_dir(fixture().join("predefined")).expect("predefined") {
-        let e = e.expect("entry");
-        std::fs::copy(e.path(), pre.join(e.file_name())).expect("copy");
-    }
-    let src = fixture().join("ri/UniqueSet_KVStore");
-    for f in ["automata_preds.ml", "lib_nty.ml", "lib_rty.ml", "ri.ml"] {
-        std::fs::copy(src.join(f), bench.join(f)).expect("copy");
-    }
-    let file = bench.join(format!("{name}.ml"));
-    std::fs::write(&file, method).expect("write");
-    (dir, file)
+    support::unique_set_method("hatch-rounds", tag, name, method)
 }
 
 fn run(file: &Path, exec_bound: usize, append_bound: usize) -> Report {
