@@ -269,6 +269,12 @@ fn group_expr(g: usize, groups: &[Group], rules: &mut [Option<Rule>], fallback: 
 /// Chains sibling rule defaults whose consequences are syntactically equal, so that they do not
 /// conflict: the chain takes the place of the last of them, the first one outermost.
 pub(crate) fn collapse_similar_outcomes(exceptions: Vec<Expr>) -> Vec<Expr> {
+    // A chain needs two rule defaults without exceptions; rendering a key costs a debug print.
+    let plain =
+        |e: &Expr| matches!(&e.kind, ExprKind::Default { exceptions, .. } if exceptions.is_empty());
+    if exceptions.iter().filter(|e| plain(e)).nth(1).is_none() {
+        return exceptions;
+    }
     let keys: Vec<Option<String>> = exceptions.iter().map(outcome_key).collect();
     let mut out = Vec::with_capacity(exceptions.len());
     let mut slots: Vec<Option<Expr>> = exceptions.into_iter().map(Some).collect();

@@ -539,7 +539,8 @@ impl<'a> TestSinks<'a> {
         }
         let mut text: Vec<u8> = Vec::new();
         let _ = if self.args.jsonl {
-            writeln!(text, "{}", test_json(loaded, scope, t))
+            crate::format::json_line(&mut text, &test_json(loaded, scope, t));
+            Ok(())
         } else if self.json_out {
             Ok(())
         } else {
@@ -603,17 +604,14 @@ fn print_exploration(
     } = closing;
     let suite_json = suite.map(emit_suite::SuiteWritten::to_json);
     if args.jsonl {
-        println!(
-            "{}",
-            json!({
-                "stats": stats_json(exploration, bounds),
-                "incomplete": exploration.incomplete,
-                "bounds": bounds.to_json(),
-                "findings": findings.to_json(),
-                "coverage": coverage,
-                "suite": suite_json,
-            })
-        );
+        crate::format::print_json_line(&json!({
+            "stats": stats_json(exploration, bounds),
+            "incomplete": exploration.incomplete,
+            "bounds": bounds.to_json(),
+            "findings": findings.to_json(),
+            "coverage": coverage,
+            "suite": suite_json,
+        }));
     } else if args.format == OutputFormat::Json {
         let mut doc = to_json(loaded, scope, exploration, bounds);
         if let Some(tests) = json_tests {
@@ -624,7 +622,7 @@ fn print_exploration(
         if let Some(s) = suite_json {
             doc["suite"] = s;
         }
-        println!("{doc}");
+        crate::format::print_json_line(&doc);
     } else {
         print!("{}", findings.render());
         print_summary(exploration, args, bounds);

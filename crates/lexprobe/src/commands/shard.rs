@@ -77,7 +77,7 @@ pub fn print_plan(
     if let (Json::Object(d), Json::Object(p)) = (&mut doc, plan.to_json()) {
         d.extend(p);
     }
-    println!("{doc}");
+    crate::format::print_json_line(&doc);
     eprintln!(
         "plan: {} subtrees for {} shards ({} runs; {} path queries, {} of them answered without \
          the solver; {} rounding queries; {:.3} s, {:.3} s of it in the solver{})",
