@@ -667,6 +667,76 @@ impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }
+
+    /// The direct sub-expressions, in source order (a closure's body included), for walks
+    /// that only read the tree. Every kind is listed: a new kind must say its children here.
+    pub fn children(&self) -> Vec<&Expr> {
+        use ExprKind as K;
+        match &self.kind {
+            K::Literal(_)
+            | K::Local(_)
+            | K::TopDef(_)
+            | K::ScopeArg(_)
+            | K::ScopeArgGiven(_)
+            | K::Impossible
+            | K::ImpossibleMessage(_)
+            | K::Empty => Vec::new(),
+            K::StructField { expr, .. }
+            | K::IsCase { expr, .. }
+            | K::TupleGet { expr, .. }
+            | K::DebugPrint { expr, .. }
+            | K::PureDefault(expr)
+            | K::ErrorOnEmpty { expr, .. }
+            | K::Unary { arg: expr, .. } => vec![expr],
+            K::Let { value, body, .. } => vec![value, body],
+            K::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => vec![cond, then_branch, else_branch],
+            K::Lambda(l) => vec![&l.body],
+            K::Apply { func, args } => std::iter::once(&**func).chain(args).collect(),
+            K::StructNew { fields, .. } => fields.iter().collect(),
+            K::EnumInject { payload, .. } => payload.as_deref().into_iter().collect(),
+            K::Match { expr, arms, .. } => std::iter::once(&**expr)
+                .chain(arms.iter().map(|a| &a.body))
+                .collect(),
+            K::Tuple(items)
+            | K::List(items)
+            | K::ListZip(items)
+            | K::External { args: items, .. } => items.iter().collect(),
+            K::ListMap { list, body: o, .. }
+            | K::ListFilter { list, cond: o, .. }
+            | K::ListExists { list, cond: o, .. }
+            | K::ListFind { list, cond: o, .. }
+            | K::ListForAll { list, cond: o, .. }
+            | K::ListContains { list, elem: o } => vec![list, o],
+            K::ListFold {
+                list, init, step, ..
+            } => vec![list, init, step],
+            K::ListAggregate { list, default, .. } => {
+                std::iter::once(&**list).chain(default.as_deref()).collect()
+            }
+            K::ListArgExtremum {
+                list, key, default, ..
+            } => [&**list, &**key]
+                .into_iter()
+                .chain(default.as_deref())
+                .collect(),
+            K::ListSort { list, keys, .. } => std::iter::once(&**list).chain(keys).collect(),
+            K::ScopeCall { args, .. } => args.iter().flatten().collect(),
+            K::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            K::Assert { check, next, .. } => vec![check, next],
+            K::Default {
+                exceptions,
+                justification,
+                consequence,
+            } => exceptions
+                .iter()
+                .chain([&**justification, &**consequence])
+                .collect(),
+        }
+    }
 }
 
 /// A closure body: created by [`ExprKind::Lambda`], called by [`ExprKind::Apply`].

@@ -97,7 +97,7 @@ fn unit_of(years: i64, months: i64, days: i64) -> Option<DurationUnit> {
 }
 
 impl Literals {
-    fn expr(&mut self, e: &mut Expr, scopes: &mut Vec<ScopeId>) {
+    fn expr(&mut self, e: &Expr, scopes: &mut Vec<ScopeId>) {
         match &e.kind {
             ExprKind::Literal(Literal::Date { year, .. }) => {
                 self.years.insert(*year);
@@ -130,7 +130,7 @@ impl Literals {
             }
             _ => {}
         }
-        for c in crate::fold::children(e) {
+        for c in e.children() {
             self.expr(c, scopes);
         }
     }
@@ -150,8 +150,8 @@ impl Realism {
             let Some(decl) = program.scopes.get(s.0 as usize) else {
                 continue;
             };
-            for stmt in decl.body.clone() {
-                let mut exprs: Vec<Expr> = Vec::new();
+            for stmt in &decl.body {
+                let mut exprs: Vec<&Expr> = Vec::new();
                 match stmt {
                     Stmt::Define { expr, .. } => exprs.push(expr),
                     Stmt::CallSubScope {
@@ -159,21 +159,20 @@ impl Realism {
                         args,
                         ..
                     } => {
-                        todo.push(callee);
-                        exprs.extend(args.into_iter().flatten());
+                        todo.push(*callee);
+                        exprs.extend(args.iter().flatten());
                     }
                     Stmt::Assert { expr, .. } => exprs.push(expr),
                     #[allow(unreachable_patterns)]
                     _ => {}
                 }
-                for mut e in exprs {
-                    found.expr(&mut e, &mut todo);
+                for e in exprs {
+                    found.expr(e, &mut todo);
                 }
             }
         }
         for d in &program.topdefs {
-            let mut e = d.body.clone();
-            found.expr(&mut e, &mut todo);
+            found.expr(&d.body, &mut todo);
         }
         let year_of = |z: i64| Date::from_day_number(z).map(|d| d.year);
         let (first_year, last_year) = (year_of(FIRST_DAY), year_of(LAST_DAY));
