@@ -1,8 +1,9 @@
 //! The `lexprobe` command-line tool: runs, tests and explores Catala programs, falsifies
 //! temporal properties of effectful ADT code, and checks metamorphic relations on legal software.
 
-use clap::{Parser, Subcommand};
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 use lexprobe::{commands, exit};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
@@ -95,9 +96,53 @@ fn check_source_files(command: &Command) -> Result<(), (String, i32)> {
     Ok(())
 }
 
+/// The parser of the subcommand `name` alone (its options, without its help texts).
+fn subcommand_parser(name: &str) -> Option<clap::Command> {
+    use commands::*;
+    let (name, augment): (&'static str, fn(clap::Command) -> clap::Command) = match name {
+        "run" => ("run", run::RunArgs::augment_args),
+        "test" => ("test", test::TestArgs::augment_args),
+        "typecheck" => ("typecheck", typecheck::TypecheckArgs::augment_args),
+        "concolic" => ("concolic", concolic::ConcolicArgs::augment_args),
+        "mutate" => ("mutate", mutate::MutateArgs::augment_args),
+        "falsify" => ("falsify", falsify::FalsifyArgs::augment_args),
+        "metamorphic" => ("metamorphic", metamorphic::MetamorphicArgs::augment_args),
+        "merge" => ("merge", merge::MergeArgs::augment_args),
+        "audit" => ("audit", audit::AuditArgs::augment_args),
+        "diff" => ("diff", diff::DiffArgs::augment_args),
+        _ => return None,
+    };
+    Some(augment(clap::Command::new(name)))
+}
+
+/// The command line parsed with the parser of the one subcommand it names, without building
+/// the other nine (most of the start-up of a short run went into building every subcommand's
+/// options). `None` whenever the full parser must answer: help or version asked for, no or an
+/// unknown subcommand, or arguments this parser rejects (the full one then reports the error,
+/// with its usage text).
+fn parse_named_subcommand(args: &[OsString]) -> Option<Cli> {
+    let asks_for_text = |a: &OsString| {
+        matches!(
+            a.to_str(),
+            Some("-h" | "--help" | "-V" | "--version" | "help")
+        )
+    };
+    if args.iter().skip(1).any(asks_for_text) {
+        return None;
+    }
+    let sub = subcommand_parser(args.get(1)?.to_str()?)?;
+    let matches = clap::Command::new("lexprobe")
+        .subcommand(sub)
+        .try_get_matches_from(args)
+        .ok()?;
+    let command = Command::from_arg_matches(&matches).ok()?;
+    Some(Cli { command })
+}
+
 fn main() {
     die_quietly_on_closed_pipe();
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = parse_named_subcommand(&args).unwrap_or_else(|| Cli::parse_from(&args));
     if let Err((msg, code)) = check_source_files(&cli.command) {
         eprintln!("{msg}");
         std::process::exit(code);
@@ -115,4 +160,73 @@ fn main() {
         Command::Diff(args) => commands::diff::run(args),
     };
     std::process::exit(code);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every subcommand of the full parser has a parser of its own with the same options, so a
+    /// command line means the same whichever parser reads it.
+    #[test]
+    fn each_subcommand_parser_has_the_options_of_the_full_one() {
+        let full = Cli::command();
+        let mut names = 0;
+        for sub in full.get_subcommands() {
+            let name = sub.get_name();
+            let alone = subcommand_parser(name)
+                .unwrap_or_else(|| panic!("no parser of its own for `{name}`"));
+            let ids = |c: &clap::Command| {
+                let mut v: Vec<String> =
+                    c.get_arguments().map(|a| a.get_id().to_string()).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(ids(sub), ids(&alone), "options of `{name}`");
+            names += 1;
+        }
+        assert_eq!(names, 10);
+        assert!(subcommand_parser("nonsense").is_none());
+    }
+
+    #[test]
+    fn a_command_line_reads_the_same_with_either_parser() {
+        let args: Vec<OsString> = [
+            "lexprobe",
+            "concolic",
+            "f.catala_en",
+            "--scope",
+            "S",
+            "--jobs",
+            "2",
+            "--jsonl",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        let Some(Cli {
+            command: Command::Concolic(a),
+        }) = parse_named_subcommand(&args)
+        else {
+            panic!("the concolic parser did not read the line")
+        };
+        let Cli {
+            command: Command::Concolic(b),
+        } = Cli::parse_from(&args)
+        else {
+            panic!("the full parser did not read a concolic line")
+        };
+        assert_eq!((a.scope.as_str(), a.jobs, a.jsonl), ("S", 2, true));
+        assert_eq!((b.scope.as_str(), b.jobs, b.jsonl), ("S", 2, true));
+        // Help, version and errors are left to the full parser.
+        for extra in ["--help", "-V"] {
+            let mut with = args.clone();
+            with.push(extra.into());
+            assert!(parse_named_subcommand(&with).is_none());
+        }
+        let mut bad = args.clone();
+        bad.push("--no-such-option".into());
+        assert!(parse_named_subcommand(&bad).is_none());
+    }
 }
