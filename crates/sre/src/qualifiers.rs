@@ -14,13 +14,61 @@ thread_local! {
     static EMPTY: Entries = Rc::from(Vec::new());
 }
 
-/// Qualifiers by function name, sorted, each function at most once.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Qualifiers(Entries);
+/// Qualifiers by function name, sorted, each function at most once. The hash of the pairs is
+/// computed the first time it is asked for and kept (events are keys of the memo tables of
+/// the search; most events built are never hashed).
+#[derive(Clone)]
+pub struct Qualifiers {
+    /// The hash of `entries`, once computed.
+    hash: std::cell::Cell<Option<u64>>,
+    entries: Entries,
+}
+
+fn hash_of(entries: &[(Rc<str>, Term)]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    entries.hash(&mut h);
+    h.finish()
+}
 
 impl Default for Qualifiers {
     fn default() -> Self {
-        Qualifiers(EMPTY.with(Rc::clone))
+        Qualifiers {
+            hash: std::cell::Cell::new(None),
+            entries: EMPTY.with(Rc::clone),
+        }
+    }
+}
+
+impl PartialEq for Qualifiers {
+    fn eq(&self, other: &Qualifiers) -> bool {
+        Rc::ptr_eq(&self.entries, &other.entries) || self.entries == other.entries
+    }
+}
+
+impl Eq for Qualifiers {}
+
+impl std::hash::Hash for Qualifiers {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let h = self.hash.get().unwrap_or_else(|| {
+            let h = hash_of(&self.entries);
+            self.hash.set(Some(h));
+            h
+        });
+        state.write_u64(h)
+    }
+}
+
+impl PartialOrd for Qualifiers {
+    fn partial_cmp(&self, other: &Qualifiers) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Qualifiers {
+    /// The order of the sorted pairs (the hash plays no part).
+    fn cmp(&self, other: &Qualifiers) -> std::cmp::Ordering {
+        self.entries.cmp(&other.entries)
     }
 }
 
@@ -36,16 +84,19 @@ impl Qualifiers {
         if entries.is_empty() {
             Self::default()
         } else {
-            Qualifiers(Rc::from(entries))
+            Qualifiers {
+                hash: std::cell::Cell::new(None),
+                entries: Rc::from(entries),
+            }
         }
     }
 
     /// The qualifier of `op`, when listed.
     pub fn get(&self, op: &str) -> Option<&Term> {
-        self.0
+        self.entries
             .binary_search_by(|(k, _)| (**k).cmp(op))
             .ok()
-            .map(|i| &self.0[i].1)
+            .map(|i| &self.entries[i].1)
     }
 
     pub fn contains_key(&self, op: &str) -> bool {
@@ -54,41 +105,52 @@ impl Qualifiers {
 
     /// The pairs in order of function name.
     pub fn iter(&self) -> impl Iterator<Item = (&Rc<str>, &Term)> {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.entries.iter().map(|(k, v)| (k, v))
     }
 
     pub fn keys(&self) -> impl Iterator<Item = &Rc<str>> {
-        self.0.iter().map(|(k, _)| k)
+        self.entries.iter().map(|(k, _)| k)
     }
 
     pub fn values(&self) -> impl Iterator<Item = &Term> {
-        self.0.iter().map(|(_, v)| v)
+        self.entries.iter().map(|(_, v)| v)
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.entries.is_empty()
     }
 
     /// The same list with `f` applied to every qualifier.
     pub fn map(&self, f: impl Fn(&Term) -> Term) -> Self {
-        Self::from_sorted(self.0.iter().map(|(k, v)| (k.clone(), f(v))).collect())
+        Self::from_sorted(
+            self.entries
+                .iter()
+                .map(|(k, v)| (k.clone(), f(v)))
+                .collect(),
+        )
     }
 
     /// The pairs whose qualifier satisfies `keep` (the list itself when all do).
     pub fn filter(&self, keep: impl Fn(&Term) -> bool) -> Self {
-        if self.0.iter().all(|(_, v)| keep(v)) {
+        if self.entries.iter().all(|(_, v)| keep(v)) {
             return self.clone();
         }
-        Self::from_sorted(self.0.iter().filter(|(_, v)| keep(v)).cloned().collect())
+        Self::from_sorted(
+            self.entries
+                .iter()
+                .filter(|(_, v)| keep(v))
+                .cloned()
+                .collect(),
+        )
     }
 
     /// The functions listed in `self` or `other`, in order, each once.
     pub fn union_of_keys<'a>(&'a self, other: &'a Qualifiers) -> Vec<&'a Rc<str>> {
-        let (a, b) = (&self.0, &other.0);
+        let (a, b) = (&self.entries, &other.entries);
         let (mut i, mut j) = (0, 0);
         let mut out = Vec::with_capacity(a.len().max(b.len()));
         while i < a.len() || j < b.len() {
@@ -147,7 +209,7 @@ impl<'a> IntoIterator for &'a Qualifiers {
         fn(&'a (Rc<str>, Term)) -> (&'a Rc<str>, &'a Term),
     >;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.entries.iter().map(|(k, v)| (k, v))
     }
 }
 
@@ -195,12 +257,26 @@ mod tests {
     }
 
     #[test]
+    fn lists_built_apart_with_the_same_pairs_are_equal_with_the_same_hash() {
+        use std::hash::{BuildHasher, RandomState};
+        let a = q(&[("put", 1), ("get", 2)]);
+        let b = q(&[("get", 2), ("put", 1)]);
+        let c = q(&[("get", 2), ("put", 4)]);
+        assert!(!Rc::ptr_eq(&a.entries, &b.entries));
+        assert_eq!(a, b);
+        let s = RandomState::new();
+        assert_eq!(s.hash_one(&a), s.hash_one(&b));
+        assert_ne!(a, c);
+        assert_eq!(q(&[]), Qualifiers::new());
+    }
+
+    #[test]
     fn copies_share_the_list() {
         let a = q(&[("put", 1)]);
         let b = a.clone();
-        assert!(Rc::ptr_eq(&a.0, &b.0));
+        assert!(Rc::ptr_eq(&a.entries, &b.entries));
         // a filter that keeps everything gives the same list
-        assert!(Rc::ptr_eq(&a.filter(|_| true).0, &a.0));
+        assert!(Rc::ptr_eq(&a.filter(|_| true).entries, &a.entries));
         assert!(a.filter(|_| false).is_empty());
     }
 
