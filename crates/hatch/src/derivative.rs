@@ -19,11 +19,11 @@ use std::rc::Rc;
 #[derive(Clone, Debug)]
 pub(crate) struct DerivEffects {
     /// Changed only through [`DerivEffects::set_trace`] and [`DerivEffects::extend_trace`],
-    /// which keep `formulas` in step.
-    trace: Vec<Event>,
+    /// which keep `formulas` in step. Shared by the copies of a state until one changes it.
+    trace: Rc<Vec<Event>>,
     /// The constraint of each event of `trace` ([`trace_constraint`]), kept so that a
     /// feasibility check encodes only the events that changed.
-    formulas: Vec<Term>,
+    formulas: Rc<Vec<Term>>,
     pub cont: Sre,
     /// How many events of `trace` form the sampled prestate.
     pub context_len: usize,
@@ -33,8 +33,8 @@ impl DerivEffects {
     /// An empty trace with the given continuation.
     pub fn new(cont: Sre) -> Self {
         DerivEffects {
-            trace: Vec::new(),
-            formulas: Vec::new(),
+            trace: Rc::new(Vec::new()),
+            formulas: Rc::new(Vec::new()),
             cont,
             context_len: 0,
         }
@@ -50,16 +50,22 @@ impl DerivEffects {
                 _ => event_constraint_at(e, i),
             })
             .collect();
-        self.trace = trace;
-        self.formulas = formulas;
+        self.trace = Rc::new(trace);
+        self.formulas = Rc::new(formulas);
     }
 
     /// Appends events to the trace.
     pub fn extend_trace(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        let trace = Rc::make_mut(&mut self.trace);
+        let formulas = Rc::make_mut(&mut self.formulas);
+        trace.reserve_exact(events.len());
+        formulas.reserve_exact(events.len());
         for e in events {
-            self.formulas
-                .push(event_constraint_at(&e, self.trace.len()));
-            self.trace.push(e);
+            formulas.push(event_constraint_at(&e, trace.len()));
+            trace.push(e);
         }
     }
 }
@@ -107,7 +113,7 @@ impl DerivativeSemantics {
         let Some(trace) = self.constructible(
             solver,
             &phi,
-            eff.trace.clone(),
+            eff.trace.to_vec(),
             0,
             eff.context_len,
             &mut budget,
@@ -213,7 +219,7 @@ impl EffectSemantics for DerivativeSemantics {
     type Effects = DerivEffects;
 
     fn constraints(&self, effects: &DerivEffects) -> Vec<Term> {
-        effects.formulas.clone()
+        effects.formulas.to_vec()
     }
 
     fn admit(
@@ -237,7 +243,7 @@ impl EffectSemantics for DerivativeSemantics {
         let mut out = Vec::new();
         for (trace, _) in matches {
             let mut s2 = st.clone();
-            if trace != s2.effects.trace {
+            if trace != *s2.effects.trace {
                 s2.effects.set_trace(trace);
                 if !feasible(self, solver, &s2)? {
                     continue;
@@ -318,7 +324,7 @@ impl EffectSemantics for DerivativeSemantics {
                     if let Some(v) = self.violation(
                         solver,
                         ViolationKind::Preemptive,
-                        &s2.phi,
+                        &s2.phi.to_vec(),
                         &s2.effects,
                         None,
                     )? {
@@ -344,7 +350,7 @@ impl EffectSemantics for DerivativeSemantics {
             return self.violation(
                 solver,
                 ViolationKind::Terminated,
-                &st.phi,
+                &st.phi.to_vec(),
                 &st.effects,
                 None,
             );
@@ -353,7 +359,7 @@ impl EffectSemantics for DerivativeSemantics {
             return self.violation(
                 solver,
                 ViolationKind::Result,
-                &st.phi,
+                &st.phi.to_vec(),
                 &st.effects,
                 Some(Term::negation(result.clone())),
             );

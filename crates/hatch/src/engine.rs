@@ -276,7 +276,7 @@ pub(crate) fn run<S: EffectSemantics>(
 /// The initial state of the harness with the given trace part.
 pub(crate) fn initial_state<T: Clone>(h: &Harness, init: T) -> State<T> {
     State {
-        phi: Vec::new(),
+        phi: crate::path_condition::PathCondition::new(),
         effects: init,
         control: Control::Eval(Rc::new(h.program()), Rc::new(HashMap::new())),
         stack: Vec::new(),

@@ -6,6 +6,7 @@
 //! of the business of the solver layer (`smt`): executor, searcher and solver stay apart.
 
 use crate::core::{Comp, FunDef};
+use crate::path_condition::PathCondition;
 use smt::{Solver, Sort, Term};
 use sre::Sre;
 use std::collections::{BTreeMap, HashMap};
@@ -39,7 +40,7 @@ pub enum Control {
 /// A symbolic state (Φ, trace part, e) with the continuation stack of `e`.
 #[derive(Clone, Debug)]
 pub struct State<T: Clone> {
-    pub phi: Vec<Term>,
+    pub phi: PathCondition,
     pub effects: T,
     pub control: Control,
     pub stack: Vec<Frame>,
@@ -230,7 +231,7 @@ pub fn step<S: EffectSemantics>(
                     if guard.is_false() {
                         continue;
                     }
-                    let known = decided_by(&st.phi, &guard);
+                    let known = decided_by(st.phi.iter_recent_first(), &guard);
                     if known == Some(false) {
                         continue;
                     }
@@ -277,14 +278,14 @@ pub fn step<S: EffectSemantics>(
                     return Ok(Step::Continue(Vec::new()));
                 }
                 if !phi.is_true() {
-                    let known = decided_by(&st.phi, &phi);
+                    let known = decided_by(st.phi.iter_recent_first(), &phi);
                     if known == Some(false) {
                         return Ok(Step::Continue(Vec::new()));
                     }
                     // Φ already states it, or it only defines a variable nothing else mentions:
                     // Φ stays as feasible as it was
                     let unchanged = known == Some(true) || {
-                        let mut context = st.phi.clone();
+                        let mut context = st.phi.to_vec();
                         context.extend(sem.constraints(&st.effects));
                         defines_fresh(&phi, &context)
                     };
@@ -318,7 +319,10 @@ pub fn step<S: EffectSemantics>(
 /// Whether Φ decides `guard` syntactically: `Some(true)` when `guard` is one of its
 /// conjuncts, `Some(false)` when the negation of `guard` is, `None` otherwise (the solver must
 /// be asked).
-pub(crate) fn decided_by(phi: &[Term], guard: &Term) -> Option<bool> {
+pub(crate) fn decided_by<'a>(
+    phi: impl IntoIterator<Item = &'a Term>,
+    guard: &Term,
+) -> Option<bool> {
     let negated = Term::negation(guard.clone());
     for p in phi {
         if p == guard {
@@ -353,7 +357,7 @@ pub fn feasible<S: EffectSemantics>(
     solver: &mut Solver,
     st: &State<S::Effects>,
 ) -> Result<bool, ExecError> {
-    let mut all = st.phi.clone();
+    let mut all = st.phi.to_vec();
     all.extend(sem.constraints(&st.effects));
     Ok(solver.maybe_sat(&all)?)
 }

@@ -18,6 +18,7 @@ pub mod front;
 pub mod input;
 pub mod lexer;
 pub mod naive;
+pub mod path_condition;
 mod rounds;
 pub mod syntax;
 

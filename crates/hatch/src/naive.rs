@@ -152,7 +152,7 @@ impl EffectSemantics for NaiveSemantics {
     ) -> Result<Option<Violation>, ExecError> {
         let post = st.effects.post.clone().unwrap_or_else(Sre::all);
         let bad = Sre::and([st.effects.curr.clone(), Sre::complement(post)]);
-        let mut phi = st.phi.clone();
+        let mut phi = st.phi.to_vec();
         let max_len = self.max_context_len + st.effects.appended;
         let mut found = self.nonempty(solver, &phi, &bad, max_len)?;
         let mut kind = ViolationKind::Terminated;

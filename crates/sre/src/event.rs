@@ -8,6 +8,7 @@
 //! [`arg_var`]`(i)` and the result is [`RET_VAR`]. Every other free variable is a symbolic
 //! variable shared with the path condition.
 
+use crate::qualifiers::Qualifiers;
 use smt::{Sort, Term};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -31,8 +32,8 @@ pub struct OpSig {
 /// A symbolic event in stratified form.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Event {
-    /// Qualifier of each explicitly mentioned function.
-    pub ops: BTreeMap<Rc<str>, Term>,
+    /// Qualifier of each explicitly mentioned function (shared by the copies of the event).
+    pub ops: Qualifiers,
     /// Qualifier of every function not in `ops`; it cannot mention event-local variables.
     pub others: Term,
 }
@@ -40,10 +41,8 @@ pub struct Event {
 impl Event {
     /// The event of one function with a qualifier over canonical local names.
     pub fn atom(op: &str, qualifier: Term) -> Event {
-        let mut ops = BTreeMap::new();
-        ops.insert(Rc::from(op), qualifier);
         Event {
-            ops,
+            ops: std::iter::once((Rc::from(op), qualifier)).collect(),
             others: Term::ff(),
         }
         .normalized()
@@ -52,7 +51,7 @@ impl Event {
     /// `•`: every event.
     pub fn top() -> Event {
         Event {
-            ops: BTreeMap::new(),
+            ops: Qualifiers::new(),
             others: Term::tt(),
         }
     }
@@ -60,7 +59,7 @@ impl Event {
     /// `⊥`: no event.
     pub fn bottom() -> Event {
         Event {
-            ops: BTreeMap::new(),
+            ops: Qualifiers::new(),
             others: Term::ff(),
         }
     }
@@ -68,14 +67,13 @@ impl Event {
     /// A guard event ⟨φ⟩: every call, whenever φ holds.
     pub fn guard(phi: Term) -> Event {
         Event {
-            ops: BTreeMap::new(),
+            ops: Qualifiers::new(),
             others: phi,
         }
     }
 
     fn normalized(mut self) -> Event {
-        let others = self.others.clone();
-        self.ops.retain(|_, q| *q != others);
+        self.ops = self.ops.filter(|q| *q != self.others);
         self
     }
 
@@ -124,23 +122,19 @@ impl Event {
     /// `~ℓ`.
     pub fn negate(&self) -> Event {
         Event {
-            ops: self
-                .ops
-                .iter()
-                .map(|(o, q)| (o.clone(), Term::negation(q.clone())))
-                .collect(),
+            ops: self.ops.map(|q| Term::negation(q.clone())),
             others: Term::negation(self.others.clone()),
         }
         .normalized()
     }
 
     fn combine(&self, other: &Event, f: impl Fn(Term, Term) -> Term) -> Event {
-        let mut ops = BTreeMap::new();
-        for o in self.ops.keys().chain(other.ops.keys()) {
-            if !ops.contains_key(o) {
-                ops.insert(o.clone(), f(self.qualifier(o), other.qualifier(o)));
-            }
-        }
+        let ops = self
+            .ops
+            .union_of_keys(&other.ops)
+            .into_iter()
+            .map(|o| (o.clone(), f(self.qualifier(o), other.qualifier(o))))
+            .collect();
         Event {
             ops,
             others: f(self.others.clone(), other.others.clone()),
@@ -170,11 +164,7 @@ impl Event {
             return self.clone();
         }
         Event {
-            ops: self
-                .ops
-                .iter()
-                .map(|(o, q)| (o.clone(), q.subst_map(map)))
-                .collect(),
+            ops: self.ops.map(|q| q.subst_map(map)),
             others: self.others.subst_map(map),
         }
         .normalized()
@@ -293,7 +283,7 @@ pub fn show_event(e: &Event, arity: &dyn Fn(&str) -> usize) -> String {
     }
     if !e.others.is_false() || parts.is_empty() {
         let mut single = e.clone();
-        single.ops.clear();
+        single.ops = Qualifiers::new();
         if e.ops.is_empty() {
             parts.push(format!("{single}"));
         } else {

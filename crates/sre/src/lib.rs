@@ -6,9 +6,11 @@
 pub mod deriv;
 pub mod event;
 pub mod ltlf;
+pub mod qualifiers;
 pub(crate) mod regex;
 
 pub use deriv::{dual, event_formula, Deriver, EventMemo, EventOracle, SmtOracle};
 pub use event::{arg_var, show_event, Event, OpSig, RET_VAR};
 pub use ltlf::Ltlf;
+pub use qualifiers::Qualifiers;
 pub use regex::{Node, Sre};

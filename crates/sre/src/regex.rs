@@ -23,26 +23,44 @@ pub enum Node {
     Or(Vec<Sre>),
 }
 
-/// A shared, immutable symbolic regular expression.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Sre(Rc<Node>);
+/// A shared, immutable symbolic regular expression. Each node keeps the hash of its structure,
+/// computed once when it is built (children give theirs), so the memo tables keyed by
+/// expressions hash a number instead of walking the tree, and unequal expressions are told
+/// apart by it. Equality and order are structural.
+#[derive(Clone)]
+pub struct Sre(Rc<Hashed>);
+
+struct Hashed {
+    hash: u64,
+    node: Node,
+}
 
 impl Sre {
+    fn make(node: Node) -> Sre {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        node.hash(&mut h);
+        Sre(Rc::new(Hashed {
+            hash: h.finish(),
+            node,
+        }))
+    }
+
     pub fn node(&self) -> &Node {
-        &self.0
+        &self.0.node
     }
 
     pub fn empty() -> Sre {
-        Sre(Rc::new(Node::Empty))
+        Sre::make(Node::Empty)
     }
 
     pub fn eps() -> Sre {
-        Sre(Rc::new(Node::Eps))
+        Sre::make(Node::Eps)
     }
 
     /// Σ*, written ¬∅.
     pub fn all() -> Sre {
-        Sre(Rc::new(Node::Not(Sre::empty())))
+        Sre::make(Node::Not(Sre::empty()))
     }
 
     /// `•`: any single event.
@@ -54,7 +72,7 @@ impl Sre {
         if e.is_bottom() {
             Sre::empty()
         } else {
-            Sre(Rc::new(Node::Lit(e)))
+            Sre::make(Node::Lit(e))
         }
     }
 
@@ -76,7 +94,7 @@ impl Sre {
             Node::Star(_) => r,
             Node::Lit(e) if e.is_top() => Sre::all(),
             _ if r.is_all() => r,
-            _ => Sre(Rc::new(Node::Star(r))),
+            _ => Sre::make(Node::Star(r)),
         }
     }
 
@@ -97,7 +115,7 @@ impl Sre {
         if let Node::Concat(a1, a2) = a.node() {
             return Sre::concat(a1.clone(), Sre::concat(a2.clone(), b));
         }
-        Sre(Rc::new(Node::Concat(a, b)))
+        Sre::make(Node::Concat(a, b))
     }
 
     pub fn seq(parts: impl IntoIterator<Item = Sre>) -> Sre {
@@ -111,7 +129,7 @@ impl Sre {
     pub fn complement(r: Sre) -> Sre {
         match r.node() {
             Node::Not(inner) => inner.clone(),
-            _ => Sre(Rc::new(Node::Not(r))),
+            _ => Sre::make(Node::Not(r)),
         }
     }
 
@@ -161,7 +179,7 @@ impl Sre {
         match out.len() {
             0 => Sre::all(),
             1 => out.pop().unwrap_or_else(Sre::all),
-            _ => Sre(Rc::new(Node::And(out))),
+            _ => Sre::make(Node::And(out)),
         }
     }
 
@@ -205,7 +223,7 @@ impl Sre {
         match out.len() {
             0 => Sre::empty(),
             1 => out.pop().unwrap_or_else(Sre::empty),
-            _ => Sre(Rc::new(Node::Or(out))),
+            _ => Sre::make(Node::Or(out)),
         }
     }
 
@@ -259,6 +277,43 @@ impl Sre {
             Node::Concat(a, b) => 1 + a.size() + b.size(),
             Node::And(xs) | Node::Or(xs) => 1 + xs.iter().map(Sre::size).sum::<usize>(),
         }
+    }
+}
+
+impl PartialEq for Sre {
+    fn eq(&self, other: &Sre) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+            || (self.0.hash == other.0.hash && self.0.node == other.0.node)
+    }
+}
+
+impl Eq for Sre {}
+
+impl std::hash::Hash for Sre {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.hash)
+    }
+}
+
+impl PartialOrd for Sre {
+    fn partial_cmp(&self, other: &Sre) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Sre {
+    /// The structural order of the nodes (the hash plays no part).
+    fn cmp(&self, other: &Sre) -> std::cmp::Ordering {
+        if Rc::ptr_eq(&self.0, &other.0) {
+            return std::cmp::Ordering::Equal;
+        }
+        self.0.node.cmp(&other.0.node)
+    }
+}
+
+impl fmt::Debug for Sre {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Sre").field(&self.0.node).finish()
     }
 }
 
@@ -332,6 +387,22 @@ mod tests {
         assert!(Sre::star(Sre::any()).is_all());
         assert!(Sre::and([a(), Sre::complement(a())]).is_empty());
         assert_eq!(Sre::and([Sre::all(), a()]), a());
+    }
+
+    #[test]
+    fn expressions_built_apart_are_equal_with_the_same_hash_and_order() {
+        use std::hash::{BuildHasher, RandomState};
+        let x = Sre::seq([a(), Sre::star(a()), Sre::complement(a())]);
+        let y = Sre::seq([a(), Sre::star(a()), Sre::complement(a())]);
+        let z = Sre::seq([a(), Sre::star(a()), a()]);
+        assert!(!Rc::ptr_eq(&x.0, &y.0));
+        assert_eq!(x, y);
+        assert_eq!(x.cmp(&y), std::cmp::Ordering::Equal);
+        let s = RandomState::new();
+        assert_eq!(s.hash_one(&x), s.hash_one(&y));
+        assert_ne!(x, z);
+        // the order is that of the nodes: a literal before a complement (declaration order)
+        assert_eq!(z.cmp(&x), std::cmp::Ordering::Less);
     }
 
     #[test]
