@@ -286,6 +286,21 @@ pub(crate) fn all_hold(terms: &[Term], values: &BTreeMap<VarId, ModelValue>) -> 
     terms.iter().all(|t| ev.bool(t) == Some(true))
 }
 
+/// The truth of `t` under `values` (a value for each of its variables), evaluated exactly
+/// within the evaluation budget; `None` when it cannot be evaluated (a division by zero, an
+/// overflow, a missing value, the budget exhausted).
+pub(crate) fn truth(t: &Term, values: &BTreeMap<VarId, ModelValue>) -> Option<bool> {
+    let values = values
+        .iter()
+        .map(|(v, x)| Some((*v, model_to_v(x)?)))
+        .collect::<Option<BTreeMap<VarId, V>>>()?;
+    Eval {
+        values: &values,
+        budget: EVAL_LIMIT,
+    }
+    .bool(t)
+}
+
 /// Tries to find a model of the conjunction of `terms` near `hints` (the last inputs). Money
 /// variables (`money`) only take multiples of $100. `None` when no model was found: the
 /// question is then for Z3, and nothing is implied about satisfiability.

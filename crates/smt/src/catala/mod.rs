@@ -26,6 +26,7 @@ mod encoder;
 pub mod finite;
 pub mod guess;
 mod model;
+mod pinned;
 pub mod prefer;
 mod query;
 mod refine;

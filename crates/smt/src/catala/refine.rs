@@ -11,6 +11,7 @@
 
 use super::calendar::{round_dates_near, roundness, DateRoundness};
 use super::model::{Origin, Z3Model};
+use super::pinned::PinnedFacts;
 use super::prefer::{Preferences, Preferred, PreferredUnit};
 use super::query::{ModelValue, RoundnessLevel};
 use super::term::{Term, VarId};
@@ -35,6 +36,10 @@ pub(crate) struct ModelRefiner {
     pub(crate) time: Duration,
     /// The realistic ranges: no rounding moves a variable further from its range.
     pub(crate) preferences: Preferences,
+    /// Rounding queries answered "no" without Z3 (see [`super::pinned`]).
+    pub(crate) refuted: u64,
+    /// The pinned variables of the query being refined, computed when first needed.
+    facts: Option<PinnedFacts>,
     base: SharedZ3,
 }
 
@@ -44,6 +49,8 @@ impl ModelRefiner {
             soft_queries: 0,
             time: Duration::ZERO,
             preferences: Preferences::default(),
+            refuted: 0,
+            facts: None,
             base,
         }
     }
@@ -109,7 +116,7 @@ impl ModelRefiner {
                     m.overrides.extend(moved);
                     return level;
                 }
-                if !ask_z3 {
+                if !ask_z3 || self.refuted(terms, &moved) {
                     continue;
                 }
                 let Some(assumptions) = candidate
@@ -151,10 +158,17 @@ impl ModelRefiner {
         let Some(kept_values) = kept.iter().map(|v| m.int(*v)).collect::<Option<Vec<_>>>() else {
             return;
         };
+        // The kept values Z3 is given (those fitting in 64 bits), as assumptions and as pairs.
+        let kept_fixed: Vec<(VarId, i128)> = kept
+            .iter()
+            .copied()
+            .zip(kept_values.iter().copied())
+            .filter(|(_, x)| i64::try_from(*x).is_ok())
+            .collect();
         let fixed: Vec<Bool<'static>> = {
             let base = self.base.borrow();
-            kept.iter()
-                .zip(&kept_values)
+            kept_fixed
+                .iter()
                 .filter_map(|(v, x)| Some(base.encoder.int_var(*v)._eq(&self.int_const(*x)?)))
                 .collect()
         };
@@ -189,7 +203,7 @@ impl ModelRefiner {
                         }
                     })
                     .collect();
-                if self.try_dates(m, terms, dates, &candidate, &fixed) {
+                if self.try_dates(m, terms, dates, &candidate, (&fixed, &kept_fixed)) {
                     values = candidate;
                     moved = true;
                     break 'levels;
@@ -214,7 +228,7 @@ impl ModelRefiner {
                         .get(pick)
                         .copied()
                         .unwrap_or(values[i]);
-                    if self.try_dates(m, terms, dates, &candidate, &fixed) {
+                    if self.try_dates(m, terms, dates, &candidate, (&fixed, &kept_fixed)) {
                         values = candidate;
                         break 'one;
                     }
@@ -231,7 +245,7 @@ impl ModelRefiner {
         terms: &[Term],
         dates: &[VarId],
         values: &[i128],
-        fixed: &[Bool<'static>],
+        (fixed, kept): (&[Bool<'static>], &[(VarId, i128)]),
     ) -> bool {
         let moved: Vec<(VarId, i128)> = dates.iter().copied().zip(values.iter().copied()).collect();
         let further = moved.iter().any(|(v, z)| {
@@ -245,6 +259,11 @@ impl ModelRefiner {
             m.overrides.retain(|(v, _)| !dates.contains(v));
             m.overrides.extend(moved);
             return true;
+        }
+        let mut pinned_down = moved.clone();
+        pinned_down.extend_from_slice(kept);
+        if self.refuted(terms, &pinned_down) {
+            return false;
         }
         let mut assumptions = fixed.to_vec();
         for (v, z) in dates.iter().zip(values) {
@@ -262,6 +281,20 @@ impl ModelRefiner {
             }
             None => false,
         }
+    }
+
+    /// Starts the refinement of a new query's model: what was known of the last one goes.
+    pub(crate) fn new_query(&mut self) {
+        self.facts = None;
+    }
+
+    /// Whether the query `terms` (the one being refined) certainly has no model with the
+    /// variables of `fixed` at these values (see [`super::pinned`]); counted in `refuted`.
+    fn refuted(&mut self, terms: &[Term], fixed: &[(VarId, i128)]) -> bool {
+        let facts = self.facts.get_or_insert_with(|| PinnedFacts::of(terms));
+        let refuted = facts.refutes(fixed);
+        self.refuted += u64::from(refuted);
+        refuted
     }
 
     /// A Z3 integer constant (the amounts and dates refined fit in 64 bits).

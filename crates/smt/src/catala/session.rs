@@ -81,6 +81,7 @@ impl CatalaSession {
         let z3 = self.z3.borrow();
         SessionStats {
             soft_queries: self.refiner.soft_queries,
+            soft_refuted: self.refiner.refuted,
             solver_time: z3.solver_time + self.refiner.time,
             fresh_queries: self.z3_layers().then.as_ref().map_or(0, |f| f.asked),
             ..self.stats
@@ -197,6 +198,7 @@ impl CatalaSession {
     /// without Z3 is kept as it is.
     pub fn round_money(&mut self, money_vars: &[VarId]) -> Result<RoundnessLevel, EncodeError> {
         if let Some(ModelSource::Z3(m)) = &mut self.model {
+            self.refiner.new_query();
             let terms: Vec<Term> = self.globals.iter().chain(&self.path).cloned().collect();
             let level = self.refiner.round_money(m, &terms, money_vars);
             // Dates outside the path are free: `value` gives them round values directly.

@@ -27,6 +27,9 @@ pub struct SessionStats {
     pub path_queries: u64,
     /// Extra checks made to round money and date inputs.
     pub soft_queries: u64,
+    /// Rounding queries answered "no" without Z3: a constraint over the fixed and pinned
+    /// variables alone is false at the candidate (not counted in `soft_queries`).
+    pub soft_refuted: u64,
     /// Time spent in Z3 checks.
     pub solver_time: Duration,
     /// Path queries answered without Z3 (included in `path_queries`).

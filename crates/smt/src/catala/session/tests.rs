@@ -367,3 +367,23 @@ fn dates_of_a_z3_model_are_pulled_to_round_dates() {
     use crate::catala::calendar::{roundness, DateRoundness};
     assert!(roundness(i128::from(d)) <= DateRoundness::MonthStart, "{d}");
 }
+
+#[test]
+fn rounding_pinned_amounts_asks_z3_nothing() {
+    // c · 3 = 37,035 pins c to 12,345 cents: neither $200 nor $100 keeps the path, whatever
+    // any other variable is, so both candidates of the hundreds are refuted without Z3, and
+    // the tens and units are only checked exactly. Before the refutation, Z3 was asked twice.
+    let mut s = CatalaSession::new(None, true);
+    let path = [app(
+        Op::Eq,
+        vec![
+            app(Op::Mul, vec![int(0), int_const("3")]),
+            int_const("37035"),
+        ],
+    )];
+    assert_eq!(s.check_path(&path).ok(), Some(QueryOutcome::Sat));
+    assert_eq!(read(&s, 0), 12_345);
+    assert_eq!(s.round_money(&[VarId(0)]).ok(), Some(RoundnessLevel::Cents));
+    assert_eq!((s.stats().soft_queries, s.stats().soft_refuted), (0, 2));
+    assert_eq!(read(&s, 0), 12_345);
+}
