@@ -584,7 +584,20 @@ fn run_campaign(
                 survival: None,
             },
             None => {
-                let hints = start
+                // A removed exception is explored from the first witness whose run evaluates
+                // its condition (read there for the exploration's goal, see
+                // [`crate::mutation_goal`]), else from the first start.
+                let from = match (&first_witnesses, mutation.kind) {
+                    (Some(index), MutationKind::RemoveException) => index
+                        .starts(&crate::mutation_goal::removed_justifications(
+                            program, scope, mutation,
+                        ))
+                        .first()
+                        .copied()
+                        .or(start),
+                    _ => start,
+                };
+                let hints = from
                     .and_then(|k| options.witnesses.as_ref()?.get(k))
                     .map(|w| hints_of(program, scope, w));
                 let before = clock.elapsed();

@@ -126,7 +126,11 @@ pub(crate) fn removed_exception_goal(
 
 /// The positions of the justifications of the rules of the exception `m` removes (every
 /// default term inside it).
-fn removed_justifications(program: &Program, root: ScopeId, m: Mutation) -> HashSet<Span> {
+pub(crate) fn removed_justifications(
+    program: &Program,
+    root: ScopeId,
+    m: Mutation,
+) -> HashSet<Span> {
     let mut copy = program.clone();
     let mut out = HashSet::new();
     for_each_default(&mut copy, root, &mut |site, e| {
