@@ -157,16 +157,13 @@ impl Worker<'_> {
         lemmas: &mut Vec<(usize, Term)>,
         stats: &mut ExploreStats,
     ) -> Result<(Vec<Term>, QueryOutcome), ConcolicError> {
-        let query = with_lemmas(stack, lemmas);
-        let outcome = self.session.check_path(&query)?;
+        let (query, outcome) = self.check_preferring(with_lemmas(stack, lemmas))?;
         if outcome != QueryOutcome::Unknown || lemmas.is_empty() {
             return Ok((query, outcome));
         }
         lemmas.clear();
         stats.dropped_lemmas += 1;
-        let query = with_lemmas(stack, lemmas);
-        let outcome = self.session.check_path(&query)?;
-        Ok((query, outcome))
+        self.check_preferring(with_lemmas(stack, lemmas))
     }
 
     /// Hands the shallowest open subtree of `stack` (below `floor`) to the pool, when another
@@ -199,8 +196,7 @@ impl Worker<'_> {
             .collect();
         let relevant: Vec<(usize, Term)> =
             lemmas.iter().filter(|(p, _)| *p <= k).cloned().collect();
-        let query = with_lemmas(&nodes, &relevant);
-        let outcome = self.session.check_path(&query)?;
+        let (query, outcome) = self.check_preferring(with_lemmas(&nodes, &relevant))?;
         // When the solver gives up, the branch stays here, open.
         stack[k].done = outcome != QueryOutcome::Unknown;
         if outcome == QueryOutcome::Sat {
@@ -226,7 +222,8 @@ impl Worker<'_> {
             let mut query: Vec<Term> = stack[..j].iter().map(|n| n.term.clone()).collect();
             query.push(term::not(&stack[j].term));
             stack[j].done = true;
-            match self.session.check_path(&query)? {
+            let (query, outcome) = self.check_preferring(query)?;
+            match outcome {
                 QueryOutcome::Sat => {
                     let (assignment, _) = self.model_inputs(&query)?;
                     pool.give(Task::new(assignment, j + 1));

@@ -31,6 +31,7 @@ pub mod inputs;
 mod int_rounding;
 pub mod mutation;
 pub mod mutation_directed;
+pub(crate) mod mutation_goal;
 pub mod mutation_site;
 pub(crate) mod mutation_starts;
 mod observers;

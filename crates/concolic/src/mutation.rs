@@ -12,6 +12,7 @@ use crate::explore::{
     explore_with, Control, ExploreOptions, Outcome, StopReason, Strategy, TestCase,
 };
 use crate::mutation_directed::{explore_towards, MutationTarget};
+use crate::mutation_goal::removed_exception_goal;
 use crate::mutation_starts::FirstWitnesses;
 use crate::ConcolicError;
 use catala_eval::eval::{ErrorSignature, Interpreter, RuntimeError};
@@ -394,7 +395,7 @@ pub fn run_mutants(
     options: &MutationOptions,
 ) -> Result<MutationRun, ConcolicError> {
     run_campaign(program, scope, options, &mut |mutation, mutant, hints| {
-        let target = aim(true, mutant, scope, mutation);
+        let target = aim(Aim::TermAndCondition, mutant, scope, mutation);
         detect(
             program,
             mutant,
@@ -408,9 +409,8 @@ pub fn run_mutants(
 }
 
 /// Explores the mutant of `m` alone, from the options' hints (no witnesses), until its first
-/// detection or the end of its paths: directed at the mutated term
-/// ([`crate::mutation_directed`]) as campaigns do, or (`directed` false) in the plain order of
-/// `explore.strategy`.
+/// detection or the end of its paths: directed at the mutated term and a removed exception's
+/// condition as campaigns do, or (`directed` false) in the plain order of `explore.strategy`.
 pub fn detect_mutant(
     program: &Program,
     scope: ScopeId,
@@ -418,8 +418,24 @@ pub fn detect_mutant(
     explore: &ExploreOptions,
     directed: bool,
 ) -> Result<MutantReport, ConcolicError> {
+    let how = if directed {
+        Aim::TermAndCondition
+    } else {
+        Aim::Nowhere
+    };
+    detect_mutant_aimed(program, scope, m, explore, how)
+}
+
+/// [`detect_mutant`], directed as `how` says.
+pub fn detect_mutant_aimed(
+    program: &Program,
+    scope: ScopeId,
+    m: Mutation,
+    explore: &ExploreOptions,
+    how: Aim,
+) -> Result<MutantReport, ConcolicError> {
     let mutant = apply(program, scope, m);
-    let target = aim(directed, &mutant, scope, m);
+    let target = aim(how, &mutant, scope, m);
     let found = detect(program, &mutant, scope, explore, None, target, None)?;
     Ok(MutantReport::of(m, found, None, 0, Duration::ZERO))
 }
@@ -464,7 +480,12 @@ pub fn run_mutants_both_orders(
                     let r = match &program {
                         Ok(p) => {
                             let mutant = apply(p, scope, mutation);
-                            let target = aim(directed, &mutant, scope, mutation);
+                            let how = if directed {
+                                Aim::TermAndCondition
+                            } else {
+                                Aim::Nowhere
+                            };
+                            let target = aim(how, &mutant, scope, mutation);
                             detect(p, &mutant, scope, &explore, hints, target, Some(stop))
                                 .map(|d| Sent::from(p, scope, d))
                                 .map_err(|e| e.to_string())
@@ -563,7 +584,20 @@ fn run_campaign(
                 survival: None,
             },
             None => {
-                let hints = start
+                // A removed exception is explored from the first witness whose run evaluates
+                // its condition (read there for the exploration's goal, see
+                // [`crate::mutation_goal`]), else from the first start.
+                let from = match (&first_witnesses, mutation.kind) {
+                    (Some(index), MutationKind::RemoveException) => index
+                        .starts(&crate::mutation_goal::removed_justifications(
+                            program, scope, mutation,
+                        ))
+                        .first()
+                        .copied()
+                        .or(start),
+                    _ => start,
+                };
+                let hints = from
                     .and_then(|k| options.witnesses.as_ref()?.get(k))
                     .map(|w| hints_of(program, scope, w));
                 let before = clock.elapsed();
@@ -694,11 +728,36 @@ impl Sent {
     }
 }
 
-/// Where the exploration of the mutant of `m` aims, when `directed`.
-fn aim(directed: bool, mutant: &Program, scope: ScopeId, m: Mutation) -> Option<MutationTarget> {
-    directed
-        .then(|| MutationTarget::of(mutant, scope, m))
-        .flatten()
+/// How a mutant's exploration is directed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// Not directed: the order of the exploration's strategy.
+    Nowhere,
+    /// At the mutated term, its definition and its readers ([`crate::mutation_directed`]).
+    Term,
+    /// At the mutated term, with a removed exception's condition satisfied where the paths
+    /// allow ([`crate::mutation_goal`]): the campaigns' direction.
+    TermAndCondition,
+}
+
+/// Where an exploration aims, as the explorer needs it.
+enum Aimed {
+    Nowhere,
+    Term(MutationTarget),
+    WithCondition(MutationTarget, Mutation),
+}
+
+/// Where the exploration of the mutant of `m` aims.
+fn aim(aim: Aim, mutant: &Program, scope: ScopeId, m: Mutation) -> Aimed {
+    let target = match aim {
+        Aim::Nowhere => None,
+        Aim::Term | Aim::TermAndCondition => MutationTarget::of(mutant, scope, m),
+    };
+    match (target, aim) {
+        (Some(t), Aim::TermAndCondition) => Aimed::WithCondition(t, m),
+        (Some(t), _) => Aimed::Term(t),
+        (None, _) => Aimed::Nowhere,
+    }
 }
 
 /// Explores `mutant` (from `hints` when given, directed at `target` when given) until a test
@@ -710,17 +769,28 @@ fn detect(
     scope: ScopeId,
     explore: &ExploreOptions,
     hints: Option<Json>,
-    target: Option<MutationTarget>,
+    aim: Aimed,
     stop: Option<&AtomicBool>,
 ) -> Result<Detection, ConcolicError> {
+    let clock = Instant::now();
     let mut original = Oracle::new(program, scope)?;
     let mut plain_mutant = Oracle::new(mutant, scope)?;
     let mut first = None;
     let mut kill = None;
-    let explore = ExploreOptions {
+    let mut explore = ExploreOptions {
         hints: hints.or_else(|| explore.hints.clone()),
         ..explore.clone()
     };
+    // The removed exception's condition, read from a run of the original on the start; the
+    // exploration starts from inputs satisfying it.
+    let goal = match &aim {
+        Aimed::WithCondition(_, m) => removed_exception_goal(program, scope, *m, &explore)?,
+        _ => None,
+    };
+    if let Some(seed) = goal.as_ref().and_then(|g| g.seed.as_ref()) {
+        explore.hints = Some(hints_of(program, scope, seed));
+    }
+    let setup = clock.elapsed();
     let mut on_test = |i: usize, t: &TestCase| {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Control::Stop;
@@ -743,9 +813,15 @@ fn detect(
         }
         Control::Continue
     };
-    let e = match target {
-        Some(target) => explore_towards(mutant, scope, &explore, target, &mut on_test)?,
-        None => explore_with(mutant, scope, &explore, &mut on_test)?,
+    let e = match aim {
+        Aimed::Term(target) => {
+            explore_towards(mutant, scope, &explore, target, None, &mut on_test)?
+        }
+        Aimed::WithCondition(target, _) => {
+            let condition = goal.map(|g| g.condition);
+            explore_towards(mutant, scope, &explore, target, condition, &mut on_test)?
+        }
+        Aimed::Nowhere => explore_with(mutant, scope, &explore, &mut on_test)?,
     };
     let survival = match (&kill, &e.stats.stopped_by) {
         (Some(_), _) => None,
@@ -759,7 +835,8 @@ fn detect(
         time: e.stats.time,
         kill,
         survival,
-    })
+    }
+    .after(0, setup))
 }
 
 /// The earliest detection among the explorations of one mutant (or, with none, the longest

@@ -15,6 +15,10 @@
 //! on the path than the nearest branch of the term or its definition is negated first (picking
 //! the shallower one would set it aside); one above them, after them.
 //!
+//! For a removed exception, the search also aims at the exception's condition and at the rules
+//! left where it held ([`crate::mutation_goal`]): those rules' decisions are negated first,
+//! and each path's inputs are chosen inside the condition when the path allows.
+//!
 //! Where a branch is: the position of the branch point of each constraint of a run's path,
 //! and of the places where the run met the same condition again (a repeat is left out of the
 //! path, Section 4.4 of the paper, so its first constraint stands for it: negating that changes
@@ -23,12 +27,14 @@
 
 use crate::explore::explore_searching;
 use crate::mutation::{for_each_definition, DefinedAt, Mutation};
+use crate::mutation_goal::Goal;
 use crate::options::ExploreOptions;
 use crate::results::{Control, Exploration, TestCase};
 use crate::searcher::{deepest_open, Coverage, Node, Pick, Searcher};
 use crate::ConcolicError;
 use catala_ir::dcalc::{Expr, ExprKind, Program, ScopeId, Slot};
 use catala_syntax::Span;
+use smt::catala::term::Term;
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -44,6 +50,8 @@ pub struct MutationTarget {
     /// without a value, or with a conflict, fails only where it is read, and these conditions
     /// decide whether it is.
     pub readers: HashSet<Span>,
+    /// The positions of the justifications of the rules left in the mutated term.
+    pub justifications: HashSet<Span>,
 }
 
 impl MutationTarget {
@@ -59,15 +67,18 @@ impl MutationTarget {
             let mut definition = HashSet::new();
             positions(expr, &mut definition);
             let mut site = HashSet::new();
+            let mut justifications = HashSet::new();
             crate::mutation::for_each_default_in(expr, sites.start, &mut |k, e| {
                 if k == m.site {
                     positions(e, &mut site);
+                    crate::mutation_goal::justifications(e, &mut justifications);
                 }
             });
             let target = MutationTarget {
                 site,
                 definition,
                 readers: HashSet::new(),
+                justifications,
             };
             found = Some((at, target));
         });
@@ -103,6 +114,18 @@ impl MutationTarget {
             .chain(n.repeated_at.iter().map(|(s, _)| s))
             .filter_map(|s| self.tier(s))
             .min()
+    }
+}
+
+impl MutationTarget {
+    /// Whether `n` is the justification of a rule of the mutated term that held (there, or
+    /// where its condition came again).
+    pub(crate) fn held_rule(&self, n: &Node) -> bool {
+        let taken = n.other_way.map(|(at, other)| (at, other ^ 1));
+        taken
+            .iter()
+            .chain(&n.repeated_at)
+            .any(|(at, way)| *way == 1 && self.justifications.contains(at))
     }
 }
 
@@ -169,11 +192,28 @@ fn reads(e: &mut Expr, slot: Slot) -> bool {
 pub(crate) struct TowardsMutation {
     pub(crate) target: MutationTarget,
     pub(crate) fallback: Box<dyn Searcher>,
+    /// The condition under which the mutant can differ, when known (see
+    /// [`crate::mutation_goal`]): each path's inputs satisfy it when the path allows.
+    pub(crate) goal: Option<Goal>,
+    /// The conditions the next inputs are preferably chosen to satisfy (from the goal and the
+    /// last path).
+    pub(crate) preferred: Vec<Term>,
 }
 
 impl Searcher for TowardsMutation {
     fn pick(&mut self, stack: &[Node], coverage: &Coverage, lemmas_pending: bool) -> Option<Pick> {
         let deepest = deepest_open(stack)?;
+        if let Some(goal) = &mut self.goal {
+            self.preferred = goal.preferred(&self.target, stack);
+        }
+        if let (Some(goal), false) = (&mut self.goal, lemmas_pending) {
+            if let Some(negate) = goal.next_rule_decision(&self.target, stack) {
+                return Some(Pick {
+                    negate,
+                    set_aside_below: negate < deepest,
+                });
+            }
+        }
         if !lemmas_pending {
             let tiers = stack
                 .iter()
@@ -204,21 +244,29 @@ impl Searcher for TowardsMutation {
         }
         self.fallback.pick(stack, coverage, lemmas_pending)
     }
+
+    fn preferred(&self) -> &[Term] {
+        &self.preferred
+    }
 }
 
 /// Explores every path of `scope` in `program` (a mutant) as [`crate::explore`] does, with the
-/// search directed at `target` before the order of `options.strategy`. Sequential; the
-/// mutants' options ask for no checkpoint.
+/// search directed at `target` before the order of `options.strategy`, and each path's inputs
+/// chosen to satisfy `goal` when it allows. Sequential; the mutants' options ask for no
+/// checkpoint.
 pub(crate) fn explore_towards(
     program: &Program,
     scope: ScopeId,
     options: &ExploreOptions,
     target: MutationTarget,
+    goal: Option<Term>,
     on_test: &mut dyn FnMut(usize, &TestCase) -> Control,
 ) -> Result<Exploration, ConcolicError> {
     let searcher = Box::new(TowardsMutation {
         target,
         fallback: options.strategy.searcher(),
+        goal: goal.map(Goal::new),
+        preferred: Vec::new(),
     });
     explore_searching(
         program,
@@ -241,6 +289,7 @@ mod tests {
             site: site.iter().map(|&i| point(i)).collect(),
             definition: definition.iter().map(|&i| point(i)).collect(),
             readers: HashSet::new(),
+            justifications: HashSet::new(),
         }
     }
 
@@ -258,6 +307,8 @@ mod tests {
                 ..target(&[2], &[2])
             },
             fallback: Box::new(DepthFirst),
+            goal: None,
+            preferred: Vec::new(),
         };
         let c = Coverage::default();
         // Node 5 stands for a reader's branch below the term's (2): first, the nodes below it
@@ -294,6 +345,8 @@ mod tests {
         let mut searcher = TowardsMutation {
             target: target(&[1, 2], &[0, 1, 2, 4]),
             fallback: Box::new(DepthFirst),
+            goal: None,
+            preferred: Vec::new(),
         };
         let c = Coverage::default();
         let pick = |searcher: &mut TowardsMutation, s: &[Node]| searcher.pick(s, &c, false);

@@ -11,8 +11,11 @@
 //! [`crate::coverage_guided::CoverageGuided`]. A new strategy is one new type implementing
 //! `Searcher`, plus its variant of [`crate::Strategy`].
 
+use crate::worker::Worker;
+use crate::ConcolicError;
 use catala_syntax::Span;
 use smt::catala::term::Term;
+use smt::catala::QueryOutcome;
 use std::collections::HashMap;
 
 /// One constraint of the current path.
@@ -65,6 +68,34 @@ pub(crate) trait Searcher {
     /// conflict lemmas hold for the nodes below their position, and a subtree set aside would
     /// not carry them, so a searcher must not set nodes aside then.
     fn pick(&mut self, stack: &[Node], coverage: &Coverage, lemmas_pending: bool) -> Option<Pick>;
+
+    /// Conditions the inputs of the next paths are preferably chosen to satisfy, the most
+    /// wanted first: the first one a path allows is added to its query (a choice between the
+    /// inputs of one path, never a constraint: the paths are the same). None by default.
+    fn preferred(&self) -> &[Term] {
+        &[]
+    }
+}
+
+impl Worker<'_> {
+    /// Asks the solver chain for `query`, first with each of the searcher's preferred
+    /// conditions in turn: the query whose model gives the inputs (with the first preferred
+    /// condition that was satisfiable with it) and the outcome of `query` itself.
+    pub(crate) fn check_preferring(
+        &mut self,
+        query: Vec<Term>,
+    ) -> Result<(Vec<Term>, QueryOutcome), ConcolicError> {
+        for condition in self.searcher.preferred().to_vec() {
+            let mut preferring = query.clone();
+            preferring.push(condition);
+            let o = self.session.check_path(&preferring)?;
+            if o == QueryOutcome::Sat {
+                return Ok((preferring, QueryOutcome::Sat));
+            }
+        }
+        let outcome = self.session.check_path(&query)?;
+        Ok((query, outcome))
+    }
 }
 
 /// The deepest open node in the stack.

@@ -416,7 +416,7 @@ fn text_report_of_every_mutant() {
         mutant 11: RemoveException  tests/fixtures/mutate/benefit.catala_en:18:85  (Benefit law > Article 2)
             before: label base definition amount under condition income >= $20,000 consequence equals $0
             after:  (removed)
-            detected after 2 tests (<time> s): income = $20,000.00, children = 0
+            detected after 1 test (<time> s): income = $20,000.00, children = 0
               → no applicable rule to define this variable in this situation (tests/fixtures/mutate/benefit.catala_en:10:10); the original gives no error
         mutant 12: RemoveException  tests/fixtures/mutate/benefit.catala_en:25:85  (Benefit law > Article 3)
             before: exception base definition amount under condition children >= 3 consequence equals $300

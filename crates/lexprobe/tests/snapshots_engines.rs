@@ -511,7 +511,8 @@ fn mutate_reports_every_mutant_of_fig5() {
         mutant 12: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:23:63  (The default term of Fig. 5 > First exception)
             before: exception definition y under condition b consequence equals 1
             after:  (removed)
-            not detected (3 tests, <time> s): every path explored, none fails in a new way: equivalent mutant suspected
+            detected after 3 tests (<time> s): b = true, x = -1
+              → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
         mutant 13: RemoveException  tests/fixtures/concolic/fig5_default.catala_en:16:57  (The default term of Fig. 5 > Base case)
             before: definition y under condition x > 0 consequence equals 3
             after:  (removed)
@@ -519,9 +520,9 @@ fn mutate_reports_every_mutant_of_fig5() {
               → no applicable rule to define this variable in this situation (tests/fixtures/concolic/fig5_default.catala_en:9:10); the original gives no error
         score by law heading:
           The default term of Fig. 5 > Base case: 3/4 detected
-          The default term of Fig. 5 > First exception: 4/6 detected
+          The default term of Fig. 5 > First exception: 5/6 detected
           The default term of Fig. 5 > Second exception: 3/3 detected
-        10/13 mutants detected, mean time to detection <time> s
+        11/13 mutants detected, mean time to detection <time> s
         --- stderr
     "#]].assert_eq(&run.text());
 }
