@@ -241,47 +241,16 @@ impl Walker<'_> {
     }
 }
 
-/// The sub-expressions of the expressions without a condition of their own.
+/// The sub-expressions of the expressions without a condition of their own (defaults,
+/// conditionals and matches are walked by their own cases; a scope call's arguments are not
+/// entered).
 fn parts(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
-        ExprKind::ErrorOnEmpty { expr, .. }
-        | ExprKind::PureDefault(expr)
-        | ExprKind::StructField { expr, .. }
-        | ExprKind::IsCase { expr, .. }
-        | ExprKind::TupleGet { expr, .. }
-        | ExprKind::DebugPrint { expr, .. }
-        | ExprKind::Unary { arg: expr, .. } => vec![expr],
-        ExprKind::Let { value, body, .. } => vec![value, body],
-        ExprKind::Lambda(l) => vec![&l.body],
-        ExprKind::Apply { func, args } => std::iter::once(&**func).chain(args).collect(),
-        ExprKind::StructNew { fields, .. } => fields.iter().collect(),
-        ExprKind::EnumInject { payload, .. } => payload.iter().map(|p| &**p).collect(),
-        ExprKind::Tuple(items)
-        | ExprKind::List(items)
-        | ExprKind::ListZip(items)
-        | ExprKind::External { args: items, .. } => items.iter().collect(),
-        ExprKind::ListMap { list, body: o, .. }
-        | ExprKind::ListFilter { list, cond: o, .. }
-        | ExprKind::ListExists { list, cond: o, .. }
-        | ExprKind::ListFind { list, cond: o, .. }
-        | ExprKind::ListForAll { list, cond: o, .. }
-        | ExprKind::ListContains { list, elem: o } => vec![list, o],
-        ExprKind::ListFold {
-            list, init, step, ..
-        } => vec![list, init, step],
-        ExprKind::ListAggregate { list, default, .. } => {
-            std::iter::once(&**list).chain(default.as_deref()).collect()
-        }
-        ExprKind::ListArgExtremum {
-            list, key, default, ..
-        } => [&**list, &**key]
-            .into_iter()
-            .chain(default.as_deref())
-            .collect(),
-        ExprKind::ListSort { list, keys, .. } => std::iter::once(&**list).chain(keys).collect(),
-        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Assert { check, next, .. } => vec![check, next],
-        _ => Vec::new(),
+        ExprKind::Default { .. }
+        | ExprKind::If { .. }
+        | ExprKind::Match { .. }
+        | ExprKind::ScopeCall { .. } => Vec::new(),
+        _ => e.children(),
     }
 }
 
