@@ -32,26 +32,15 @@ use concolic::mutation::{
 use concolic::mutation_directed::MutationTarget;
 use concolic::mutation_site::describe;
 use concolic::{ExploreOptions, Strategy};
-use std::path::{Path, PathBuf};
 
-fn fixture_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/mutate/room.catala_en")
-}
+mod mutate_support;
+use mutate_support::{load_fixture, span_text};
 
 #[test]
 fn a_removed_exception_read_nowhere_else_is_killed_inside_its_condition() {
-    let loaded = match catala_eval::loader::load_program(&fixture_path(), &[]) {
-        Ok(l) => l,
-        Err(_) => panic!("the fixture compiles"),
-    };
+    let (loaded, scope) = load_fixture("room.catala_en", "Rent");
     let p = &loaded.program;
-    let Some(scope) = p.scope_by_name("Rent") else {
-        panic!("no scope Rent")
-    };
-    let text = |s: catala_syntax::Span| {
-        let f = loaded.sources.file(s.file);
-        f.text[s.start as usize..s.end as usize].to_string()
-    };
+    let text = |s: catala_syntax::Span| span_text(&loaded, s);
     // The room's rule is removed at three levels of the nesting of `ceiling`'s default terms:
     // with the whole term (the mutant fails on every input: not studied here), from the term
     // that also holds the two rules left (`whole`), and from its own group (`group`).

@@ -27,26 +27,15 @@
 use concolic::mutation::{candidate_mutations, detect_mutant, MutationKind};
 use concolic::mutation_site::describe;
 use concolic::{ExploreOptions, Strategy};
-use std::path::{Path, PathBuf};
 
-fn fixture_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/mutate/dependants.catala_en")
-}
+mod mutate_support;
+use mutate_support::{load_fixture, span_text};
 
 #[test]
 fn a_repeated_condition_at_the_read_is_negated_before_the_other_branches() {
-    let loaded = match catala_eval::loader::load_program(&fixture_path(), &[]) {
-        Ok(l) => l,
-        Err(_) => panic!("the fixture compiles"),
-    };
+    let (loaded, scope) = load_fixture("dependants.catala_en", "Benefit");
     let p = &loaded.program;
-    let Some(scope) = p.scope_by_name("Benefit") else {
-        panic!("no scope Benefit")
-    };
-    let text = |s: catala_syntax::Span| {
-        let f = loaded.sources.file(s.file);
-        f.text[s.start as usize..s.end as usize].to_string()
-    };
+    let text = |s: catala_syntax::Span| span_text(&loaded, s);
     // The negated justification whose position (that of its operator) is the `>=` of
     // `period >= 2022`, the only one.
     let negations: Vec<_> = candidate_mutations(p, scope)
