@@ -243,7 +243,7 @@ impl<'a> ExprCtx<'a> {
         }
         self.depth += 1;
         // Deep (but accepted) nesting runs on a grown stack rather than overflowing.
-        let r = stacker::maybe_grow(64 * 1024, 4 * 1024 * 1024, || {
+        let r = catala_syntax::stack::maybe_grow(64 * 1024, 4 * 1024 * 1024, || {
             self.translate_node(e, expect)
         });
         self.depth -= 1;

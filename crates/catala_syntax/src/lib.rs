@@ -15,6 +15,7 @@ pub mod literate;
 pub mod modules;
 mod parser;
 pub mod printer;
+pub mod stack;
 pub mod stdlib;
 
 pub use diagnostics::{diagnostic, render, source};

@@ -1,5 +1,11 @@
 //! The `lexprobe` command-line tool: runs, tests and explores Catala programs, falsifies
 //! temporal properties of effectful ADT code, and checks metamorphic relations on legal software.
+//! The process starts in [`entry`], which runs [`command_main`].
+
+#![cfg_attr(not(test), no_main)]
+
+#[cfg(not(test))]
+mod entry;
 
 use clap::{Args, FromArgMatches, Parser, Subcommand};
 use lexprobe::{commands, exit};
@@ -139,7 +145,9 @@ fn parse_named_subcommand(args: &[OsString]) -> Option<Cli> {
     Some(Cli { command })
 }
 
-fn main() {
+/// Reads the command line and runs the subcommand; its exit code.
+#[cfg_attr(test, allow(dead_code))]
+fn command_main() -> i32 {
     die_quietly_on_closed_pipe();
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = parse_named_subcommand(&args).unwrap_or_else(|| Cli::parse_from(&args));
@@ -147,7 +155,7 @@ fn main() {
         eprintln!("{msg}");
         std::process::exit(code);
     }
-    let code = match cli.command {
+    match cli.command {
         Command::Run(args) => commands::run::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Typecheck(args) => commands::typecheck::run(args),
@@ -158,8 +166,7 @@ fn main() {
         Command::Merge(args) => commands::merge::run(args),
         Command::Audit(args) => commands::audit::run(args),
         Command::Diff(args) => commands::diff::run(args),
-    };
-    std::process::exit(code);
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 /// Runs `f` with enough stack for one more level of nesting (grows the stack on the heap when
 /// needed, so deeply nested input cannot overflow it).
 pub(crate) fn with_stack<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+    crate::stack::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
 }
 
 /// Parses the tokens of one code block into items.
