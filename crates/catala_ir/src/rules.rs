@@ -275,7 +275,25 @@ pub(crate) fn collapse_similar_outcomes(exceptions: Vec<Expr>) -> Vec<Expr> {
     if exceptions.iter().filter(|e| plain(e)).nth(1).is_none() {
         return exceptions;
     }
-    let keys: Vec<Option<String>> = exceptions.iter().map(outcome_key).collect();
+    // The rendering is asked only for rule defaults whose consequence has the shape of another's
+    // (kinds of the nodes, in order): a chain of one is the rule default itself.
+    let shapes: Vec<Option<u64>> = exceptions.iter().map(outcome_shape).collect();
+    let keys: Vec<Option<String>> = exceptions
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let shape = shapes[i]?;
+            let shared = shapes
+                .iter()
+                .enumerate()
+                .any(|(j, s)| j != i && *s == Some(shape));
+            if shared {
+                outcome_key(e)
+            } else {
+                None
+            }
+        })
+        .collect();
     let mut out = Vec::with_capacity(exceptions.len());
     let mut slots: Vec<Option<Expr>> = exceptions.into_iter().map(Some).collect();
     for i in 0..slots.len() {
@@ -306,6 +324,32 @@ pub(crate) fn collapse_similar_outcomes(exceptions: Vec<Expr>) -> Vec<Expr> {
         }
     }
     out
+}
+
+/// For a rule default without exceptions, a hash of the kinds of its consequence's nodes (equal
+/// renderings by [`outcome_key`] have equal shapes).
+fn outcome_shape(e: &Expr) -> Option<u64> {
+    fn walk(e: &Expr, h: &mut std::collections::hash_map::DefaultHasher) {
+        use std::hash::Hash;
+        std::mem::discriminant(&e.kind).hash(h);
+        let children = e.children();
+        children.len().hash(h);
+        for c in children {
+            walk(c, h);
+        }
+    }
+    match &e.kind {
+        ExprKind::Default {
+            exceptions,
+            consequence,
+            ..
+        } if exceptions.is_empty() => {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            walk(consequence, &mut h);
+            Some(std::hash::Hasher::finish(&h))
+        }
+        _ => None,
+    }
 }
 
 /// For a rule default without exceptions, a span-free rendering of its consequence.

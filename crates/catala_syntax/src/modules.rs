@@ -338,11 +338,9 @@ impl<'o> ModuleLoader<'o> {
         parse: ParseChunks,
     ) -> Result<Vec<(&'static str, usize)>, Diagnostic> {
         let mut bindings = Vec::new();
-        for entry in stdlib::modules(language) {
-            let mentioned = entry
-                .aliases
-                .iter()
-                .any(|a| texts.iter().any(|t| mentions_word(t, a)));
+        let entries = stdlib::modules(language);
+        let mentioned = mentioned_entries(entries, texts);
+        for (entry, mentioned) in entries.iter().zip(mentioned) {
             if !mentioned {
                 continue;
             }
@@ -428,13 +426,35 @@ impl<'o> ModuleLoader<'o> {
 }
 
 /// True if `word` occurs in `text` as a whole word (not inside a longer identifier).
-fn mentions_word(text: &str, word: &str) -> bool {
+/// Which of `entries` one of `texts` mentions by one of its aliases, as a whole word (not
+/// preceded or followed by a letter, a digit or `_`): one pass over the bytes of the texts,
+/// stopping only where a byte could start an alias.
+fn mentioned_entries(entries: &[stdlib::StdlibEntry], texts: &[String]) -> Vec<bool> {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(word).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + word.len()..].chars().next();
-        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-    })
+    let mut starts = [false; 256];
+    for alias in entries.iter().flat_map(|e| e.aliases) {
+        if let Some(&b) = alias.as_bytes().first() {
+            starts[usize::from(b)] = true;
+        }
+    }
+    let mut mentioned = vec![false; entries.len()];
+    for text in texts {
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if !starts[usize::from(b)] || !text.is_char_boundary(i) {
+                continue;
+            }
+            for (k, entry) in entries.iter().enumerate() {
+                let found = entry.aliases.iter().any(|alias| {
+                    bytes[i..].starts_with(alias.as_bytes())
+                        && !text[..i].chars().next_back().is_some_and(is_ident)
+                        && !text[i + alias.len()..].chars().next().is_some_and(is_ident)
+                });
+                mentioned[k] |= found;
+            }
+        }
+    }
+    mentioned
 }
 
 /// The files of `dir` that can hold module `name`: `name` with a Catala extension, the base name
@@ -471,7 +491,22 @@ fn module_files(dir: &Path, name: &str) -> Vec<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::mentions_word;
+    use super::{mentioned_entries, stdlib};
+    use crate::ast::Language;
+
+    /// Whether `text` mentions the standard-library module of which `word` is an alias.
+    fn mentions_word(text: &str, word: &str) -> bool {
+        let language = if word.is_ascii() {
+            Language::En
+        } else {
+            Language::Fr
+        };
+        let entries = stdlib::modules(language);
+        let Some(i) = entries.iter().position(|e| e.aliases.contains(&word)) else {
+            panic!("no standard-library module is called {word}");
+        };
+        mentioned_entries(entries, &[text.to_string()])[i]
+    }
 
     #[test]
     fn standard_library_names_are_found_as_whole_words() {
