@@ -338,20 +338,15 @@ impl KeywordTable {
     }
 }
 
-/// The keyword table of a language (built once).
+/// The keyword table of a language (built once, when a text of that language is first read).
 pub fn table(lang: Language) -> &'static KeywordTable {
-    static TABLES: OnceLock<[KeywordTable; 3]> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        [
-            KeywordTable::build(EN),
-            KeywordTable::build(FR),
-            KeywordTable::build(PL),
-        ]
-    });
+    static EN_TABLE: OnceLock<KeywordTable> = OnceLock::new();
+    static FR_TABLE: OnceLock<KeywordTable> = OnceLock::new();
+    static PL_TABLE: OnceLock<KeywordTable> = OnceLock::new();
     match lang {
-        Language::En => &tables[0],
-        Language::Fr => &tables[1],
-        Language::Pl => &tables[2],
+        Language::En => EN_TABLE.get_or_init(|| KeywordTable::build(EN)),
+        Language::Fr => FR_TABLE.get_or_init(|| KeywordTable::build(FR)),
+        Language::Pl => PL_TABLE.get_or_init(|| KeywordTable::build(PL)),
     }
 }
 
