@@ -181,9 +181,8 @@ fn fold_expr(e: &mut Expr) {
     fold_here(e);
 }
 
-/// A copy of `program` with every foldable `match` rewritten.
-pub(crate) fn fold_matches(program: &Program) -> Program {
-    let mut p = program.clone();
+/// Rewrites every foldable `match` of `p`.
+pub(crate) fn fold_matches(p: &mut Program) {
     for scope in &mut p.scopes {
         for stmt in &mut scope.body {
             match stmt {
@@ -195,5 +194,4 @@ pub(crate) fn fold_matches(program: &Program) -> Program {
     for def in &mut p.topdefs {
         fold_expr(&mut def.body);
     }
-    p
 }

@@ -58,12 +58,10 @@ fn stmt_reads(stmt: &mut Stmt) -> BTreeSet<u32> {
 /// The order decides which of several undefined or failing definitions stops a run first,
 /// hence the set of paths: e.g. an output defined only for some years fails before the
 /// branches of the variables computed after it.
-pub(crate) fn cutecat_order(program: &Program) -> Program {
-    let mut p = program.clone();
+pub(crate) fn cutecat_order(p: &mut Program) {
     for s in &mut p.scopes {
         order_in(s);
     }
-    p
 }
 
 /// Comparison key of a statement's vertex: (assertion?, file, position, state index).
@@ -180,9 +178,8 @@ fn pack_expr(e: &mut Expr) {
     pack_here(e);
 }
 
-/// A copy of `program` with the exceptions of every default term packed by free variables.
-pub(crate) fn pack_exceptions(program: &Program) -> Program {
-    let mut p = program.clone();
+/// Packs the exceptions of every default term of `p` by free variables.
+pub(crate) fn pack_exceptions(p: &mut Program) {
     for scope in &mut p.scopes {
         for stmt in &mut scope.body {
             match stmt {
@@ -194,5 +191,4 @@ pub(crate) fn pack_exceptions(program: &Program) -> Program {
     for def in &mut p.topdefs {
         pack_expr(&mut def.body);
     }
-    p
 }

@@ -59,24 +59,17 @@ pub(crate) struct Worker<'p> {
 /// optimizations say; definitions in CUTECat's order with [`EvaluationOrder::Paper`].
 pub(crate) fn transform(program: &Program, options: &ExploreOptions) -> Program {
     let opt = options.optimizations;
-    let folded;
-    let program = if opt.case_folding {
-        folded = crate::fold::fold_matches(program);
-        &folded
-    } else {
-        program
-    };
-    let packed;
-    let program = if opt.exception_packing {
-        packed = crate::reorder::pack_exceptions(program);
-        &packed
-    } else {
-        program
-    };
-    match options.order {
-        EvaluationOrder::Catala => program.clone(),
-        EvaluationOrder::Paper => crate::reorder::cutecat_order(program),
+    let mut p = program.clone();
+    if opt.case_folding {
+        crate::fold::fold_matches(&mut p);
     }
+    if opt.exception_packing {
+        crate::reorder::pack_exceptions(&mut p);
+    }
+    if options.order == EvaluationOrder::Paper {
+        crate::reorder::cutecat_order(&mut p);
+    }
+    p
 }
 
 impl<'p> Worker<'p> {
