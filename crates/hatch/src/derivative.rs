@@ -7,7 +7,7 @@
 //! whose R_cont is not nullable is a falsification (Theorem 5.16).
 
 use crate::core::ReplayAlt;
-use crate::event_encoding::{event_at, trace_at};
+use crate::event_encoding::event_at;
 use crate::exec::{feasible, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
 use smt::{SatOutcome, Solver, Term};
 use sre::{Deriver, Event, EventMemo, SmtOracle, Sre};
@@ -20,9 +20,12 @@ pub(crate) struct DerivEffects {
     /// Changed only through [`DerivEffects::set_trace`] and [`DerivEffects::extend_trace`],
     /// which keep `formulas` in step. Shared by the copies of a state until one changes it.
     trace: Rc<Vec<Event>>,
-    /// The constraint of each event of `trace` ([`event_at`]), kept so that a
+    /// The constraint of each event of `trace` ([`event_constraint_at`]), kept so that a
     /// feasibility check encodes only the events that changed.
     formulas: Rc<Vec<Term>>,
+    /// The constraints name the function of each event ([`event_at`]), as the disjunctions of
+    /// [`Split`]s need.
+    coded: bool,
     pub cont: Sre,
     /// How many events of `trace` form the sampled prestate.
     pub context_len: usize,
@@ -47,10 +50,13 @@ struct Split {
 
 impl DerivEffects {
     /// An empty trace with the given continuation.
-    pub fn new(cont: Sre) -> Self {
+    /// `coded`: the constraints of the events name their functions (needed when refinements
+    /// may be kept as disjunctions, [`DerivativeSemantics::disjunctive_states`]).
+    pub fn new(cont: Sre, coded: bool) -> Self {
         DerivEffects {
             trace: Rc::new(Vec::new()),
             formulas: Rc::new(Vec::new()),
+            coded,
             cont,
             context_len: 0,
             splits: None,
@@ -76,7 +82,7 @@ impl DerivEffects {
             .enumerate()
             .map(|(i, e)| match (self.trace.get(i), self.formulas.get(i)) {
                 (Some(old), Some(f)) if old == e => f.clone(),
-                _ => event_constraint_at(e, i),
+                _ => event_constraint_at(e, i, self.coded),
             })
             .collect();
         self.trace = Rc::new(trace);
@@ -93,16 +99,30 @@ impl DerivEffects {
         trace.reserve_exact(events.len());
         formulas.reserve_exact(events.len());
         for e in events {
-            formulas.push(event_constraint_at(&e, trace.len()));
+            formulas.push(event_constraint_at(&e, trace.len(), self.coded));
             trace.push(e);
         }
     }
 }
 
-/// The constraint of the event at position `i` of a trace (the function it is a call of made
-/// explicit, so that Φ may describe a position again: [`crate::event_encoding`]).
-fn event_constraint_at(e: &Event, i: usize) -> Term {
-    event_at(e, i)
+/// The constraint of the event at position `i` of a trace: with `coded`, the function it is a
+/// call of made explicit, so that Φ may describe a position again ([`crate::event_encoding`]);
+/// otherwise the disjunction of its qualifiers, locals renamed per position.
+fn event_constraint_at(e: &Event, i: usize, coded: bool) -> Term {
+    if coded {
+        event_at(e, i)
+    } else {
+        sre::event_formula(e, &format!("e{i}:"))
+    }
+}
+
+/// The constraints of the events of a trace ([`event_constraint_at`]).
+fn trace_constraints(trace: &[Event], coded: bool) -> Vec<Term> {
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, e)| event_constraint_at(e, i, coded))
+        .collect()
 }
 
 /// Settings and memo tables of the derivative semantics.
@@ -123,7 +143,10 @@ pub(crate) struct DerivativeSemantics {
     pub replay: HashMap<String, Vec<ReplayAlt>>,
     /// Witnesses rejected because their prestate could not be constructed.
     pub rejected: usize,
-    /// An `admit` with several refinements gives one state ([`DerivativeSemantics::admit_as_one`]).
+    /// Refinements with one continuation are one state: an `admit` with several
+    /// ([`DerivativeSemantics::admit_as_one`]), the sampled prestates
+    /// ([`DerivativeSemantics::append_context_as_groups`]). The states' trace constraints must
+    /// then be coded ([`DerivEffects::new`]).
     pub disjunctive_states: bool,
     pub deadline: std::time::Instant,
 }
@@ -182,7 +205,7 @@ impl DerivativeSemantics {
                 continue;
             }
             let mut all = phi.to_vec();
-            all.extend(trace_at(&refined));
+            all.extend(trace_constraints(&refined, self.disjunctive_states));
             if solver.check(&all)? == SatOutcome::Unsat {
                 continue;
             }
@@ -210,7 +233,7 @@ impl DerivativeSemantics {
             return Ok(None);
         };
         let mut all = phi.to_vec();
-        all.extend(trace_at(&trace));
+        all.extend(trace_constraints(&trace, self.disjunctive_states));
         let (r, model) = solver.check_with_model(&all)?;
         if r != SatOutcome::Sat {
             return Ok(None);
@@ -241,7 +264,7 @@ impl DerivativeSemantics {
     ) -> Result<Option<Vec<Event>>, ExecError> {
         if i >= context_len.min(trace.len()) {
             let mut all = phi.to_vec();
-            all.extend(trace_at(&trace));
+            all.extend(trace_constraints(&trace, self.disjunctive_states));
             return Ok(if solver.check(&all)? == SatOutcome::Unsat {
                 None
             } else {
@@ -289,7 +312,7 @@ impl DerivativeSemantics {
                 t2.push(refined.clone());
                 t2.extend(trace[i + 1..].iter().cloned());
                 let mut all = phi.to_vec();
-                all.extend(trace_at(&t2));
+                all.extend(trace_constraints(&t2, self.disjunctive_states));
                 if solver.check(&all)? == SatOutcome::Unsat {
                     continue;
                 }
@@ -330,8 +353,8 @@ impl DerivativeSemantics {
 
     /// The required context of the method (DAppend on the empty trace): the sampled prestates,
     /// each with the continuation its match against the property leaves, are grouped by that
-    /// continuation, and each group is one state whose trace is, position by position, the
-    /// union of the group's prestates, and whose Φ says that it is one of them ([`Split`]).
+    /// continuation, and each group is one state whose trace is that many events `•` and whose
+    /// Φ says that it is one of the group's prestates ([`Split`]).
     /// Its concrete traces are exactly those of the group's states; as for an `admit`, every
     /// later step depends on the trace only through satisfiability, the refinements of later
     /// `admit`s and violations, all of which see the same concrete traces (see
@@ -398,14 +421,10 @@ impl DerivativeSemantics {
             if members.len() == 1 {
                 s2.effects.set_trace(members.pop().unwrap_or_default());
             } else {
-                let hull: Vec<Event> = (0..self.context_len)
-                    .map(|i| {
-                        members
-                            .iter()
-                            .fold(Event::bottom(), |acc, m| acc.union(&m[i]))
-                    })
-                    .collect();
-                s2.effects.set_trace(hull);
+                // the trace says nothing of its own (every event): the disjunction in Φ says
+                // which prestates it is (a trace of the unions of the members' events, position
+                // by position, would be as exact, with larger queries)
+                s2.effects.set_trace(vec![Event::top(); self.context_len]);
                 add_split(&mut s2, members);
             }
             if feasible(self, solver, &s2)? {
@@ -421,15 +440,8 @@ impl DerivativeSemantics {
 /// every trace of the state).
 fn add_split(st: &mut State<DerivEffects>, alternatives: Vec<Vec<Event>>) {
     let base = st.effects.trace.clone();
-    // each alternative by the events it refines (the others are the trace's own)
-    let conjunct = Term::or(alternatives.iter().map(|alt| {
-        Term::and(
-            alt.iter()
-                .enumerate()
-                .filter(|(i, e)| base.get(*i) != Some(*e))
-                .map(|(i, e)| event_at(e, i)),
-        )
-    }));
+    let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+    let conjunct = alternatives_formula(&all, &base, 0);
     if conjunct.is_true() {
         return;
     }
@@ -440,6 +452,34 @@ fn add_split(st: &mut State<DerivEffects>, alternatives: Vec<Vec<Event>>) {
         conjunct,
         before: st.effects.splits.take(),
     }));
+}
+
+/// The disjunction over `alternatives` (refinements of `base` from position `depth` on) of the
+/// conjunction of the constraints of their events, written as a tree: the alternatives that
+/// share their event at `depth` share its constraint, `e ∧ (rest₁ ∨ rest₂)` for
+/// `(e ∧ rest₁) ∨ (e ∧ rest₂)` (the refinements of a match share their prefixes: "the first
+/// `put` at position p" for each p is then linear in the length, not quadratic). An event the
+/// same as `base`'s adds nothing (its constraint is the trace's own).
+fn alternatives_formula(alternatives: &[&[Event]], base: &[Event], depth: usize) -> Term {
+    let mut groups: Vec<(&Event, Vec<&[Event]>)> = Vec::new();
+    for alt in alternatives {
+        let Some((e, _)) = alt.split_first() else {
+            // an alternative that ends here refines nothing further
+            return Term::tt();
+        };
+        match groups.iter_mut().find(|(g, _)| *g == e) {
+            Some((_, members)) => members.push(&alt[1..]),
+            None => groups.push((e, vec![&alt[1..]])),
+        }
+    }
+    Term::or(groups.into_iter().map(|(e, tails)| {
+        let here = if base.get(depth) == Some(e) {
+            Term::tt()
+        } else {
+            event_at(e, depth)
+        };
+        Term::and([here, alternatives_formula(&tails, base, depth + 1)])
+    }))
 }
 
 impl EffectSemantics for DerivativeSemantics {
@@ -598,5 +638,59 @@ impl EffectSemantics for DerivativeSemantics {
             );
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::Sort;
+
+    fn put(k: &str) -> Event {
+        Event::atom(
+            "put",
+            Term::eq(Term::var("#0", Sort::Int), Term::var(k, Sort::Int)),
+        )
+    }
+
+    /// The flat disjunction over the alternatives of the conjunction of their events' constraints.
+    fn flat(alternatives: &[Vec<Event>], base: &[Event]) -> Term {
+        Term::or(alternatives.iter().map(|alt| {
+            Term::and(
+                alt.iter()
+                    .enumerate()
+                    .filter(|(i, e)| base.get(*i) != Some(*e))
+                    .map(|(i, e)| event_at(e, i)),
+            )
+        }))
+    }
+
+    #[test]
+    fn the_tree_of_the_alternatives_is_their_disjunction() {
+        // the first `put x` at position 0, 1 or 2 of three events (any event before)
+        let (p, not_p, any) = (put("x"), put("x").negate(), Event::top());
+        let base = vec![any.clone(), any.clone(), any.clone()];
+        let alternatives = vec![
+            vec![p.clone(), any.clone(), any.clone()],
+            vec![not_p.clone(), p.clone(), any.clone()],
+            vec![not_p.clone(), not_p.clone(), p.clone()],
+        ];
+        let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+        let tree = alternatives_formula(&all, &base, 0);
+        let flat = flat(&alternatives, &base);
+        let mut solver = Solver::new(5000);
+        // equivalent: neither holds without the other
+        for (a, b) in [(&tree, &flat), (&flat, &tree)] {
+            let q = Term::and([a.clone(), Term::negation(b.clone())]);
+            assert_eq!(solver.check(&[q]).ok(), Some(SatOutcome::Unsat));
+        }
+        assert_eq!(solver.check(&[tree.clone()]).ok(), Some(SatOutcome::Sat));
+        // and shorter: ¬p at position 0 is written once
+        let size = |t: &Term| format!("{t}").len();
+        assert!(size(&tree) < size(&flat), "{tree} / {flat}");
+        // an alternative equal to the base keeps everything
+        let with_base = vec![base.clone(), alternatives[0].clone()];
+        let all: Vec<&[Event]> = with_base.iter().map(Vec::as_slice).collect();
+        assert!(alternatives_formula(&all, &base, 0).is_true());
     }
 }

@@ -64,15 +64,6 @@ pub(crate) fn event_at(e: &Event, i: usize) -> Term {
     Term::or(listed.chain(std::iter::once(others)))
 }
 
-/// The constraint of each event of a trace at its position.
-pub(crate) fn trace_at(trace: &[Event]) -> Vec<Term> {
-    trace
-        .iter()
-        .enumerate()
-        .map(|(i, e)| event_at(e, i))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

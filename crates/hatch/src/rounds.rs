@@ -62,7 +62,7 @@ pub(crate) fn derivative_rounds(
                 Some(frontier) if round > 0 => frontier,
                 _ => {
                     p.names = NameSupply::default();
-                    let init = DerivEffects::new(Sre::all());
+                    let init = DerivEffects::new(Sre::all(), opts.disjunctive_states);
                     vec![initial_state(h, init)]
                 }
             };
