@@ -684,12 +684,15 @@ mod tests {
             let q = Term::and([a.clone(), Term::negation(b.clone())]);
             assert_eq!(solver.check(&[q]).ok(), Some(SatOutcome::Unsat));
         }
-        assert_eq!(solver.check(&[tree.clone()]).ok(), Some(SatOutcome::Sat));
+        assert_eq!(
+            solver.check(std::slice::from_ref(&tree)).ok(),
+            Some(SatOutcome::Sat)
+        );
         // and shorter: ¬p at position 0 is written once
         let size = |t: &Term| format!("{t}").len();
         assert!(size(&tree) < size(&flat), "{tree} / {flat}");
         // an alternative equal to the base keeps everything
-        let with_base = vec![base.clone(), alternatives[0].clone()];
+        let with_base = [base.clone(), alternatives[0].clone()];
         let all: Vec<&[Event]> = with_base.iter().map(Vec::as_slice).collect();
         assert!(alternatives_formula(&all, &base, 0).is_true());
     }
