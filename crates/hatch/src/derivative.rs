@@ -7,9 +7,8 @@
 //! whose R_cont is not nullable is a falsification (Theorem 5.16).
 
 use crate::core::ReplayAlt;
-use crate::exec::{
-    feasible, trace_constraint, EffectSemantics, ExecError, State, Step, Violation, ViolationKind,
-};
+use crate::event_encoding::event_at;
+use crate::exec::{feasible, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
 use smt::{SatOutcome, Solver, Term};
 use sre::{Deriver, Event, EventMemo, SmtOracle, Sre};
 use std::collections::{BTreeMap, HashMap};
@@ -21,23 +20,59 @@ pub(crate) struct DerivEffects {
     /// Changed only through [`DerivEffects::set_trace`] and [`DerivEffects::extend_trace`],
     /// which keep `formulas` in step. Shared by the copies of a state until one changes it.
     trace: Rc<Vec<Event>>,
-    /// The constraint of each event of `trace` ([`trace_constraint`]), kept so that a
+    /// The constraint of each event of `trace` ([`event_constraint_at`]), kept so that a
     /// feasibility check encodes only the events that changed.
     formulas: Rc<Vec<Term>>,
+    /// The constraints name the function of each event ([`event_at`]), as the disjunctions of
+    /// [`Split`]s need.
+    coded: bool,
     pub cont: Sre,
     /// How many events of `trace` form the sampled prestate.
     pub context_len: usize,
+    /// The `admit`s whose refinements of the trace were kept as one disjunction of Φ (newest
+    /// first), for finding the refined trace of a violation.
+    splits: Option<Rc<Split>>,
+}
+
+/// The refinements of the trace by one `admit`, kept as one state: Φ has the conjunct
+/// `conjunct`, the disjunction over `alternatives` of the constraints of their events, and the
+/// trace is left as it was. The concrete traces of the state are those of the trace that belong
+/// to one of the alternatives, exactly the union of the states the alternatives would have been.
+#[derive(Debug)]
+struct Split {
+    /// The trace when the split was made.
+    base: Rc<Vec<Event>>,
+    /// Each refinement of the first `alternatives[j].len()` events of `base`.
+    alternatives: Vec<Vec<Event>>,
+    conjunct: Term,
+    before: Option<Rc<Split>>,
 }
 
 impl DerivEffects {
     /// An empty trace with the given continuation.
-    pub fn new(cont: Sre) -> Self {
+    /// `coded`: the constraints of the events name their functions (needed when refinements
+    /// may be kept as disjunctions, [`DerivativeSemantics::disjunctive_states`]).
+    pub fn new(cont: Sre, coded: bool) -> Self {
         DerivEffects {
             trace: Rc::new(Vec::new()),
             formulas: Rc::new(Vec::new()),
+            coded,
             cont,
             context_len: 0,
+            splits: None,
         }
+    }
+
+    /// The kept `admit` refinements, oldest first.
+    fn splits(&self) -> Vec<&Split> {
+        let mut out = Vec::new();
+        let mut cur = self.splits.as_deref();
+        while let Some(s) = cur {
+            out.push(s);
+            cur = s.before.as_deref();
+        }
+        out.reverse();
+        out
     }
 
     /// Replaces the trace, reusing the constraint of every event left as it was.
@@ -47,7 +82,7 @@ impl DerivEffects {
             .enumerate()
             .map(|(i, e)| match (self.trace.get(i), self.formulas.get(i)) {
                 (Some(old), Some(f)) if old == e => f.clone(),
-                _ => event_constraint_at(e, i),
+                _ => event_constraint_at(e, i, self.coded),
             })
             .collect();
         self.trace = Rc::new(trace);
@@ -64,15 +99,30 @@ impl DerivEffects {
         trace.reserve_exact(events.len());
         formulas.reserve_exact(events.len());
         for e in events {
-            formulas.push(event_constraint_at(&e, trace.len()));
+            formulas.push(event_constraint_at(&e, trace.len(), self.coded));
             trace.push(e);
         }
     }
 }
 
-/// The constraint of the event at position `i` of a trace, as [`trace_constraint`] gives it.
-fn event_constraint_at(e: &Event, i: usize) -> Term {
-    sre::event_formula(e, &format!("e{i}:"))
+/// The constraint of the event at position `i` of a trace: with `coded`, the function it is a
+/// call of made explicit, so that Φ may describe a position again ([`crate::event_encoding`]);
+/// otherwise the disjunction of its qualifiers, locals renamed per position.
+fn event_constraint_at(e: &Event, i: usize, coded: bool) -> Term {
+    if coded {
+        event_at(e, i)
+    } else {
+        sre::event_formula(e, &format!("e{i}:"))
+    }
+}
+
+/// The constraints of the events of a trace ([`event_constraint_at`]).
+fn trace_constraints(trace: &[Event], coded: bool) -> Vec<Term> {
+    trace
+        .iter()
+        .enumerate()
+        .map(|(i, e)| event_constraint_at(e, i, coded))
+        .collect()
 }
 
 /// Settings and memo tables of the derivative semantics.
@@ -93,10 +143,20 @@ pub(crate) struct DerivativeSemantics {
     pub replay: HashMap<String, Vec<ReplayAlt>>,
     /// Witnesses rejected because their prestate could not be constructed.
     pub rejected: usize,
+    /// Refinements with one continuation are one state: an `admit` with several
+    /// ([`DerivativeSemantics::admit_as_one`]), the sampled prestates
+    /// ([`DerivativeSemantics::append_context_as_groups`]). The states' trace constraints must
+    /// then be coded ([`DerivEffects::new`]).
+    pub disjunctive_states: bool,
     pub deadline: std::time::Instant,
 }
 
 impl DerivativeSemantics {
+    /// A violation of the state with path condition `phi` (and `extra`, the negated result
+    /// refinement): a refinement of its trace that is satisfiable, chosen among the kept
+    /// `admit` refinements ([`Split`]) when there are any, and whose prestate can be
+    /// constructed. Each choice of one alternative per split is a state the search would have
+    /// had without the disjunctions, checked as that state would have been.
     fn violation(
         &mut self,
         solver: &mut Solver,
@@ -105,32 +165,82 @@ impl DerivativeSemantics {
         eff: &DerivEffects,
         extra: Option<Term>,
     ) -> Result<Option<Violation>, ExecError> {
-        let mut phi = phi.to_vec();
+        let splits = eff.splits();
+        // the disjunctions are implied by the choice of one alternative each
+        let mut phi: Vec<Term> = phi
+            .iter()
+            .filter(|t| !splits.iter().any(|s| s.conjunct == **t))
+            .cloned()
+            .collect();
         if let Some(x) = extra {
             phi.push(x);
         }
+        self.violation_among(solver, kind, &phi, eff, &splits, eff.trace.to_vec())
+    }
+
+    /// [`DerivativeSemantics::violation`] for the alternatives of `splits` in turn, `trace`
+    /// refined by those of the splits before them.
+    fn violation_among(
+        &mut self,
+        solver: &mut Solver,
+        kind: ViolationKind,
+        phi: &[Term],
+        eff: &DerivEffects,
+        splits: &[&Split],
+        trace: Vec<Event>,
+    ) -> Result<Option<Violation>, ExecError> {
+        let Some((split, later)) = splits.split_first() else {
+            return self.violation_of(solver, kind, phi, eff, trace);
+        };
+        for alt in &split.alternatives {
+            let mut refined = trace.clone();
+            for (i, e) in alt.iter().enumerate() {
+                if refined[i] == split.base[i] {
+                    refined[i] = e.clone();
+                } else if refined[i] != *e {
+                    refined[i] = refined[i].and(e);
+                }
+            }
+            if refined.iter().any(Event::is_bottom) {
+                continue;
+            }
+            let mut all = phi.to_vec();
+            all.extend(trace_constraints(&refined, self.disjunctive_states));
+            if solver.check(&all)? == SatOutcome::Unsat {
+                continue;
+            }
+            if let Some(v) = self.violation_among(solver, kind, phi, eff, later, refined)? {
+                return Ok(Some(v));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The violation of one refined trace: its prestate constructible and Φ satisfiable.
+    fn violation_of(
+        &mut self,
+        solver: &mut Solver,
+        kind: ViolationKind,
+        phi: &[Term],
+        eff: &DerivEffects,
+        trace: Vec<Event>,
+    ) -> Result<Option<Violation>, ExecError> {
         let mut budget = 256;
-        let Some(trace) = self.constructible(
-            solver,
-            &phi,
-            eff.trace.to_vec(),
-            0,
-            eff.context_len,
-            &mut budget,
-        )?
+        let Some(trace) =
+            self.constructible(solver, phi, trace, 0, eff.context_len, &mut budget)?
         else {
             self.rejected += 1;
             return Ok(None);
         };
-        let mut all = phi.clone();
-        all.extend(trace_constraint(&trace));
+        let mut all = phi.to_vec();
+        all.extend(trace_constraints(&trace, self.disjunctive_states));
         let (r, model) = solver.check_with_model(&all)?;
         if r != SatOutcome::Sat {
             return Ok(None);
         }
         Ok(Some(Violation {
             kind,
-            phi,
+            phi: phi.to_vec(),
             trace,
             context: None,
             cont: Some(eff.cont.clone()),
@@ -154,7 +264,7 @@ impl DerivativeSemantics {
     ) -> Result<Option<Vec<Event>>, ExecError> {
         if i >= context_len.min(trace.len()) {
             let mut all = phi.to_vec();
-            all.extend(trace_constraint(&trace));
+            all.extend(trace_constraints(&trace, self.disjunctive_states));
             return Ok(if solver.check(&all)? == SatOutcome::Unsat {
                 None
             } else {
@@ -202,7 +312,7 @@ impl DerivativeSemantics {
                 t2.push(refined.clone());
                 t2.extend(trace[i + 1..].iter().cloned());
                 let mut all = phi.to_vec();
-                all.extend(trace_constraint(&t2));
+                all.extend(trace_constraints(&t2, self.disjunctive_states));
                 if solver.check(&all)? == SatOutcome::Unsat {
                     continue;
                 }
@@ -213,6 +323,163 @@ impl DerivativeSemantics {
         }
         Ok(None)
     }
+}
+
+impl DerivativeSemantics {
+    /// `admit` with several refinements of the trace: one state whose Φ says that the trace is
+    /// one of them, its trace left as it was ([`Split`]). The refinements of `match_trace`
+    /// cover the traces of the state that `admit R` keeps (those with a prefix in R), so the
+    /// state has exactly the concrete executions of the states the refinements would have been,
+    /// and the same ones after every later step: a step depends on the trace only through
+    /// satisfiability (which the disjunction in Φ states exactly, see
+    /// [`crate::event_encoding`]), through the refinements of a later `admit` (those of the
+    /// coarser trace, conjoined in Φ with this one's, are the same concrete traces as those of
+    /// each refined trace), and through violations, which are looked for among the refined
+    /// traces themselves ([`DerivativeSemantics::violation`]). `R_cont` does not depend on an
+    /// `admit`.
+    fn admit_as_one(
+        &mut self,
+        solver: &mut Solver,
+        mut st: State<DerivEffects>,
+        matches: Vec<(Vec<Event>, Sre)>,
+    ) -> Result<Step<DerivEffects>, ExecError> {
+        let alternatives: Vec<Vec<Event>> = matches.into_iter().map(|(t, _)| t).collect();
+        add_split(&mut st, alternatives);
+        if !feasible(self, solver, &st)? {
+            return Ok(Step::Continue(Vec::new()));
+        }
+        Ok(Step::Continue(vec![st]))
+    }
+
+    /// The required context of the method (DAppend on the empty trace): the sampled prestates,
+    /// each with the continuation its match against the property leaves, are grouped by that
+    /// continuation, and each group is one state whose trace is that many events `•` and whose
+    /// Φ says that it is one of the group's prestates ([`Split`]).
+    /// Its concrete traces are exactly those of the group's states; as for an `admit`, every
+    /// later step depends on the trace only through satisfiability, the refinements of later
+    /// `admit`s and violations, all of which see the same concrete traces (see
+    /// [`DerivativeSemantics::admit_as_one`]); `R_cont` is the group's own.
+    fn append_context_as_groups(
+        &mut self,
+        solver: &mut Solver,
+        st: State<DerivEffects>,
+        samples: Vec<(Vec<Event>, Sre)>,
+        subst: &BTreeMap<Rc<str>, Term>,
+    ) -> Result<Step<DerivEffects>, ExecError> {
+        let mut groups: Vec<(Sre, Vec<Vec<Event>>)> = Vec::new();
+        let mut add =
+            |cont: Sre, trace: Vec<Event>| match groups.iter_mut().find(|(c, _)| *c == cont) {
+                Some((_, members)) => members.push(trace),
+                None => groups.push((cont, vec![trace])),
+            };
+        for (pi_eff, _) in samples {
+            if std::time::Instant::now() > self.deadline {
+                break;
+            }
+            if let Some(rest) = &self.post_after_pre {
+                add(rest.subst(subst), pi_eff);
+                continue;
+            }
+            let matches = {
+                let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
+                self.deriver.match_trace(
+                    &mut oracle,
+                    &pi_eff,
+                    &self.post.subst(subst),
+                    false,
+                    true,
+                    self.dead_cutoff,
+                    self.match_limit,
+                )
+            };
+            for (refined, cont2) in matches {
+                if cont2.is_empty() {
+                    // an early violation is looked for on the prestate itself, as without groups
+                    let mut s2 = st.clone();
+                    s2.effects.context_len = refined.len();
+                    s2.effects.set_trace(refined);
+                    s2.effects.cont = cont2;
+                    if let Some(v) = self.violation(
+                        solver,
+                        ViolationKind::Preemptive,
+                        &s2.phi.to_vec(),
+                        &s2.effects,
+                        None,
+                    )? {
+                        return Ok(Step::Falsified(v));
+                    }
+                    continue;
+                }
+                add(cont2, refined);
+            }
+        }
+        let mut out = Vec::new();
+        for (cont, mut members) in groups {
+            let mut s2 = st.clone();
+            s2.effects.cont = cont;
+            s2.effects.context_len = self.context_len;
+            if members.len() == 1 {
+                s2.effects.set_trace(members.pop().unwrap_or_default());
+            } else {
+                // the trace says nothing of its own (every event): the disjunction in Φ says
+                // which prestates it is (a trace of the unions of the members' events, position
+                // by position, would be as exact, with larger queries)
+                s2.effects.set_trace(vec![Event::top(); self.context_len]);
+                add_split(&mut s2, members);
+            }
+            if feasible(self, solver, &s2)? {
+                out.push(s2);
+            }
+        }
+        Ok(Step::Continue(out))
+    }
+}
+
+/// Keeps `alternatives`, refinements of the first events of the state's trace, as one
+/// disjunction of Φ ([`Split`]); nothing when one of them is the trace itself (then they keep
+/// every trace of the state).
+fn add_split(st: &mut State<DerivEffects>, alternatives: Vec<Vec<Event>>) {
+    let base = st.effects.trace.clone();
+    let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+    let conjunct = alternatives_formula(&all, &base, 0);
+    if conjunct.is_true() {
+        return;
+    }
+    st.phi.push(conjunct.clone());
+    st.effects.splits = Some(Rc::new(Split {
+        base,
+        alternatives,
+        conjunct,
+        before: st.effects.splits.take(),
+    }));
+}
+
+/// The disjunction over `alternatives` (refinements of `base` from position `depth` on) of the
+/// conjunction of the constraints of their events, written as a tree: the alternatives that
+/// share their event at `depth` share its constraint, `e ∧ (rest₁ ∨ rest₂)` for
+/// `(e ∧ rest₁) ∨ (e ∧ rest₂)` (the refinements of a match share their prefixes: "the first
+/// `put` at position p" for each p is then linear in the length, not quadratic). An event the
+/// same as `base`'s adds nothing (its constraint is the trace's own).
+fn alternatives_formula(alternatives: &[&[Event]], base: &[Event], depth: usize) -> Term {
+    let mut groups: Vec<(&Event, Vec<&[Event]>)> = Vec::new();
+    for alt in alternatives {
+        let Some((e, _)) = alt.split_first() else {
+            // an alternative that ends here refines nothing further
+            return Term::tt();
+        };
+        match groups.iter_mut().find(|(g, _)| *g == e) {
+            Some((_, members)) => members.push(&alt[1..]),
+            None => groups.push((e, vec![&alt[1..]])),
+        }
+    }
+    Term::or(groups.into_iter().map(|(e, tails)| {
+        let here = if base.get(depth) == Some(e) {
+            Term::tt()
+        } else {
+            event_at(e, depth)
+        };
+        Term::and([here, alternatives_formula(&tails, base, depth + 1)])
+    }))
 }
 
 impl EffectSemantics for DerivativeSemantics {
@@ -240,6 +507,9 @@ impl EffectSemantics for DerivativeSemantics {
                 self.match_limit,
             )
         };
+        if self.disjunctive_states && matches.len() > 1 {
+            return self.admit_as_one(solver, st, matches);
+        }
         let mut out = Vec::new();
         for (trace, _) in matches {
             let mut s2 = st.clone();
@@ -277,6 +547,9 @@ impl EffectSemantics for DerivativeSemantics {
         };
         if context.is_some() {
             samples.retain(|(p, _)| p.len() == self.context_len);
+        }
+        if let (Some(subst), true) = (context, self.disjunctive_states) {
+            return self.append_context_as_groups(solver, st, samples, subst);
         }
         let mut out = Vec::new();
         for (pi_eff, _) in samples {
@@ -365,5 +638,62 @@ impl EffectSemantics for DerivativeSemantics {
             );
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::Sort;
+
+    fn put(k: &str) -> Event {
+        Event::atom(
+            "put",
+            Term::eq(Term::var("#0", Sort::Int), Term::var(k, Sort::Int)),
+        )
+    }
+
+    /// The flat disjunction over the alternatives of the conjunction of their events' constraints.
+    fn flat(alternatives: &[Vec<Event>], base: &[Event]) -> Term {
+        Term::or(alternatives.iter().map(|alt| {
+            Term::and(
+                alt.iter()
+                    .enumerate()
+                    .filter(|(i, e)| base.get(*i) != Some(*e))
+                    .map(|(i, e)| event_at(e, i)),
+            )
+        }))
+    }
+
+    #[test]
+    fn the_tree_of_the_alternatives_is_their_disjunction() {
+        // the first `put x` at position 0, 1 or 2 of three events (any event before)
+        let (p, not_p, any) = (put("x"), put("x").negate(), Event::top());
+        let base = vec![any.clone(), any.clone(), any.clone()];
+        let alternatives = vec![
+            vec![p.clone(), any.clone(), any.clone()],
+            vec![not_p.clone(), p.clone(), any.clone()],
+            vec![not_p.clone(), not_p.clone(), p.clone()],
+        ];
+        let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+        let tree = alternatives_formula(&all, &base, 0);
+        let flat = flat(&alternatives, &base);
+        let mut solver = Solver::new(5000);
+        // equivalent: neither holds without the other
+        for (a, b) in [(&tree, &flat), (&flat, &tree)] {
+            let q = Term::and([a.clone(), Term::negation(b.clone())]);
+            assert_eq!(solver.check(&[q]).ok(), Some(SatOutcome::Unsat));
+        }
+        assert_eq!(
+            solver.check(std::slice::from_ref(&tree)).ok(),
+            Some(SatOutcome::Sat)
+        );
+        // and shorter: ¬p at position 0 is written once
+        let size = |t: &Term| format!("{t}").len();
+        assert!(size(&tree) < size(&flat), "{tree} / {flat}");
+        // an alternative equal to the base keeps everything
+        let with_base = [base.clone(), alternatives[0].clone()];
+        let all: Vec<&[Event]> = with_base.iter().map(Vec::as_slice).collect();
+        assert!(alternatives_formula(&all, &base, 0).is_true());
     }
 }

@@ -44,6 +44,13 @@ pub struct Options {
     /// stands for the states that differed only in which of them an event belonged to). An
     /// exact reduction: the same executions are explored, the verdicts do not change.
     pub merge_states: bool,
+    /// Derivative search: when a step refines the trace in several ways with one continuation
+    /// (an `admit` of a library call's required context; the sampled prestates with the same
+    /// continuation), one state stands for them: its path condition says that the trace is one
+    /// of the refinements ([`crate::derivative`]'s `Split`) instead of one state per
+    /// refinement. An exact reduction: the state has exactly the concrete executions of the
+    /// states it replaces, and a violation is looked for among the refinements themselves.
+    pub disjunctive_states: bool,
     /// Called with one line per round (bound on calls and prestate length: states, paths,
     /// time, rejected witnesses); the library prints nothing itself.
     pub on_round: Option<fn(String)>,
@@ -60,6 +67,7 @@ impl Default for Options {
             match_limit: 64,
             solver_timeout_ms: 5000,
             merge_states: true,
+            disjunctive_states: true,
             on_round: None,
         }
     }
@@ -316,6 +324,7 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 match_limit: opts.match_limit,
                 replay: h.replay.clone(),
                 rejected: 0,
+                disjunctive_states: opts.disjunctive_states,
                 deadline: start + opts.timeout,
             };
             crate::rounds::derivative_rounds(&mut sem, &mut solver, h, opts, start, &mut progress)?

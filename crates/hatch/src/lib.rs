@@ -13,6 +13,7 @@
 pub(crate) mod core;
 pub mod derivative;
 pub mod engine;
+mod event_encoding;
 pub mod exec;
 pub mod front;
 pub mod input;

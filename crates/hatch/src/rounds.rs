@@ -62,7 +62,7 @@ pub(crate) fn derivative_rounds(
                 Some(frontier) if round > 0 => frontier,
                 _ => {
                     p.names = NameSupply::default();
-                    let init = DerivEffects::new(Sre::all());
+                    let init = DerivEffects::new(Sre::all(), opts.disjunctive_states);
                     vec![initial_state(h, init)]
                 }
             };
@@ -79,13 +79,14 @@ pub(crate) fn derivative_rounds(
             )?;
             if let Some(report) = opts.on_round {
                 report(format!(
-                    "calls ≤ {depth}, prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected, {} states resumed, {} stopped at the call bound",
+                    "calls ≤ {depth}, prestate length {len}: {} states, {} paths, {:.3}s, {} witnesses rejected, {} states resumed, {} stopped at the call bound, {} matches truncated",
                     r.states,
                     r.paths,
                     start.elapsed().as_secs_f64(),
                     sem.rejected,
                     resumed,
                     r.frontier.as_ref().map_or("too many".to_string(), |f| f.len().to_string()),
+                    sem.deriver.truncated,
                 ));
             }
             states += r.states;
@@ -94,7 +95,9 @@ pub(crate) fn derivative_rounds(
                 calls: depth,
                 prestate_length: len,
             };
-            if r.timed_out {
+            // an `append` past the deadline stops sampling, so a round that ran past it may
+            // have left executions out even when its last state was explored
+            if r.violation.is_none() && (r.timed_out || Instant::now() > sem.deadline) {
                 progress.interrupted = Some(bounds);
                 return Ok((None, true, states, paths));
             }

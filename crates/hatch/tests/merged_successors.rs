@@ -47,6 +47,9 @@ fn run(file: &Path, append_bound: usize, merge: bool) -> Report {
         append_bound,
         timeout: Duration::from_secs(3600),
         merge_states: merge,
+        // the counts are those of one state per refinement (the disjunctive states would join
+        // the samples of one continuation whether merged or not)
+        disjunctive_states: false,
         ..Options::default()
     };
     falsify_file(file, &opts).expect("runs")

@@ -737,9 +737,9 @@ fn falsify_json_of_a_search_that_exhausts_its_bounds() {
           "r_cont": null,
           "r_curr": null,
           "model": {},
-          "states": 1778,
-          "paths": 97,
-          "solver_queries": 243,
+          "states": 678,
+          "paths": 27,
+          "solver_queries": 108,
           "bounds": {
             "exec_bound": 20,
             "append_bound": 5,

@@ -125,6 +125,9 @@ pub struct Deriver {
     dist_cache: GenerationalMap<Sre, usize>,
     /// Number of derivative computations that could not decide an inclusion.
     pub undecided: u64,
+    /// Number of [`Deriver::match_trace`] calls that stopped at their limit with refinements
+    /// left unexplored.
+    pub truncated: u64,
     /// [`Deriver::successors`] gives one event per distinct derivative (the union of the next
     /// events that reach it) instead of one per next event.
     pub merge_successors: bool,
@@ -145,6 +148,7 @@ impl Default for Deriver {
             deriv_cache: GenerationalMap::new(MEMO_GENERATION),
             dist_cache: GenerationalMap::new(MEMO_GENERATION),
             undecided: 0,
+            truncated: 0,
             merge_successors: true,
         }
     }
@@ -499,6 +503,7 @@ impl Deriver {
         let mut stack: Vec<(Vec<Event>, Sre)> = vec![(Vec::new(), r.clone())];
         while let Some((done, d)) = stack.pop() {
             if out.len() >= limit {
+                self.truncated += 1;
                 break;
             }
             if done.len() == trace.len() {

@@ -34,6 +34,11 @@ pub struct FalsifyArgs {
     /// Also write JUnit XML to FILE: one test case for the method, failed when falsified.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Derivative search: one state per refinement of the trace by a library call's required
+    /// context or per sampled prestate, instead of one state with their disjunction (the same
+    /// executions in more states; for comparisons).
+    #[arg(long)]
+    pub no_disjunctive_states: bool,
     /// No live status line on the terminal (drawn on stderr only when it is a terminal).
     #[arg(long)]
     pub quiet: bool,
@@ -53,6 +58,7 @@ pub fn run(args: FalsifyArgs) -> i32 {
         exec_bound: args.exec_bound,
         append_bound: args.append_bound,
         timeout: Duration::from_secs_f64(args.timeout),
+        disjunctive_states: !args.no_disjunctive_states,
         ..Options::default()
     };
     let status = crate::progress::Status::new(
