@@ -7,7 +7,8 @@
 #   CUTECAT    the command that runs CUTECat's `catala`, words separated by spaces (e.g.
 #              "chroot /srv/trixie /opt/cutecat/bin/catala" for a build in a chroot; the last
 #              section of ../shared/corpus/CATALA_INVENTORY.md says how to build it)
-#   LEXPROBE   default target/release/lexprobe
+#   LEXPROBE   default target/dist/lexprobe when built (`cargo build --profile dist -p lexprobe`,
+#              the build the README installs), else target/release/lexprobe
 #   RUNS       paired runs per benchmark (default 15)
 #   BENCH_DIR  a directory holding cutecat-benchmarks' us_tax_code, smic, prologue_france and
 #              impot_revenu
@@ -18,7 +19,9 @@
 set -eu
 cd "$(dirname "$0")/../.."
 CUTECAT="${1:?usage: vs_cutecat.sh CUTECAT [LEXPROBE] [RUNS] [BENCH_DIR]}"
-LEXPROBE="${2:-target/release/lexprobe}"
+DEFAULT=target/release/lexprobe
+[ -x target/dist/lexprobe ] && DEFAULT=target/dist/lexprobe
+LEXPROBE="${2:-$DEFAULT}"
 RUNS="${3:-15}"
 DIR="${4:-$(pwd)/../shared/corpus/cutecat-benchmarks}"
 if [ ! -d "$DIR/smic" ]; then
