@@ -1,7 +1,9 @@
 //! Catala terms in Z3: the encoder of a solver chain, owning what encoding needs and keeps.
 //! Terms are encoded once per shared node, in a bounded cache of two generations
 //! ([`GenerationalMap`]), so the terms of the current path stay encoded while those of paths
-//! long left are released (with their Z3 terms) and memory stays flat. Calendar operators
+//! long left are released (with their Z3 terms) and memory stays flat. Terms are hash-consed
+//! ([`super::intern`]): a constraint built again by a later run is the node already encoded,
+//! and the cache, which keeps its nodes alive, is what keeps it that node. Calendar operators
 //! become fresh constants defined by the constraints of [`super::z3_calendar`], one set per
 //! operator and encoded arguments; an assertion carries the definitions it relies on, so a
 //! definition is asserted at the same level as every assertion using it and never popped
@@ -377,6 +379,17 @@ mod tests {
         // The same node again: from the cache, with its definition.
         let before = e.cache.len();
         assert_eq!(e.assertion(&year).unwrap_or_default(), a);
+        assert_eq!(e.cache.len(), before);
+        // The same term built anew (as a later run builds it) is the same node: from the
+        // cache too.
+        let rebuilt = app(
+            Op::Eq,
+            vec![
+                app(Op::YearOf, vec![var(VarId(0), Kind::Int)]),
+                int_const("2024"),
+            ],
+        );
+        assert_eq!(e.assertion(&rebuilt).unwrap_or_default(), a);
         assert_eq!(e.cache.len(), before);
         // A division by a variable is not encoded (only by positive constants).
         let bad = app(

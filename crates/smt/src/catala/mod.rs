@@ -25,6 +25,7 @@ mod dump;
 mod encoder;
 pub mod finite;
 pub mod guess;
+mod intern;
 mod model;
 mod pinned;
 pub mod prefer;

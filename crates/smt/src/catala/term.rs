@@ -1,11 +1,15 @@
-//! The term language of Catala's scalar values. Terms are immutable, shared (`Rc`) and compared
-//! structurally. Sorts: [`Kind::Bool`]; [`Kind::Int`] for integers, money (in cents), dates (day
+//! The term language of Catala's scalar values. Terms are immutable, shared (`Rc`) and
+//! hash-consed ([`super::intern`]): the constructors below return the thread's one node for a
+//! term, so that two terms are equal exactly when they are the same node, and hashing or
+//! comparing a node looks at its children's addresses only. Sorts: [`Kind::Bool`]; [`Kind::Int`] for integers, money (in cents), dates (day
 //! numbers) and durations (in days); [`Kind::Real`] for decimals. Constants are kept as decimal
 //! strings so that unbounded numbers cross into Z3 exactly. Calendar operators (the parts of a
 //! day number, the length of a month, the day number of a date) keep date terms small; their
 //! meaning is [`super::calendar`]'s.
 
+use super::intern::intern;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 /// The sort of a term.
@@ -63,8 +67,10 @@ pub enum Op {
     DayNumber,
 }
 
-/// A term node.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A term node. Build terms with the constructors of this module only (they intern the node):
+/// equality and hashing are shallow, the children compared and hashed by address, which is
+/// structural equality for interned terms.
+#[derive(Clone, Debug)]
 pub enum TermNode {
     Var(VarId, Kind),
     Bool(bool),
@@ -77,6 +83,56 @@ pub enum TermNode {
 
 /// A shared term.
 pub type Term = Rc<TermNode>;
+
+impl PartialEq for TermNode {
+    fn eq(&self, other: &TermNode) -> bool {
+        match (self, other) {
+            (TermNode::Var(a, k), TermNode::Var(b, l)) => a == b && k == l,
+            (TermNode::Bool(a), TermNode::Bool(b)) => a == b,
+            (TermNode::Int(a), TermNode::Int(b)) => a == b,
+            (TermNode::Real(n, d), TermNode::Real(m, e)) => n == m && d == e,
+            (TermNode::App(o, xs), TermNode::App(p, ys)) => {
+                o == p && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| Rc::ptr_eq(x, y))
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for TermNode {}
+
+impl Hash for TermNode {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        match self {
+            TermNode::Var(v, k) => {
+                h.write_u8(0);
+                v.hash(h);
+                k.hash(h);
+            }
+            TermNode::Bool(b) => {
+                h.write_u8(1);
+                b.hash(h);
+            }
+            TermNode::Int(i) => {
+                h.write_u8(2);
+                i.hash(h);
+            }
+            TermNode::Real(n, d) => {
+                h.write_u8(3);
+                n.hash(h);
+                d.hash(h);
+            }
+            TermNode::App(op, args) => {
+                h.write_u8(4);
+                op.hash(h);
+                h.write_usize(args.len());
+                for a in args {
+                    h.write_usize(Rc::as_ptr(a) as usize);
+                }
+            }
+        }
+    }
+}
 
 impl TermNode {
     /// The sort of the term.
@@ -139,23 +195,23 @@ impl TermNode {
 
 /// Constructors.
 pub fn var(id: VarId, kind: Kind) -> Term {
-    Rc::new(TermNode::Var(id, kind))
+    intern(TermNode::Var(id, kind))
 }
 
 pub fn bool_const(b: bool) -> Term {
-    Rc::new(TermNode::Bool(b))
+    intern(TermNode::Bool(b))
 }
 
 pub fn int_const(text: impl Into<String>) -> Term {
-    Rc::new(TermNode::Int(text.into()))
+    intern(TermNode::Int(text.into()))
 }
 
 pub fn real_const(num: impl Into<String>, den: impl Into<String>) -> Term {
-    Rc::new(TermNode::Real(num.into(), den.into()))
+    intern(TermNode::Real(num.into(), den.into()))
 }
 
 pub fn app(op: Op, args: Vec<Term>) -> Term {
-    Rc::new(TermNode::App(op, args))
+    intern(TermNode::App(op, args))
 }
 
 /// `¬t`, folding double negations and constants.

@@ -121,11 +121,13 @@ impl Z3Incremental {
             self.assert_all(&solver, &globals[self.globals..])?;
             self.globals = globals.len();
         }
+        // Terms are hash-consed: the constraints the new path shares with the stack are the
+        // same nodes.
         let common = self
             .stack
             .iter()
             .zip(q.path)
-            .take_while(|(a, b)| Rc::ptr_eq(a, b) || a == b)
+            .take_while(|(a, b)| Rc::ptr_eq(a, b))
             .count();
         self.pop_to(common);
         for t in &q.path[common..] {
