@@ -16,6 +16,6 @@ mod watchdog;
 
 pub use layer::GenerationalMap;
 pub use solver::{Model, SatOutcome, SmtError, Solver, SolverStats};
-pub use term::{ArithOp, CmpOp, Sort, Term};
+pub use term::{ArithOp, CmpOp, Shared, Sort, Term};
 pub use watchdog::Stop;
 pub mod catala;

@@ -2,8 +2,11 @@
 //! every engine hands to the solver. Terms are plain data (hashable, ordered, printable) so that
 //! callers can cache queries, substitute variables and rename them without touching Z3.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
 use std::rc::Rc;
 
 /// The sort of a term.
@@ -46,23 +49,122 @@ pub enum CmpOp {
     Ge,
 }
 
-/// A term; shared sub-terms are reference counted so cloning is cheap.
+/// A shared sub-term (or list of sub-terms) with its structural hash, computed once when the
+/// node is built: hashing a term then costs one step per node of its top layer, not one per
+/// node of the whole tree, and two different nodes are told apart by their hashes before any
+/// deep comparison. Equality, order and printing are those of the value it points to.
+pub struct Shared<T: ?Sized> {
+    node: Rc<T>,
+    /// Two independent 64-bit digests of the value (see [`Shared::digest`]).
+    hash: [u64; 2],
+}
+
+impl<T: Hash + ?Sized> Shared<T> {
+    fn from_rc(node: Rc<T>) -> Self {
+        let hash = Self::digest(&node);
+        Shared { node, hash }
+    }
+
+    /// Two SipHash digests with different keys, so that sub-terms, whose hashes stand for
+    /// them in the hash of every term above, stay 128-bit fingerprints of their value.
+    fn digest(value: &T) -> [u64; 2] {
+        let mut first = std::collections::hash_map::DefaultHasher::new();
+        value.hash(&mut first);
+        let mut second = std::collections::hash_map::DefaultHasher::new();
+        second.write_u64(0x9e37_79b9_7f4a_7c15);
+        value.hash(&mut second);
+        [first.finish(), second.finish()]
+    }
+}
+
+impl Shared<Term> {
+    pub fn new(t: Term) -> Self {
+        Self::from_rc(Rc::new(t))
+    }
+}
+
+impl From<Term> for Shared<Term> {
+    fn from(t: Term) -> Self {
+        Shared::new(t)
+    }
+}
+
+impl From<Vec<Term>> for Shared<[Term]> {
+    fn from(ts: Vec<Term>) -> Self {
+        Self::from_rc(ts.into())
+    }
+}
+
+impl<T: ?Sized> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared {
+            node: Rc::clone(&self.node),
+            hash: self.hash,
+        }
+    }
+}
+
+impl<T: ?Sized> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.node
+    }
+}
+
+impl<T: fmt::Debug + ?Sized> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.node.fmt(f)
+    }
+}
+
+impl<T: ?Sized> Hash for Shared<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash[0]);
+        state.write_u64(self.hash[1]);
+    }
+}
+
+impl<T: PartialEq + ?Sized> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && (Rc::ptr_eq(&self.node, &other.node) || self.node == other.node)
+    }
+}
+
+impl<T: Eq + ?Sized> Eq for Shared<T> {}
+
+impl<T: Ord + ?Sized> PartialOrd for Shared<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<T: Ord + ?Sized> Ord for Shared<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        if Rc::ptr_eq(&self.node, &other.node) {
+            Ordering::Equal
+        } else {
+            self.node.cmp(&other.node)
+        }
+    }
+}
+
+/// A term; shared sub-terms are reference counted so cloning is cheap, and carry their hash.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Term {
     Var(Rc<str>, Sort),
     Bool(bool),
     Int(i64),
     Unit,
-    Not(Rc<Term>),
-    And(Rc<[Term]>),
-    Or(Rc<[Term]>),
-    Implies(Rc<Term>, Rc<Term>),
-    Iff(Rc<Term>, Rc<Term>),
-    Eq(Rc<Term>, Rc<Term>),
-    Cmp(CmpOp, Rc<Term>, Rc<Term>),
-    Arith(ArithOp, Rc<Term>, Rc<Term>),
+    Not(Shared<Term>),
+    And(Shared<[Term]>),
+    Or(Shared<[Term]>),
+    Implies(Shared<Term>, Shared<Term>),
+    Iff(Shared<Term>, Shared<Term>),
+    Eq(Shared<Term>, Shared<Term>),
+    Cmp(CmpOp, Shared<Term>, Shared<Term>),
+    Arith(ArithOp, Shared<Term>, Shared<Term>),
     /// Application of an uninterpreted function, with its result sort.
-    App(Rc<str>, Rc<[Term]>, Sort),
+    App(Rc<str>, Shared<[Term]>, Sort),
     /// Universal quantification (used for axioms).
     Forall(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
 }
@@ -103,7 +205,7 @@ impl Term {
         match t {
             Term::Bool(b) => Term::Bool(!b),
             Term::Not(inner) => (*inner).clone(),
-            other => Term::Not(Rc::new(other)),
+            other => Term::Not(Shared::new(other)),
         }
     }
 
@@ -169,7 +271,7 @@ impl Term {
         } else if a.is_false() || b.is_true() {
             Term::tt()
         } else {
-            Term::Implies(Rc::new(a), Rc::new(b))
+            Term::Implies(Shared::new(a), Shared::new(b))
         }
     }
 
@@ -180,7 +282,7 @@ impl Term {
             (Term::Bool(false), _) => Term::negation(b),
             (_, Term::Bool(false)) => Term::negation(a),
             _ if a == b => Term::tt(),
-            _ => Term::Iff(Rc::new(a), Rc::new(b)),
+            _ => Term::Iff(Shared::new(a), Shared::new(b)),
         }
     }
 
@@ -194,17 +296,17 @@ impl Term {
             (Sort::Unit, _) | (_, Sort::Unit) => Term::tt(),
             _ => match (&a, &b) {
                 (Term::Int(x), Term::Int(y)) => Term::Bool(x == y),
-                _ => Term::Eq(Rc::new(a), Rc::new(b)),
+                _ => Term::Eq(Shared::new(a), Shared::new(b)),
             },
         }
     }
 
     pub fn cmp(op: CmpOp, a: Term, b: Term) -> Term {
-        Term::Cmp(op, Rc::new(a), Rc::new(b))
+        Term::Cmp(op, Shared::new(a), Shared::new(b))
     }
 
     pub fn arith(op: ArithOp, a: Term, b: Term) -> Term {
-        Term::Arith(op, Rc::new(a), Rc::new(b))
+        Term::Arith(op, Shared::new(a), Shared::new(b))
     }
 
     pub fn app(name: &str, args: Vec<Term>, sort: Sort) -> Term {
@@ -429,6 +531,49 @@ mod tests {
         assert!(Term::and([Term::ff(), x.clone()]).is_false());
         assert!(Term::or([Term::tt(), x.clone()]).is_true());
         assert_eq!(Term::negation(Term::negation(x.clone())), x);
+    }
+
+    fn deep(leaf: i64) -> Term {
+        let x = Term::var("x", Sort::Int);
+        let inner = Term::or([
+            Term::cmp(CmpOp::Lt, x.clone(), Term::Int(leaf)),
+            Term::var("p", Sort::Bool),
+        ]);
+        Term::and([Term::negation(inner), Term::var("q", Sort::Bool)])
+    }
+
+    fn hash_of(t: &Term) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        t.hash(&mut h);
+        h.finish()
+    }
+
+    #[test]
+    fn shared_nodes_compare_and_hash_by_value() {
+        // built twice: no node is shared between the two copies
+        let (a, b) = (deep(3), deep(3));
+        let (Term::And(xs), Term::And(ys)) = (&a, &b) else {
+            panic!("a conjunction was expected: {a}");
+        };
+        assert!(!Rc::ptr_eq(&xs.node, &ys.node));
+        assert_eq!(a, b);
+        assert_eq!(hash_of(&a), hash_of(&b));
+        assert_eq!(a.cmp(&b), Ordering::Equal);
+        // a leaf three nodes down changes equality, hash and order
+        let c = deep(4);
+        assert_ne!(a, c);
+        assert_ne!(hash_of(&a), hash_of(&c));
+        assert_eq!(a.cmp(&c), Ordering::Less);
+        assert_eq!(c.cmp(&a), Ordering::Greater);
+        // the order is that of the values: 3 < 4 under the same context
+        assert_eq!(
+            Term::cmp(CmpOp::Lt, Term::Int(0), Term::Int(3)).cmp(&Term::cmp(
+                CmpOp::Lt,
+                Term::Int(0),
+                Term::Int(4)
+            )),
+            Ordering::Less
+        );
     }
 
     #[test]
