@@ -152,6 +152,22 @@ pub(crate) struct DerivativeSemantics {
 }
 
 impl DerivativeSemantics {
+    /// The violation of a state whose continuation is empty (the property already fails on its
+    /// trace), if a witness exists.
+    fn preemptive_violation(
+        &mut self,
+        solver: &mut Solver,
+        s: &State<DerivEffects>,
+    ) -> Result<Option<Violation>, ExecError> {
+        self.violation(
+            solver,
+            ViolationKind::Preemptive,
+            &s.phi.to_vec(),
+            &s.effects,
+            None,
+        )
+    }
+
     /// A violation of the state with path condition `phi` (and `extra`, the negated result
     /// refinement): a refinement of its trace that is satisfiable, chosen among the kept
     /// `admit` refinements ([`Split`]) when there are any, and whose prestate can be
@@ -399,13 +415,7 @@ impl DerivativeSemantics {
                     s2.effects.context_len = refined.len();
                     s2.effects.set_trace(refined);
                     s2.effects.cont = cont2;
-                    if let Some(v) = self.violation(
-                        solver,
-                        ViolationKind::Preemptive,
-                        &s2.phi.to_vec(),
-                        &s2.effects,
-                        None,
-                    )? {
+                    if let Some(v) = self.preemptive_violation(solver, &s2)? {
                         return Ok(Step::Falsified(v));
                     }
                     continue;
@@ -594,13 +604,7 @@ impl EffectSemantics for DerivativeSemantics {
                 }
                 s2.effects.cont = cont2;
                 if s2.effects.cont.is_empty() {
-                    if let Some(v) = self.violation(
-                        solver,
-                        ViolationKind::Preemptive,
-                        &s2.phi.to_vec(),
-                        &s2.effects,
-                        None,
-                    )? {
+                    if let Some(v) = self.preemptive_violation(solver, &s2)? {
                         return Ok(Step::Falsified(v));
                     }
                     continue;
