@@ -227,6 +227,10 @@ pub fn step<S: EffectSemantics>(
             Comp::If(c, a, b) => {
                 let c = lookup_term(&env, c)?;
                 let mut out = Vec::new();
+                // Every state the search holds is feasible (each change of Φ or of the trace
+                // is checked, the initial state is): when the solver finds the first guard
+                // contradicting Φ, Φ implies the second, which then needs no query.
+                let mut first_refuted = false;
                 for (guard, branch) in [(c.clone(), a), (Term::negation(c), b)] {
                     if guard.is_false() {
                         continue;
@@ -239,7 +243,8 @@ pub fn step<S: EffectSemantics>(
                     if !guard.is_true() {
                         s2.phi.push(guard);
                         // a guard Φ already states leaves Φ as feasible as it was
-                        if known.is_none() && !feasible(sem, solver, &s2)? {
+                        if known.is_none() && !first_refuted && !feasible(sem, solver, &s2)? {
+                            first_refuted = true;
                             continue;
                         }
                     }
@@ -382,6 +387,7 @@ pub(crate) fn trace_constraint(trace: &[sre::Event]) -> Vec<Term> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use smt::CmpOp;
 
     #[test]
     fn a_guard_among_the_conjuncts_of_phi_is_decided_without_the_solver() {
@@ -398,6 +404,102 @@ mod tests {
         let phi = vec![Term::eq(x.clone(), Term::Int(1))];
         assert_eq!(decided_by(&phi, &Term::eq(x, Term::Int(2))), None);
         assert_eq!(decided_by(&[], &v), None);
+    }
+
+    /// Effects that add nothing: the path condition alone decides feasibility.
+    struct NoEffects;
+
+    impl EffectSemantics for NoEffects {
+        type Effects = ();
+        fn admit(&mut self, _: &mut Solver, st: State<()>, _: Sre) -> Result<Step<()>, ExecError> {
+            Ok(Step::Continue(vec![st]))
+        }
+        fn append(
+            &mut self,
+            _: &mut Solver,
+            st: State<()>,
+            _: Sre,
+            _: Option<&BTreeMap<Rc<str>, Term>>,
+        ) -> Result<Step<()>, ExecError> {
+            Ok(Step::Continue(vec![st]))
+        }
+        fn constraints(&self, _: &()) -> Vec<Term> {
+            Vec::new()
+        }
+        fn finish(
+            &mut self,
+            _: &mut Solver,
+            _: &State<()>,
+            _: &Term,
+        ) -> Result<Option<Violation>, ExecError> {
+            Ok(None)
+        }
+    }
+
+    /// The branches an `if c then 1 else 2` leaves a state with Φ = `phi` in: the results of
+    /// the states, and the Z3 checks it took.
+    fn branches(phi: &[Term], c: Term) -> (Vec<i64>, u64) {
+        let mut path = PathCondition::new();
+        for t in phi {
+            path.push(t.clone());
+        }
+        let st = State {
+            phi: path,
+            effects: (),
+            control: Control::Eval(
+                Rc::new(Comp::If(
+                    c,
+                    Rc::new(Comp::Ret(Term::Int(1))),
+                    Rc::new(Comp::Ret(Term::Int(2))),
+                )),
+                Rc::new(HashMap::new()),
+            ),
+            stack: Vec::new(),
+            calls: 0,
+        };
+        let mut solver = Solver::new(5000);
+        let Ok(Step::Continue(next)) = step(
+            &mut NoEffects,
+            &mut solver,
+            &mut NameSupply::default(),
+            20,
+            st,
+        ) else {
+            panic!("an `if` continues");
+        };
+        let results = next
+            .into_iter()
+            .map(|mut s| {
+                let Ok(Step::Continue(mut done)) = step(
+                    &mut NoEffects,
+                    &mut solver,
+                    &mut NameSupply::default(),
+                    20,
+                    s.clone(),
+                ) else {
+                    panic!("a branch returns");
+                };
+                s = done.remove(0);
+                match s.control {
+                    Control::Return(Value::Term(Term::Int(i))) => i,
+                    other => panic!("not a result: {other:?}"),
+                }
+            })
+            .collect();
+        (results, solver.stats().queries)
+    }
+
+    #[test]
+    fn a_guard_refuted_by_the_solver_leaves_the_other_branch_without_a_query() {
+        let x = Term::var("x_1", Sort::Int);
+        let x_is = |i: i64| Term::eq(x.clone(), Term::Int(i));
+        // Φ says x = 1: the guard x = 2 contradicts it (one check), so Φ implies x ≠ 2
+        assert_eq!(branches(&[x_is(1)], x_is(2)), (vec![2], 1));
+        // the guard x ≥ 0 holds under Φ: the else branch still needs its own check
+        let nonnegative = Term::Cmp(CmpOp::Ge, x.clone().into(), Term::Int(0).into());
+        assert_eq!(branches(&[x_is(1)], nonnegative), (vec![1], 2));
+        // neither decided: both branches, two checks
+        assert_eq!(branches(&[], x_is(2)), (vec![1, 2], 2));
     }
 
     #[test]
