@@ -148,6 +148,8 @@ pub(crate) struct DerivativeSemantics {
     /// ([`DerivativeSemantics::append_context_as_groups`]). The states' trace constraints must
     /// then be coded ([`DerivEffects::new`]).
     pub disjunctive_states: bool,
+    /// The states an `admit` or an `append` changes are kept unchecked ([`State::unchecked`]).
+    pub deferred_checks: bool,
     pub deadline: std::time::Instant,
 }
 
@@ -361,10 +363,21 @@ impl DerivativeSemantics {
     ) -> Result<Step<DerivEffects>, ExecError> {
         let alternatives: Vec<Vec<Event>> = matches.into_iter().map(|(t, _)| t).collect();
         add_split(&mut st, alternatives);
-        if !feasible(self, solver, &st)? {
-            return Ok(Step::Continue(Vec::new()));
+        Ok(Step::Continue(self.keep(solver, st)?.into_iter().collect()))
+    }
+
+    /// A state whose Φ or trace just grew: kept with its feasibility check deferred (see
+    /// [`State::unchecked`]) when the semantics defers them, else kept only when feasible.
+    fn keep(
+        &mut self,
+        solver: &mut Solver,
+        mut st: State<DerivEffects>,
+    ) -> Result<Option<State<DerivEffects>>, ExecError> {
+        if self.deferred_checks {
+            st.unchecked = true;
+            return Ok(Some(st));
         }
-        Ok(Step::Continue(vec![st]))
+        Ok(feasible(self, solver, &st)?.then_some(st))
     }
 
     /// The required context of the method (DAppend on the empty trace): the sampled prestates,
@@ -525,9 +538,8 @@ impl EffectSemantics for DerivativeSemantics {
             let mut s2 = st.clone();
             if trace != *s2.effects.trace {
                 s2.effects.set_trace(trace);
-                if !feasible(self, solver, &s2)? {
-                    continue;
-                }
+                out.extend(self.keep(solver, s2)?);
+                continue;
             }
             out.push(s2);
         }
@@ -572,9 +584,7 @@ impl EffectSemantics for DerivativeSemantics {
                     s2.effects.set_trace(pi_eff.clone());
                     s2.effects.context_len = pi_eff.len();
                     s2.effects.cont = rest.subst(subst);
-                    if feasible(self, solver, &s2)? {
-                        out.push(s2);
-                    }
+                    out.extend(self.keep(solver, s2)?);
                     continue;
                 }
             }
@@ -609,9 +619,7 @@ impl EffectSemantics for DerivativeSemantics {
                     }
                     continue;
                 }
-                if feasible(self, solver, &s2)? {
-                    out.push(s2);
-                }
+                out.extend(self.keep(solver, s2)?);
             }
         }
         Ok(Step::Continue(out))

@@ -6,7 +6,8 @@
 use crate::core::{harness, Harness, RESULT_VAR};
 use crate::derivative::DerivativeSemantics;
 use crate::exec::{
-    finished, step, Control, EffectSemantics, ExecError, NameSupply, State, Step, Value, Violation,
+    feasible, finished, step, Control, EffectSemantics, ExecError, NameSupply, State, Step, Value,
+    Violation,
 };
 use crate::front::{load_method, FrontError, Library};
 use crate::naive::{NaiveEffects, NaiveSemantics};
@@ -51,6 +52,12 @@ pub struct Options {
     /// refinement. An exact reduction: the state has exactly the concrete executions of the
     /// states it replaces, and a violation is looked for among the refinements themselves.
     pub disjunctive_states: bool,
+    /// Derivative search: the feasibility check of a state that an `admit` or an `append`
+    /// changed is deferred to its next branch or its end ([`crate::exec::State::unchecked`]):
+    /// an infeasible state may take a few more steps, a feasible one is never dropped, and
+    /// the paths and verdicts are the same. Most such checks find the state feasible and cost
+    /// more than the steps they would save.
+    pub deferred_checks: bool,
     /// Called with one line per round (bound on calls and prestate length: states, paths,
     /// time, rejected witnesses); the library prints nothing itself.
     pub on_round: Option<fn(String)>,
@@ -68,6 +75,7 @@ impl Default for Options {
             solver_timeout_ms: 5000,
             merge_states: true,
             disjunctive_states: true,
+            deferred_checks: true,
             on_round: None,
         }
     }
@@ -241,6 +249,10 @@ pub(crate) fn run<S: EffectSemantics>(
         }
         out.states += 1;
         if let Some(v) = finished(&st) {
+            // a path is counted, and looked at, only when it is feasible
+            if st.unchecked && !feasible(sem, solver, &st)? {
+                continue;
+            }
             out.paths += 1;
             let result = match v {
                 Value::Term(t) => h.result.subst(&|n: &str| {
@@ -289,6 +301,7 @@ pub(crate) fn initial_state<T: Clone>(h: &Harness, init: T) -> State<T> {
         control: Control::Eval(Rc::new(h.program()), Rc::new(HashMap::new())),
         stack: Vec::new(),
         calls: 0,
+        unchecked: false,
     }
 }
 
@@ -325,6 +338,7 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 replay: h.replay.clone(),
                 rejected: 0,
                 disjunctive_states: opts.disjunctive_states,
+                deferred_checks: opts.deferred_checks,
                 deadline: start + opts.timeout,
             };
             crate::rounds::derivative_rounds(&mut sem, &mut solver, h, opts, start, &mut progress)?

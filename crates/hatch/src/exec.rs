@@ -46,6 +46,12 @@ pub struct State<T: Clone> {
     pub stack: Vec<Frame>,
     /// Function calls made on this path (bounded by the execution bound).
     pub calls: usize,
+    /// Φ or the trace grew since the last feasibility check, which was deferred: the state may
+    /// be infeasible. It is checked at its next branch (`if`, or an `assume` that constrains)
+    /// and when it returns,
+    /// so an infeasible state goes at most to its next branch, and every path counted and
+    /// every violation found is feasible; a feasible state is never dropped.
+    pub unchecked: bool,
 }
 
 /// Errors during execution.
@@ -227,8 +233,7 @@ pub fn step<S: EffectSemantics>(
             Comp::If(c, a, b) => {
                 let c = lookup_term(&env, c)?;
                 let mut out = Vec::new();
-                // Every state the search holds is feasible (each change of Φ or of the trace
-                // is checked, the initial state is): when the solver finds the first guard
+                // A state not `unchecked` is feasible: when the solver finds the first guard
                 // contradicting Φ, Φ implies the second, which then needs no query.
                 let mut first_refuted = false;
                 for (guard, branch) in [(c.clone(), a), (Term::negation(c), b)] {
@@ -243,9 +248,13 @@ pub fn step<S: EffectSemantics>(
                     if !guard.is_true() {
                         s2.phi.push(guard);
                         // a guard Φ already states leaves Φ as feasible as it was
-                        if known.is_none() && !first_refuted && !feasible(sem, solver, &s2)? {
-                            first_refuted = true;
-                            continue;
+                        let implied = first_refuted && !st.unchecked;
+                        if known.is_none() && !implied {
+                            if !feasible(sem, solver, &s2)? {
+                                first_refuted = true;
+                                continue;
+                            }
+                            s2.unchecked = false;
                         }
                     }
                     s2.control = Control::Eval(branch.clone(), env.clone());
@@ -295,8 +304,11 @@ pub fn step<S: EffectSemantics>(
                         defines_fresh(&phi, &context)
                     };
                     st.phi.push(phi);
-                    if !unchanged && !feasible(sem, solver, &st)? {
-                        return Ok(Step::Continue(Vec::new()));
+                    if !unchanged {
+                        if !feasible(sem, solver, &st)? {
+                            return Ok(Step::Continue(Vec::new()));
+                        }
+                        st.unchecked = false;
                     }
                 }
                 st.control = Control::Return(Value::Term(Term::Unit));
@@ -456,6 +468,7 @@ mod tests {
             ),
             stack: Vec::new(),
             calls: 0,
+            unchecked: false,
         };
         let mut solver = Solver::new(5000);
         let Ok(Step::Continue(next)) = step(
