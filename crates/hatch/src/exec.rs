@@ -48,9 +48,8 @@ pub struct State<T: Clone> {
     pub calls: usize,
     /// Φ or the trace grew since the last feasibility check, which was deferred: the state may
     /// be infeasible. It is checked at its next branch (`if`, or an `assume` that constrains)
-    /// and when it returns,
-    /// so an infeasible state goes at most to its next branch, and every path counted and
-    /// every violation found is feasible; a feasible state is never dropped.
+    /// and when it returns, so an infeasible state goes at most to its next branch, and every
+    /// path counted and every violation found is feasible; a feasible state is never dropped.
     pub unchecked: bool,
 }
 
@@ -451,6 +450,11 @@ mod tests {
     /// The branches an `if c then 1 else 2` leaves a state with Φ = `phi` in: the results of
     /// the states, and the Z3 checks it took.
     fn branches(phi: &[Term], c: Term) -> (Vec<i64>, u64) {
+        branches_of(phi, c, false)
+    }
+
+    /// [`branches`] of a state checked or not.
+    fn branches_of(phi: &[Term], c: Term, unchecked: bool) -> (Vec<i64>, u64) {
         let mut path = PathCondition::new();
         for t in phi {
             path.push(t.clone());
@@ -468,7 +472,7 @@ mod tests {
             ),
             stack: Vec::new(),
             calls: 0,
-            unchecked: false,
+            unchecked,
         };
         let mut solver = Solver::new(5000);
         let Ok(Step::Continue(next)) = step(
@@ -513,6 +517,10 @@ mod tests {
         assert_eq!(branches(&[x_is(1)], nonnegative), (vec![1], 2));
         // neither decided: both branches, two checks
         assert_eq!(branches(&[], x_is(2)), (vec![1, 2], 2));
+        // a state whose check was deferred may be infeasible (here x = 1 ∧ x = 2): the first
+        // guard refuted says nothing of the second, which is checked too, and refuted
+        assert_eq!(branches_of(&[x_is(1), x_is(2)], x_is(3), true), (vec![], 2));
+        assert_eq!(branches_of(&[x_is(1)], x_is(2), true), (vec![2], 2));
     }
 
     #[test]
