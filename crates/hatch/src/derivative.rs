@@ -450,6 +450,8 @@ impl DerivativeSemantics {
                 s2.effects.set_trace(vec![Event::top(); self.context_len]);
                 add_split(&mut s2, members);
             }
+            // checked at once even when checks are deferred: once per round, and an infeasible
+            // group would run the whole method before its first branch
             if feasible(self, solver, &s2)? {
                 out.push(s2);
             }
