@@ -34,6 +34,10 @@ pub struct Optimizations {
     /// of the violated constraints (`smt::catala::guess`; money at multiples of $100). Only
     /// satisfiable queries are answered this way, always with a checked model.
     pub guesses: bool,
+    /// Remember the part of each unsatisfiable query that shares variables with its negated
+    /// constraint (when the rest holds on the last inputs), and answer every later query
+    /// containing that part "unsatisfiable" without Z3 (`smt::catala::unsat_slices`).
+    pub unsat_slices: bool,
 }
 
 impl Optimizations {
@@ -47,6 +51,7 @@ impl Optimizations {
         early_conflicts: true,
         fast_queries: true,
         guesses: true,
+        unsat_slices: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
@@ -58,6 +63,7 @@ impl Optimizations {
         early_conflicts: false,
         fast_queries: false,
         guesses: false,
+        unsat_slices: false,
     };
 
     /// The switch of one optimization.
@@ -72,6 +78,7 @@ impl Optimizations {
             Switch::Early => &mut self.early_conflicts,
             Switch::Fast => &mut self.fast_queries,
             Switch::Guess => &mut self.guesses,
+            Switch::Slices => &mut self.unsat_slices,
         }
     }
 
@@ -110,6 +117,7 @@ impl Optimizations {
                 Switch::Incremental => chain.incremental = true,
                 Switch::Fast => chain.finite = Some(money.to_vec()),
                 Switch::Guess => chain.guesses = Some(money.to_vec()),
+                Switch::Slices => chain.unsat_slices = true,
                 Switch::Soft => chain.round_dates = dates.to_vec(),
                 _ => {}
             }
@@ -162,6 +170,7 @@ pub(crate) enum Switch {
     Early,
     Fast,
     Guess,
+    Slices,
 }
 
 /// Where an optimization acts.
@@ -254,6 +263,12 @@ pub(crate) const OPTIMIZATIONS: &[Optimization] = &[
         switch: Switch::Guess,
         kind: OptimizationKind::SolverLayer,
         help: "guess models near the last inputs, checked exactly, before asking Z3",
+    },
+    Optimization {
+        name: "slices",
+        switch: Switch::Slices,
+        kind: OptimizationKind::SolverLayer,
+        help: "answer a query without Z3 when its part on the negated branch's variables was unsatisfiable before",
     },
 ];
 

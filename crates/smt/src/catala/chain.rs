@@ -17,6 +17,7 @@ use super::finite::FiniteAnswers;
 use super::guess::Guesses;
 use super::prefer::Preferences;
 use super::term::VarId;
+use super::unsat_slices::UnsatSlices;
 use super::z3_base::SharedZ3;
 use super::z3_fresh::Z3Fresh;
 use super::z3_incremental::Z3Incremental;
@@ -40,6 +41,9 @@ pub struct ChainConfig {
     /// The guessing layer, with the money variables (guessed at multiples of $100 only);
     /// `None`: off.
     pub guesses: Option<Vec<VarId>>,
+    /// Remember the slices of the queries found unsatisfiable, and answer the queries
+    /// containing one without Z3.
+    pub unsat_slices: bool,
     /// Date variables (day numbers) to give round values in every layer's models.
     pub round_dates: Vec<VarId>,
     /// The realistic ranges every layer's models prefer (never constraints).
@@ -54,8 +58,10 @@ pub struct ChainConfig {
 pub(crate) type Z3Layers = Chain<Z3Incremental, Option<Z3Fresh>>;
 
 /// The layers in the order they are asked.
-pub(crate) type Layers =
-    Chain<Option<FiniteAnswers>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>;
+pub(crate) type Layers = Chain<
+    Option<FiniteAnswers>,
+    Chain<Option<UnsatSlices>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>,
+>;
 
 /// The chain of `config`, its Z3 layers sharing `z3`.
 pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {
@@ -78,8 +84,11 @@ pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {
     Chain {
         first: finite,
         then: Chain {
-            first: guesses,
-            then: DumpUnknown::new(z3_layers, config.dump_unknown.clone(), z3.clone()),
+            first: config.unsat_slices.then(UnsatSlices::new),
+            then: Chain {
+                first: guesses,
+                then: DumpUnknown::new(z3_layers, config.dump_unknown.clone(), z3.clone()),
+            },
         },
     }
 }

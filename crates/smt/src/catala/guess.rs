@@ -23,6 +23,10 @@ const STEP_LIMIT: usize = 400;
 const EVAL_LIMIT: usize = 60_000;
 /// Candidates per variable.
 const CANDIDATE_LIMIT: usize = 24;
+/// Term nodes evaluated, per guess, to look for the values where a violated term turns true.
+const PROBE_LIMIT: usize = 40_000;
+/// Doublings of the distance from the current value when probing.
+const PROBE_DOUBLINGS: u32 = 48;
 
 /// A rational number `n / d` with `d > 0`, in lowest terms; integers have `d = 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,7 +275,10 @@ pub(crate) fn variables(terms: &[Term]) -> BTreeMap<VarId, Kind> {
 /// True when every term of `terms` is true under `values` (a value for each variable),
 /// evaluated exactly within the evaluation budget; false when one is false or cannot be
 /// evaluated (a division by zero, an overflow, the budget exhausted).
-pub(crate) fn all_hold(terms: &[Term], values: &BTreeMap<VarId, ModelValue>) -> bool {
+pub(crate) fn all_hold<'t>(
+    terms: impl IntoIterator<Item = &'t Term>,
+    values: &BTreeMap<VarId, ModelValue>,
+) -> bool {
     let Some(values) = values
         .iter()
         .map(|(v, x)| Some((*v, model_to_v(x)?)))
@@ -283,7 +290,7 @@ pub(crate) fn all_hold(terms: &[Term], values: &BTreeMap<VarId, ModelValue>) -> 
         values: &values,
         budget: EVAL_LIMIT,
     };
-    terms.iter().all(|t| ev.bool(t) == Some(true))
+    terms.into_iter().all(|t| ev.bool(t) == Some(true))
 }
 
 /// The truth of `t` under `values` (a value for each of its variables), evaluated exactly
@@ -397,10 +404,23 @@ pub(crate) fn guess_preferring(
             consts.extend(c.iter().copied());
         }
     }
+    // Where each violated term turns true along each of its integer variables alone.
+    let mut near: BTreeMap<VarId, Vec<Q>> = BTreeMap::new();
+    let mut probe_budget = PROBE_LIMIT;
+    for &i in &violated {
+        for (v, k) in &per_term[i].0 {
+            if *k == Kind::Int {
+                let found =
+                    turning_points(terms[i], *v, is_money(v), &mut values, &mut probe_budget);
+                near.entry(*v).or_default().extend(found);
+            }
+        }
+    }
     let candidates: Vec<Vec<V>> = free
         .iter()
         .map(|v| {
-            let mut c = candidates(*v, kinds[v], &values, &consts, is_money(v), prefs);
+            let turning = near.get(v).map_or(&[][..], |n| &n[..]);
+            let mut c = candidates(*v, kinds[v], &values, turning, &consts, is_money(v), prefs);
             // Inside the preferred range first (stable: the current value stays first).
             c.sort_by_key(|x| distance(prefs, *v, x));
             c
@@ -561,13 +581,84 @@ fn model(
         .collect()
 }
 
-/// The values tried for `v`, in order: its current value first (when allowed), then its
-/// preferred point (0 without one), then the constants and the other variables' values with
-/// their neighbours.
+/// The values of the integer variable `v` at which `t` turns true, the other variables at
+/// their `values`: from `v`'s current value (rounded down to the money step for money), the
+/// first value found true going up and going down by doubling distances, then the nearest true
+/// value between it and the last false one by bisection (on the money step's grid for money).
+/// At most one value per direction; none when `t` cannot be evaluated or the budget runs out.
+/// `values` is left as it was.
+fn turning_points(
+    t: &Term,
+    v: VarId,
+    money: bool,
+    values: &mut BTreeMap<VarId, V>,
+    budget: &mut usize,
+) -> Vec<Q> {
+    let Some(V::N(x0)) = values.get(&v).copied() else {
+        return Vec::new();
+    };
+    if x0.d != 1 {
+        return Vec::new();
+    }
+    let step = if money { MONEY_STEP } else { 1 };
+    let base = x0.n.div_euclid(step) * step;
+    let mut holds = |x: i128, values: &mut BTreeMap<VarId, V>| -> Option<bool> {
+        values.insert(v, V::N(Q::int(x)));
+        let mut ev = Eval {
+            values,
+            budget: *budget,
+        };
+        let r = ev.bool(t);
+        *budget = ev.budget;
+        r
+    };
+    let mut found = Vec::new();
+    'directions: for dir in [1i128, -1] {
+        let mut last_false = base;
+        let mut first_true = None;
+        for k in 0..PROBE_DOUBLINGS {
+            let Some(x) = 1i128
+                .checked_shl(k)
+                .and_then(|d| d.checked_mul(step * dir))
+                .and_then(|d| base.checked_add(d))
+            else {
+                break;
+            };
+            match holds(x, values) {
+                Some(true) => {
+                    first_true = Some(x);
+                    break;
+                }
+                Some(false) => last_false = x,
+                None => break 'directions,
+            }
+        }
+        let Some(mut hi) = first_true else {
+            continue;
+        };
+        let mut lo = last_false;
+        while (hi - lo).abs() > step {
+            let mid = lo + (hi - lo) / step / 2 * step;
+            match holds(mid, values) {
+                Some(true) => hi = mid,
+                Some(false) => lo = mid,
+                None => break,
+            }
+        }
+        found.push(Q::int(hi));
+    }
+    values.insert(v, V::N(x0));
+    found
+}
+
+/// The values tried for `v`, in order: its current value first (when allowed), then the
+/// values where a violated term turns true (`turning`), its preferred point (0 without one),
+/// then the constants and the other variables' values with their neighbours.
 fn candidates(
     v: VarId,
     kind: Kind,
     values: &BTreeMap<VarId, V>,
+    turning: &[Q],
     consts: &BTreeSet<(i128, i128)>,
     money: bool,
     prefs: &Preferences,
@@ -581,6 +672,7 @@ fn candidates(
     if let Some(V::N(q)) = current {
         points.push(q);
     }
+    points.extend_from_slice(turning);
     if kind == Kind::Int {
         points.push(Q::int(prefs.point(v)));
     }
@@ -785,6 +877,68 @@ mod tests {
             let ModelValue::Int(s) = x else { panic!() };
             assert_eq!(s.parse::<i128>().map(|n| n % MONEY_STEP), Ok(0), "{m:?}");
         }
+    }
+
+    /// `round((x − 6,990.00 €) × 0.0169) ≥ 50.00 €` on resources `x` in cents (the shape of
+    /// the housing benefits' personal participation).
+    fn rate_above(x: &Term) -> Term {
+        let part = app(
+            Op::Round,
+            vec![app(
+                Op::Mul,
+                vec![
+                    app(
+                        Op::ToReal,
+                        vec![app(Op::Sub, vec![x.clone(), int_const("699000")])],
+                    ),
+                    real_const("169", "10000"),
+                ],
+            )],
+        );
+        app(Op::Ge, vec![part, int_const("5000")])
+    }
+
+    #[test]
+    fn a_threshold_far_from_every_constant_is_found_by_probing() {
+        // (x − 699000) × 0.0169 ≥ 4999.5 ⇔ x ≥ 994828.4: the smallest multiple of $100
+        // above is 1,000,000 cents. None of the constants or their neighbours satisfies it,
+        // nor the hint (500,000).
+        let x = money(0);
+        let t = rate_above(&x);
+        let hints = BTreeMap::from([(VarId(0), ModelValue::Int("500000".into()))]);
+        let m = guess(&[&t], &hints, &[VarId(0)]);
+        assert_eq!(
+            m.and_then(|m| m.get(&VarId(0)).cloned()),
+            Some(ModelValue::Int("1000000".into()))
+        );
+        // An integer (not money) lands on the exact threshold, 994,829.
+        let m = guess(&[&t], &hints, &[]);
+        assert_eq!(
+            m.and_then(|m| m.get(&VarId(0)).cloned()),
+            Some(ModelValue::Int("994829".into()))
+        );
+    }
+
+    #[test]
+    fn probing_leaves_the_values_and_finds_both_directions() {
+        // x − 7 > 100 or x − 7 < −100, from x = 7: true from 108 up and from −94 down.
+        let x = money(0);
+        let off = app(Op::Sub, vec![x.clone(), int_const("7")]);
+        let t = app(
+            Op::Or,
+            vec![
+                app(Op::Gt, vec![off.clone(), int_const("100")]),
+                app(Op::Lt, vec![off, int_const("-100")]),
+            ],
+        );
+        let mut values = BTreeMap::from([(VarId(0), V::N(Q::int(7)))]);
+        let mut budget = usize::MAX;
+        let found = turning_points(&t, VarId(0), false, &mut values, &mut budget);
+        assert_eq!(found, vec![Q::int(108), Q::int(-94)]);
+        assert_eq!(values.get(&VarId(0)), Some(&V::N(Q::int(7))));
+        // Without budget nothing is found.
+        let mut none = 0;
+        assert!(turning_points(&t, VarId(0), false, &mut values, &mut none).is_empty());
     }
 
     #[test]

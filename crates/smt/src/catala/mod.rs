@@ -34,6 +34,7 @@ mod refine;
 mod session;
 mod stats;
 pub mod term;
+mod unsat_slices;
 mod z3_base;
 mod z3_calendar;
 mod z3_fresh;

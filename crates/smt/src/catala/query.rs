@@ -32,6 +32,8 @@ pub enum QueryOutcome {
 pub enum Layer {
     /// Exact answers for conditions over constants-compared variables ([`super::finite`]).
     Finite,
+    /// A query containing a slice found unsatisfiable before ([`super::unsat_slices`]).
+    Slices,
     /// A model guessed near the last inputs and checked exactly ([`super::guess`]).
     Guess,
     /// The Z3 solver holding the path condition (push/pop, or asserted anew per query).
@@ -44,8 +46,9 @@ pub enum Layer {
 
 impl Layer {
     /// Every layer, in chain order.
-    pub const ALL: [Layer; 5] = [
+    pub const ALL: [Layer; 6] = [
         Layer::Finite,
+        Layer::Slices,
         Layer::Guess,
         Layer::Z3,
         Layer::Z3Fresh,

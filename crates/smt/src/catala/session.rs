@@ -89,7 +89,7 @@ impl CatalaSession {
     }
 
     fn z3_layers(&self) -> &super::chain::Z3Layers {
-        &self.layers.then.then.inner
+        &self.layers.then.then.then.inner
     }
 
     /// Answers the queries that [`super::finite::decide`] can decide without Z3, except those
@@ -141,9 +141,21 @@ impl CatalaSession {
         self.reassemble();
     }
 
+    /// Remembers the slices of the queries found unsatisfiable (the part sharing variables
+    /// with the last constraint, when the rest holds on the last inputs) and answers the
+    /// queries containing one without asking Z3 (see [`super::unsat_slices`]).
+    pub fn enable_unsat_slices(&mut self) {
+        self.config.unsat_slices = true;
+        self.reassemble();
+    }
+
     /// Records the inputs of the run the next queries start from.
     pub fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
-        if let Some(g) = &mut self.layers.then.first {
+        let inputs: Vec<(VarId, ModelValue)> = inputs.into_iter().collect();
+        if let Some(s) = &mut self.layers.then.first {
+            s.remember(inputs.iter().cloned());
+        }
+        if let Some(g) = &mut self.layers.then.then.first {
             g.remember(inputs);
         }
     }
