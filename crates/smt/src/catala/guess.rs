@@ -13,7 +13,9 @@ use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::{SolverLayer, Verdict};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::layer::GenerationalMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// Cents in the round amount money guesses are multiples of.
 const MONEY_STEP: i128 = 10_000;
@@ -332,14 +334,65 @@ pub(crate) fn guess_preferring(
     dates: &[VarId],
     prefs: &Preferences,
 ) -> Option<BTreeMap<VarId, ModelValue>> {
-    let mut kinds = BTreeMap::new();
-    let mut per_term = Vec::with_capacity(terms.len());
-    for t in terms {
+    guess_remembering(terms, hints, money, dates, prefs, &mut TermMemo::new())
+}
+
+/// What the guesses remember of each term: its variables and constants (a term's, for as
+/// long as it is kept), and its truth at the starting point of the guesses (the hints with
+/// defaults), until the hints change.
+pub(crate) struct TermMemo {
+    scans: GenerationalMap<Term, Rc<Scanned>>,
+    truths: HashMap<Term, bool>,
+}
+
+/// The variables (with their sorts) and the numeric constants of a term.
+type Scanned = (BTreeMap<VarId, Kind>, BTreeSet<(i128, i128)>);
+
+/// Terms whose scans are remembered per generation.
+const SCAN_GENERATION: usize = 50_000;
+
+impl TermMemo {
+    pub(crate) fn new() -> TermMemo {
+        TermMemo {
+            scans: GenerationalMap::new(SCAN_GENERATION),
+            truths: HashMap::new(),
+        }
+    }
+
+    /// Forgets the truths: the starting point changed.
+    pub(crate) fn new_hints(&mut self) {
+        self.truths.clear();
+    }
+
+    fn scan(&mut self, t: &Term) -> Rc<Scanned> {
+        if let Some(s) = self.scans.get(t) {
+            return s;
+        }
         let mut vars = BTreeMap::new();
         let mut consts = BTreeSet::new();
         scan(t, &mut vars, &mut consts);
-        kinds.extend(vars.iter().map(|(v, k)| (*v, *k)));
-        per_term.push((vars, consts));
+        let s = Rc::new((vars, consts));
+        self.scans.insert(t.clone(), Rc::clone(&s));
+        s
+    }
+}
+
+/// [`guess_preferring`], with what `memo` remembers of the terms (its truths must be those of
+/// `hints`, see [`TermMemo::new_hints`]).
+pub(crate) fn guess_remembering(
+    terms: &[&Term],
+    hints: &BTreeMap<VarId, ModelValue>,
+    money: &[VarId],
+    dates: &[VarId],
+    prefs: &Preferences,
+    memo: &mut TermMemo,
+) -> Option<BTreeMap<VarId, ModelValue>> {
+    let mut kinds = BTreeMap::new();
+    let mut per_term = Vec::with_capacity(terms.len());
+    for t in terms {
+        let s = memo.scan(t);
+        kinds.extend(s.0.iter().map(|(v, k)| (*v, *k)));
+        per_term.push(s);
     }
     let is_money = |v: &VarId| money.contains(v);
     let round = |v: &VarId, x: &V| match x {
@@ -370,11 +423,23 @@ pub(crate) fn guess_preferring(
     };
     let mut violated = Vec::new();
     for (i, t) in terms.iter().enumerate() {
-        if ev.bool(t) != Some(true) {
-            if ev.budget == 0 {
-                return None;
+        // The starting point is a function of the hints: a truth found there holds until
+        // they change.
+        if let Some(&known) = memo.truths.get(*t) {
+            if !known {
+                violated.push(i);
             }
-            violated.push(i);
+            continue;
+        }
+        match ev.bool(t) {
+            Some(b) => {
+                memo.truths.insert((*t).clone(), b);
+                if !b {
+                    violated.push(i);
+                }
+            }
+            None if ev.budget == 0 => return None,
+            None => violated.push(i),
         }
     }
     // A violated term without variables stays violated whatever the values.
@@ -398,7 +463,8 @@ pub(crate) fn guess_preferring(
     let depth_of = |v: &VarId| free.iter().position(|f| f == v);
     let mut checks: Vec<Vec<usize>> = vec![Vec::new(); free.len()];
     let mut consts = BTreeSet::new();
-    for (i, (vars, c)) in per_term.iter().enumerate() {
+    for (i, scanned) in per_term.iter().enumerate() {
+        let (vars, c) = &**scanned;
         if let Some(d) = vars.keys().filter_map(depth_of).max() {
             checks[d].push(i);
             consts.extend(c.iter().copied());
@@ -777,6 +843,8 @@ pub(crate) struct Guesses {
     pub(crate) preferences: Preferences,
     /// The inputs of the last run.
     hints: BTreeMap<VarId, ModelValue>,
+    /// What is remembered of the terms, their truths at the hints.
+    memo: TermMemo,
     /// Queries answered by a guess.
     pub(crate) found: u64,
 }
@@ -788,6 +856,7 @@ impl Guesses {
             dates: Vec::new(),
             preferences: Preferences::default(),
             hints: BTreeMap::new(),
+            memo: TermMemo::new(),
             found: 0,
         }
     }
@@ -796,6 +865,7 @@ impl Guesses {
     pub(crate) fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
         self.hints.clear();
         self.hints.extend(inputs);
+        self.memo.new_hints();
     }
 }
 
@@ -804,12 +874,13 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        let model = guess_preferring(
+        let model = guess_remembering(
             q.terms,
             &self.hints,
             &self.money,
             &self.dates,
             &self.preferences,
+            &mut self.memo,
         );
         if model.is_some() {
             self.found += 1;
