@@ -6,14 +6,15 @@
 //! the other variables' values, each with its neighbours), and evaluates the constraints
 //! exactly on rationals. Only a model that satisfies every constraint is returned, so a guess is
 //! always right; when none is found within a small budget (or a constraint is unsatisfiable)
-//! the caller asks Z3. Money variables (cents) are only given multiples of $100, the amounts
-//! the soft constraints of Section 4.2 look for first.
+//! the caller asks Z3. Money variables (cents) are given multiples of $100 first, the amounts
+//! the soft constraints of Section 4.2 look for first; only where a violated constraint turns
+//! true within a band narrower than that, the first $10, $1 or cent past its boundary.
 
 use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::term::{Kind, Op, Term, TermNode, VarId};
-use crate::layer::{SolverLayer, Verdict};
 use crate::layer::GenerationalMap;
+use crate::layer::{SolverLayer, Verdict};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
@@ -471,22 +472,27 @@ pub(crate) fn guess_remembering(
         }
     }
     // Where each violated term turns true along each of its integer variables alone.
-    let mut near: BTreeMap<VarId, Vec<Q>> = BTreeMap::new();
+    let mut near: BTreeMap<VarId, (Vec<Q>, Vec<Q>)> = BTreeMap::new();
     let mut probe_budget = PROBE_LIMIT;
     for &i in &violated {
         for (v, k) in &per_term[i].0 {
             if *k == Kind::Int {
-                let found =
+                let (found, finer) =
                     turning_points(terms[i], *v, is_money(v), &mut values, &mut probe_budget);
-                near.entry(*v).or_default().extend(found);
+                let entry = near.entry(*v).or_default();
+                entry.0.extend(found);
+                entry.1.extend(finer);
             }
         }
     }
     let candidates: Vec<Vec<V>> = free
         .iter()
         .map(|v| {
-            let turning = near.get(v).map_or(&[][..], |n| &n[..]);
+            let (turning, finer) = near
+                .get(v)
+                .map_or((&[][..], &[][..]), |(t, f)| (&t[..], &f[..]));
             let mut c = candidates(*v, kinds[v], &values, turning, &consts, is_money(v), prefs);
+            c.extend(finer.iter().map(|q| V::N(*q)));
             // Inside the preferred range first (stable: the current value stays first).
             c.sort_by_key(|x| distance(prefs, *v, x));
             c
@@ -652,19 +658,22 @@ fn model(
 /// first value found true going up and going down by doubling distances, then the nearest true
 /// value between it and the last false one by bisection (on the money step's grid for money).
 /// At most one value per direction; none when `t` cannot be evaluated or the budget runs out.
-/// `values` is left as it was.
+/// For money, also the finer amounts where it turns true between two multiples of $100 (the
+/// cent, and the first multiples of $10 and $1 past it): the second list, tried last, for
+/// conditions true only within a band narrower than $100. `values` is left as it was.
 fn turning_points(
     t: &Term,
     v: VarId,
     money: bool,
     values: &mut BTreeMap<VarId, V>,
     budget: &mut usize,
-) -> Vec<Q> {
+) -> (Vec<Q>, Vec<Q>) {
+    let mut finer = Vec::new();
     let Some(V::N(x0)) = values.get(&v).copied() else {
-        return Vec::new();
+        return (Vec::new(), finer);
     };
     if x0.d != 1 {
-        return Vec::new();
+        return (Vec::new(), finer);
     }
     let step = if money { MONEY_STEP } else { 1 };
     let base = x0.n.div_euclid(step) * step;
@@ -703,18 +712,41 @@ fn turning_points(
             continue;
         };
         let mut lo = last_false;
-        while (hi - lo).abs() > step {
-            let mid = lo + (hi - lo) / step / 2 * step;
-            match holds(mid, values) {
-                Some(true) => hi = mid,
-                Some(false) => lo = mid,
-                None => break,
+        let mut bisect = |lo: &mut i128, hi: &mut i128, step: i128, values: &mut _| {
+            while (*hi - *lo).abs() > step {
+                let mid = *lo + (*hi - *lo) / step / 2 * step;
+                match holds(mid, values) {
+                    Some(true) => *hi = mid,
+                    Some(false) => *lo = mid,
+                    None => return false,
+                }
+            }
+            true
+        };
+        let exact = bisect(&mut lo, &mut hi, step, values);
+        found.push(Q::int(hi));
+        if !money || !exact {
+            continue;
+        }
+        // Between the last false multiple of $100 and the first true one: the exact cent
+        // where the term turns true, and the roundest amounts ($10, $1) past it.
+        let mut cent = hi;
+        if bisect(&mut lo, &mut cent, 1, values) {
+            for unit in [1_000, 100, 1] {
+                let below = cent.div_euclid(unit) * unit;
+                let past = if dir > 0 && below != cent {
+                    below + unit
+                } else {
+                    below
+                };
+                if past != hi && !finer.contains(&Q::int(past)) {
+                    finer.push(Q::int(past));
+                }
             }
         }
-        found.push(Q::int(hi));
     }
     values.insert(v, V::N(x0));
-    found
+    (found, finer)
 }
 
 /// The values tried for `v`, in order: its current value first (when allowed), then the
@@ -835,7 +867,7 @@ fn search(
 
 /// The solver layer guessing models near the last inputs; it never answers "unsatisfiable".
 pub(crate) struct Guesses {
-    /// Money variables, guessed at multiples of $100 only.
+    /// Money variables, guessed at multiples of $100 first.
     money: Vec<VarId>,
     /// Date variables, moved to round dates when they can be.
     pub(crate) dates: Vec<VarId>,
@@ -991,6 +1023,28 @@ mod tests {
     }
 
     #[test]
+    fn a_band_narrower_than_a_hundred_dollars_is_found_to_the_cent() {
+        // 8,014.79 € ≤ x < 8,015.00 €: no multiple of $100 (nor of $1) is in the band; the
+        // cent where the first term turns true is.
+        let x = money(0);
+        let lower = app(Op::Ge, vec![x.clone(), int_const("801479")]);
+        let upper = app(Op::Lt, vec![x.clone(), int_const("801500")]);
+        let hints = BTreeMap::from([(VarId(0), ModelValue::Int("0".into()))]);
+        let m = guess(&[&upper, &lower], &hints, &[VarId(0)]);
+        assert_eq!(
+            m.and_then(|m| m.get(&VarId(0)).cloned()),
+            Some(ModelValue::Int("801479".into()))
+        );
+        // With room for a round amount, the round amount is taken.
+        let wide = app(Op::Lt, vec![x, int_const("900000")]);
+        let m = guess(&[&wide, &lower], &hints, &[VarId(0)]);
+        assert_eq!(
+            m.and_then(|m| m.get(&VarId(0)).cloned()),
+            Some(ModelValue::Int("810000".into()))
+        );
+    }
+
+    #[test]
     fn probing_leaves_the_values_and_finds_both_directions() {
         // x − 7 > 100 or x − 7 < −100, from x = 7: true from 108 up and from −94 down.
         let x = money(0);
@@ -1004,12 +1058,16 @@ mod tests {
         );
         let mut values = BTreeMap::from([(VarId(0), V::N(Q::int(7)))]);
         let mut budget = usize::MAX;
-        let found = turning_points(&t, VarId(0), false, &mut values, &mut budget);
+        let (found, finer) = turning_points(&t, VarId(0), false, &mut values, &mut budget);
         assert_eq!(found, vec![Q::int(108), Q::int(-94)]);
+        assert!(finer.is_empty());
         assert_eq!(values.get(&VarId(0)), Some(&V::N(Q::int(7))));
         // Without budget nothing is found.
         let mut none = 0;
-        assert!(turning_points(&t, VarId(0), false, &mut values, &mut none).is_empty());
+        assert_eq!(
+            turning_points(&t, VarId(0), false, &mut values, &mut none),
+            (vec![], vec![])
+        );
     }
 
     #[test]
