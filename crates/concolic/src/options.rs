@@ -31,7 +31,7 @@ pub struct Optimizations {
     /// them.
     pub fast_queries: bool,
     /// Before asking Z3, look for a model near the last inputs, changing only the variables
-    /// of the violated constraints (`smt::catala::guess`; money at multiples of $100). Only
+    /// of the violated constraints (`smt::catala::guess`; money at multiples of $100 first). Only
     /// satisfiable queries are answered this way, always with a checked model.
     pub guesses: bool,
     /// Remember the part of each unsatisfiable query that shares variables with its negated

@@ -38,7 +38,7 @@ pub struct ChainConfig {
     /// The finite layer, with the variables it leaves to Z3 (money amounts, which Z3
     /// rounds); `None`: off.
     pub finite: Option<Vec<VarId>>,
-    /// The guessing layer, with the money variables (guessed at multiples of $100 only);
+    /// The guessing layer, with the money variables (guessed at multiples of $100 first);
     /// `None`: off.
     pub guesses: Option<Vec<VarId>>,
     /// Remember the slices of the queries found unsatisfiable, and answer the queries

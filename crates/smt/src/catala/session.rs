@@ -100,7 +100,7 @@ impl CatalaSession {
     }
 
     /// Before asking Z3, looks for a model near the inputs given to [`CatalaSession::remember`]
-    /// (money variables `money` only at multiples of $100); only satisfiable queries can be
+    /// (money variables `money` at multiples of $100 first); only satisfiable queries can be
     /// answered this way.
     pub fn enable_guesses(&mut self, money: Vec<VarId>) {
         self.config.guesses = Some(money);
