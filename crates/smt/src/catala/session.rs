@@ -141,14 +141,6 @@ impl CatalaSession {
         self.reassemble();
     }
 
-    /// Remembers the slices of the queries found unsatisfiable (the part sharing variables
-    /// with the last constraint, when the rest holds on the last inputs) and answers the
-    /// queries containing one without asking Z3 (see [`super::unsat_slices`]).
-    pub fn enable_unsat_slices(&mut self) {
-        self.config.unsat_slices = true;
-        self.reassemble();
-    }
-
     /// Records the inputs of the run the next queries start from.
     pub fn remember(&mut self, inputs: impl IntoIterator<Item = (VarId, ModelValue)>) {
         let inputs: Vec<(VarId, ModelValue)> = inputs.into_iter().collect();
