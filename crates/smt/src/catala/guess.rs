@@ -982,6 +982,18 @@ mod tests {
         }
     }
 
+    /// The value guessed for variable 0 (an integer), if any.
+    fn first_guessed(
+        terms: &[&Term],
+        hints: &BTreeMap<VarId, ModelValue>,
+        money: &[VarId],
+    ) -> Option<String> {
+        match guess(terms, hints, money)?.remove(&VarId(0))? {
+            ModelValue::Int(s) => Some(s),
+            _ => None,
+        }
+    }
+
     /// `round((x − 6,990.00 €) × 0.0169) ≥ 50.00 €` on resources `x` in cents (the shape of
     /// the housing benefits' personal participation).
     fn rate_above(x: &Term) -> Term {
@@ -1009,17 +1021,12 @@ mod tests {
         let x = money(0);
         let t = rate_above(&x);
         let hints = BTreeMap::from([(VarId(0), ModelValue::Int("500000".into()))]);
-        let m = guess(&[&t], &hints, &[VarId(0)]);
         assert_eq!(
-            m.and_then(|m| m.get(&VarId(0)).cloned()),
-            Some(ModelValue::Int("1000000".into()))
+            first_guessed(&[&t], &hints, &[VarId(0)]),
+            Some("1000000".into())
         );
         // An integer (not money) lands on the exact threshold, 994,829.
-        let m = guess(&[&t], &hints, &[]);
-        assert_eq!(
-            m.and_then(|m| m.get(&VarId(0)).cloned()),
-            Some(ModelValue::Int("994829".into()))
-        );
+        assert_eq!(first_guessed(&[&t], &hints, &[]), Some("994829".into()));
     }
 
     #[test]
@@ -1030,17 +1037,15 @@ mod tests {
         let lower = app(Op::Ge, vec![x.clone(), int_const("801479")]);
         let upper = app(Op::Lt, vec![x.clone(), int_const("801500")]);
         let hints = BTreeMap::from([(VarId(0), ModelValue::Int("0".into()))]);
-        let m = guess(&[&upper, &lower], &hints, &[VarId(0)]);
         assert_eq!(
-            m.and_then(|m| m.get(&VarId(0)).cloned()),
-            Some(ModelValue::Int("801479".into()))
+            first_guessed(&[&upper, &lower], &hints, &[VarId(0)]),
+            Some("801479".into())
         );
         // With room for a round amount, the round amount is taken.
         let wide = app(Op::Lt, vec![x, int_const("900000")]);
-        let m = guess(&[&wide, &lower], &hints, &[VarId(0)]);
         assert_eq!(
-            m.and_then(|m| m.get(&VarId(0)).cloned()),
-            Some(ModelValue::Int("810000".into()))
+            first_guessed(&[&wide, &lower], &hints, &[VarId(0)]),
+            Some("810000".into())
         );
     }
 
