@@ -142,9 +142,37 @@ impl Event {
         .normalized()
     }
 
-    /// `ℓ₁ ⊓ ℓ₂`.
+    /// `ℓ₁ ⊓ ℓ₂`. With `•` on either side this is the other event, given back as that event
+    /// itself (a copy sharing its qualifiers) instead of a new list with a conjunction with
+    /// `true` built and simplified away: the same value, without the allocations. (A trace
+    /// refined by an `admit` keeps its events wherever the refinement is `•`, and events `•`,
+    /// as the prestates of a group are, take the next event of the expression as it is.)
     pub fn and(&self, other: &Event) -> Event {
+        if other.is_top() && self.conjoins_to_itself() {
+            return self.clone();
+        }
+        if self.is_top() && other.conjoins_to_itself() {
+            return other.clone();
+        }
         self.combine(other, |a, b| Term::and([a, b]))
+    }
+
+    /// The event is what `combine` with `Term::and` and `•` would build from it: normalized
+    /// (no function's qualifier is that of the others), and each qualifier is what
+    /// `Term::and` gives back for it conjoined with `true` (anything but a conjunction of fewer
+    /// than two parts or with a repeated part, which `Term::and` would rewrite).
+    fn conjoins_to_itself(&self) -> bool {
+        let stable = |t: &Term| match t {
+            Term::And(parts) => {
+                parts.len() >= 2
+                    && parts
+                        .iter()
+                        .enumerate()
+                        .all(|(i, p)| !parts[..i].contains(p))
+            }
+            _ => true,
+        };
+        stable(&self.others) && self.ops.values().all(|q| *q != self.others && stable(q))
     }
 
     /// `ℓ₁ ⊔ ℓ₂`.
@@ -342,5 +370,61 @@ mod tests {
         assert_eq!(c, a);
         let d = a.or(&b);
         assert_eq!(d.possible_ops().map(|v| v.len()), Some(2));
+    }
+
+    #[test]
+    fn conjunction_with_everything_is_the_event_itself_shared() {
+        let k = Term::var("#0", Sort::Int);
+        let x = Term::var("x", Sort::Int);
+        let one = Term::eq(k.clone(), Term::Int(1));
+        let kx = Term::eq(k.clone(), x.clone());
+        let general = |a: &Event, b: &Event| a.combine(b, |p, q| Term::and([p, q]));
+        // `•` with its functions listed (each `true`) is everything too
+        let top_listed = Event {
+            ops: [(Rc::from("put"), Term::tt())].into_iter().collect(),
+            others: Term::tt(),
+        };
+        let events = vec![
+            put(one.clone()),
+            put(one.clone()).negate(),
+            put(Term::and([one.clone(), kx.clone()])),
+            put(kx.clone()).or(&Event::atom("get", Term::negation(one.clone()))),
+            Event::guard(Term::cmp(smt::CmpOp::Lt, x.clone(), Term::Int(3))),
+            Event::top(),
+            Event::bottom(),
+        ];
+        for e in &events {
+            for top in [Event::top(), top_listed.clone()] {
+                for (a, b) in [(e, &top), (&top, e)] {
+                    let fast = a.and(b);
+                    assert_eq!(fast, general(a, b), "{a} ⊓ {b}");
+                }
+            }
+            // the result shares the event's own list of qualifiers
+            let same = e.and(&Event::top());
+            assert!(e.ops.is_empty() || e.ops.shares_with(&same.ops), "{e}");
+        }
+        // a qualifier `Term::and` would rewrite (a repeated part) is rebuilt, as before
+        let repeated = Event {
+            ops: [(
+                Rc::from("put"),
+                Term::And(vec![one.clone(), one.clone()].into()),
+            )]
+            .into_iter()
+            .collect(),
+            others: Term::ff(),
+        };
+        assert!(!repeated.conjoins_to_itself());
+        assert_eq!(repeated.and(&Event::top()).qualifier("put"), one);
+        // an event that is not normalized is normalized, as before
+        let unnormalized = Event {
+            ops: [(Rc::from("put"), Term::ff())].into_iter().collect(),
+            others: Term::ff(),
+        };
+        assert_eq!(
+            unnormalized.and(&Event::top()),
+            general(&unnormalized, &Event::top())
+        );
+        assert!(unnormalized.and(&Event::top()).ops.is_empty());
     }
 }

@@ -120,6 +120,11 @@ impl Qualifiers {
         self.entries.len()
     }
 
+    /// `self` and `other` are one list (copies of one event's qualifiers), not merely equal.
+    pub fn shares_with(&self, other: &Qualifiers) -> bool {
+        Rc::ptr_eq(&self.entries, &other.entries)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
