@@ -514,6 +514,10 @@ impl EffectSemantics for DerivativeSemantics {
         effects.formulas.to_vec()
     }
 
+    fn trace_len(&self, effects: &DerivEffects) -> usize {
+        effects.trace.len()
+    }
+
     fn admit(
         &mut self,
         solver: &mut Solver,

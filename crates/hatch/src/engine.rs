@@ -58,6 +58,11 @@ pub struct Options {
     /// the paths and verdicts are the same. Most such checks find the state feasible and cost
     /// more than the steps they would save.
     pub deferred_checks: bool,
+    /// Derivative search: how much the states stopped at a round's call bound may weigh, in all
+    /// the frontiers kept at once, before a frontier is dropped and the next round of its
+    /// prestate length starts afresh ([`FRONTIER_BUDGET`] by default, see [`frontier_size`]).
+    /// Bounds the memory; the executions explored are the same whatever it is.
+    pub frontier_budget: usize,
     /// Called with one line per round (bound on calls and prestate length: states, paths,
     /// time, rejected witnesses); the library prints nothing itself.
     pub on_round: Option<fn(String)>,
@@ -76,6 +81,7 @@ impl Default for Options {
             merge_states: true,
             disjunctive_states: true,
             deferred_checks: true,
+            frontier_budget: FRONTIER_BUDGET,
             on_round: None,
         }
     }
@@ -147,10 +153,15 @@ pub struct Report {
 }
 
 /// Explores states with the fewest function calls first, and depth first among those (the
-/// most recently added state first), so shallow executions are tried before deep recursions.
+/// most recently added state first), so shallow executions are tried before deep recursions;
+/// or, built by [`Searcher::depth_first`], depth first whatever the calls (the most recently
+/// added state first), as the rounds of growing call bounds of the derivative search do: the
+/// bound of the round already tries shallow executions first, and a search by fewest calls
+/// would hold every state of the next number of calls at once.
 pub struct Searcher<T: Clone> {
     heap: BinaryHeap<Queued<T>>,
     seq: u64,
+    depth_first: bool,
 }
 
 struct Queued<T: Clone> {
@@ -182,12 +193,28 @@ impl<T: Clone> Searcher<T> {
         s.push_all(vec![initial]);
         s
     }
-    /// A searcher with no state.
+    /// A searcher with no state, fewest calls first.
     pub fn empty() -> Self {
         Searcher {
             heap: BinaryHeap::new(),
             seq: 0,
+            depth_first: false,
         }
+    }
+    /// A searcher with no state that explores depth first whatever the calls: the states it
+    /// holds are the unexplored siblings of the path it is on.
+    pub fn depth_first() -> Self {
+        Searcher {
+            depth_first: true,
+            ..Self::empty()
+        }
+    }
+    /// How many states wait.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
     }
     pub fn pop(&mut self) -> Option<State<T>> {
         self.heap.pop().map(|q| q.state)
@@ -197,7 +224,7 @@ impl<T: Clone> Searcher<T> {
         for state in states.into_iter().rev() {
             self.seq += 1;
             self.heap.push(Queued {
-                calls: state.calls,
+                calls: if self.depth_first { 0 } else { state.calls },
                 seq: self.seq,
                 state,
             });
@@ -212,29 +239,52 @@ pub(crate) struct RunOutcome<T: Clone> {
     pub states: usize,
     pub paths: usize,
     /// The states stopped by the execution bound, in the order the search met them (`None`
-    /// when there were more than [`FRONTIER_LIMIT`]: a larger bound must then start afresh).
+    /// when their [`frontier_size`] passed the run's budget: a larger bound must then start
+    /// afresh).
     pub frontier: Option<Vec<State<T>>>,
 }
 
-/// Most states stopped by the execution bound that a run keeps for the next round.
-pub(crate) const FRONTIER_LIMIT: usize = 200_000;
+/// How much the states stopped by the execution bound may weigh, together, in all the frontiers
+/// the rounds keep at once ([`frontier_size`]: one per state, one per trace event and one per
+/// pending frame; a state of a long recursive run weighs about 100 and takes about 65 KB).
+/// A frontier that would pass it is dropped and the next round of its prestate length starts
+/// afresh from the harness: the same executions, explored again, instead of a memory that
+/// grows with every state stopped.
+pub const FRONTIER_BUDGET: usize = 300_000;
+
+/// The weight of a state kept in a frontier: one, plus its trace events and its pending frames,
+/// which is what its memory grows with.
+pub(crate) fn frontier_size<S: EffectSemantics>(sem: &S, st: &State<S::Effects>) -> usize {
+    1 + st.stack.len() + sem.trace_len(&st.effects)
+}
+
+/// How a run treats the states stopped by the execution bound.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Frontier {
+    /// Dropped.
+    Drop,
+    /// Kept for a later round (which counts them), as long as their [`frontier_size`] stays
+    /// within the budget; past it, none is kept.
+    Keep { budget: usize },
+}
 
 /// Explores from `initial` (the first one first) until a violation, the end of the states or
-/// the time limit; with `keep_frontier`, the states stopped by the execution bound are kept
-/// for a later round (and counted by it), otherwise they are dropped.
+/// the time limit, with `searcher`'s order; the states stopped by the execution bound are kept
+/// or dropped as `frontier` says.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn run<S: EffectSemantics>(
     sem: &mut S,
     solver: &mut Solver,
     h: &Harness,
+    mut searcher: Searcher<S::Effects>,
     initial: Vec<State<S::Effects>>,
     names: &mut NameSupply,
     opts: &Options,
     start: Instant,
-    keep_frontier: bool,
+    frontier: Frontier,
 ) -> Result<RunOutcome<S::Effects>, ExecError> {
-    let mut searcher = Searcher::empty();
     searcher.push_all(initial);
+    let mut kept_size = 0usize;
     let mut out = RunOutcome {
         violation: None,
         timed_out: false,
@@ -276,12 +326,16 @@ pub(crate) fn run<S: EffectSemantics>(
                 out.violation = Some(v);
                 return Ok(out);
             }
-            Step::Bounded(_) if !keep_frontier => {}
             Step::Bounded(st) => {
-                // the state is counted again when a later round resumes it
+                let Frontier::Keep { budget } = frontier else {
+                    continue;
+                };
+                // the state is counted again when a later round resumes it (one that starts
+                // afresh explores it again)
                 out.states -= 1;
                 if let Some(f) = &mut out.frontier {
-                    if f.len() < FRONTIER_LIMIT {
+                    kept_size += frontier_size(sem, &st);
+                    if kept_size <= budget {
                         f.push(st);
                     } else {
                         out.frontier = None;
@@ -361,11 +415,12 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 &mut sem,
                 &mut solver,
                 h,
+                Searcher::empty(),
                 initial,
                 &mut names,
                 opts,
                 start,
-                false,
+                Frontier::Drop,
             )?;
             let timed_out = r.timed_out || start.elapsed() > opts.timeout;
             if timed_out {
@@ -421,4 +476,52 @@ pub fn falsify_file(method: &Path, opts: &Options) -> Result<Report, HatchError>
     let m = load_method(method)?;
     let h = harness(&lib, &m)?;
     falsify(&lib, &h, opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state that only says how many calls it made (and, as its result, which one it is).
+    fn state(calls: usize, tag: i64) -> State<()> {
+        State {
+            phi: crate::path_condition::PathCondition::new(),
+            effects: (),
+            control: Control::Return(Value::Term(Term::Int(tag))),
+            stack: Vec::new(),
+            calls,
+            unchecked: false,
+        }
+    }
+
+    fn order(mut s: Searcher<()>) -> Vec<i64> {
+        let mut out = Vec::new();
+        while let Some(st) = s.pop() {
+            match st.control {
+                Control::Return(Value::Term(Term::Int(i))) => out.push(i),
+                other => panic!("not a tagged state: {other:?}"),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn depth_first_takes_the_newest_states_whatever_their_calls() {
+        // a first batch (one state of no call, one of two), then the successors of a state
+        // with one more call: 3 (three calls) and 4 (one call), ranked in that order
+        let batches = [
+            vec![state(0, 1), state(2, 2)],
+            vec![state(3, 3), state(1, 4)],
+        ];
+        let mut by_calls = Searcher::empty();
+        let mut deep = Searcher::depth_first();
+        for b in &batches {
+            by_calls.push_all(b.clone());
+            deep.push_all(b.clone());
+        }
+        // fewest calls first, the newest first among equals
+        assert_eq!(order(by_calls), vec![1, 4, 2, 3]);
+        // the newest batch first, in its own order, then the older one
+        assert_eq!(order(deep), vec![3, 4, 1, 2]);
+    }
 }

@@ -115,6 +115,11 @@ pub trait EffectSemantics {
     ) -> Result<Step<Self::Effects>, ExecError>;
     /// The constraints the effects add to the path condition (for pruning `assume`).
     fn constraints(&self, effects: &Self::Effects) -> Vec<Term>;
+    /// The events of the symbolic trace the effects hold (what a kept state's memory grows
+    /// with, [`crate::engine::frontier_size`]).
+    fn trace_len(&self, _effects: &Self::Effects) -> usize {
+        0
+    }
     /// Checks a finished path; `result` is the result refinement instantiated with the value.
     fn finish(
         &mut self,

@@ -9,7 +9,9 @@
 
 use crate::core::Harness;
 use crate::derivative::{DerivEffects, DerivativeSemantics};
-use crate::engine::{initial_state, run, Bounds, Options, SearchProgress};
+use crate::engine::{
+    frontier_size, initial_state, run, Bounds, Frontier, Options, SearchProgress, Searcher,
+};
 use crate::exec::{ExecError, NameSupply, State, Violation};
 use smt::Solver;
 use sre::Sre;
@@ -19,6 +21,8 @@ use std::time::Instant;
 struct Pending {
     /// The frontier of the last round of this length (`None`: start afresh).
     frontier: Option<Vec<State<DerivEffects>>>,
+    /// The [`frontier_size`] of `frontier`'s states.
+    size: usize,
     /// Fresh names continue across the rounds of one length, so resumed states keep theirs.
     names: NameSupply,
 }
@@ -47,6 +51,7 @@ pub(crate) fn derivative_rounds(
     let mut pending: Vec<Pending> = (0..=opts.append_bound)
         .map(|_| Pending {
             frontier: None,
+            size: 0,
             names: NameSupply::default(),
         })
         .collect();
@@ -56,8 +61,18 @@ pub(crate) fn derivative_rounds(
             exec_bound: depth,
             ..opts.clone()
         };
-        for (len, p) in pending.iter_mut().enumerate() {
+        for len in 0..pending.len() {
             sem.context_len = len;
+            // what the other lengths' frontiers (this round's and the last one's) keep already
+            let others: usize = pending
+                .iter()
+                .enumerate()
+                .filter(|(l, _)| *l != len)
+                .map(|(_, p)| p.size)
+                .sum();
+            let budget = opts.frontier_budget.saturating_sub(others);
+            let p = &mut pending[len];
+            p.size = 0;
             let initial = match p.frontier.take() {
                 Some(frontier) if round > 0 => frontier,
                 _ => {
@@ -71,11 +86,12 @@ pub(crate) fn derivative_rounds(
                 sem,
                 solver,
                 h,
+                Searcher::depth_first(),
                 initial,
                 &mut p.names,
                 &round_opts,
                 start,
-                true,
+                Frontier::Keep { budget },
             )?;
             if let Some(report) = opts.on_round {
                 report(format!(
@@ -105,6 +121,12 @@ pub(crate) fn derivative_rounds(
                 return Ok((r.violation, false, states, paths));
             }
             progress.completed = Some(bounds);
+            p.size = r
+                .frontier
+                .iter()
+                .flatten()
+                .map(|st| frontier_size(sem, st))
+                .sum();
             p.frontier = r.frontier;
         }
     }

@@ -111,3 +111,31 @@ fn a_correct_recursive_method_ends_with_its_bounds_exhausted() {
     assert_eq!(large.states, small.states);
     assert_eq!(large.paths, small.paths);
 }
+
+#[test]
+fn a_frontier_over_its_budget_makes_the_next_round_start_afresh() {
+    // With no room for kept states, the frontier of the round of one call is dropped and the
+    // round of two calls explores from the harness again: every state and path within one call
+    // is explored (and counted) twice, once per round, and nothing else changes. The round of
+    // two calls stops nothing (every path ends within two calls), so its empty frontier fits
+    // the budget and the later rounds have nothing to explore, as with the default budget.
+    let (dir, file) = method_file("budget", "put_once", PUT_ONCE_THEN_CHECK);
+    let one = run(&file, 1, 2);
+    let kept = run(&file, 20, 2);
+    let dropped = falsify_file(
+        &file,
+        &Options {
+            frontier_budget: 0,
+            ..opts(20, 2)
+        },
+    )
+    .expect("runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    for r in [&one, &kept, &dropped] {
+        assert!(!r.falsified, "{:?}", r.trace_lines());
+        assert!(r.progress.exhausted && !r.timed_out);
+    }
+    assert!(one.states > 0 && one.paths > 0);
+    assert_eq!(dropped.states, one.states + kept.states);
+    assert_eq!(dropped.paths, one.paths + kept.paths);
+}
