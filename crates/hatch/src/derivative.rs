@@ -35,17 +35,29 @@ pub(crate) struct DerivEffects {
 }
 
 /// The refinements of the trace by one `admit`, kept as one state: Φ has the conjunct
-/// `conjunct`, the disjunction over `alternatives` of the constraints of their events, and the
+/// `conjunct`, the disjunction over the alternatives of the constraints of their events, and the
 /// trace is left as it was. The concrete traces of the state are those of the trace that belong
 /// to one of the alternatives, exactly the union of the states the alternatives would have been.
 #[derive(Debug)]
 struct Split {
     /// The trace when the split was made.
     base: Rc<Vec<Event>>,
-    /// Each refinement of the first `alternatives[j].len()` events of `base`.
-    alternatives: Vec<Vec<Event>>,
+    /// Each refinement of the first events of `base`.
+    alternatives: Alternatives,
     conjunct: Term,
     before: Option<Rc<Split>>,
+}
+
+/// The alternatives of a [`Split`]. Those of an `admit` are not kept: they are the matches of
+/// its expression against the base trace, which `Deriver::match_trace` gives again, the same,
+/// when a violation is looked for (they took most of the memory of the states a long run keeps:
+/// a refined copy of the trace per alternative, for every `admit` of every state).
+#[derive(Debug)]
+enum Alternatives {
+    /// Kept as they are (the prestates of a group, sampled once per round).
+    Kept(Vec<Vec<Event>>),
+    /// The refinements of `base` by `admit r` (`match_trace` with `match_limit`).
+    Admit(Sre),
 }
 
 impl DerivEffects {
@@ -210,7 +222,7 @@ impl DerivativeSemantics {
         let Some((split, later)) = splits.split_first() else {
             return self.violation_of(solver, kind, phi, eff, trace);
         };
-        for alt in &split.alternatives {
+        for alt in &self.alternatives_of(solver, split)? {
             let mut refined = trace.clone();
             for (i, e) in alt.iter().enumerate() {
                 if refined[i] == split.base[i] {
@@ -232,6 +244,41 @@ impl DerivativeSemantics {
             }
         }
         Ok(None)
+    }
+
+    /// The alternatives of a split: kept, or those of its `admit` computed again from its base
+    /// trace, which must give back the disjunction Φ holds (the derivatives, the answers of the
+    /// solver about events and the limit are those of the first time).
+    fn alternatives_of(
+        &mut self,
+        solver: &mut Solver,
+        split: &Split,
+    ) -> Result<Vec<Vec<Event>>, ExecError> {
+        let r = match &split.alternatives {
+            Alternatives::Kept(alternatives) => return Ok(alternatives.clone()),
+            Alternatives::Admit(r) => r,
+        };
+        let truncated = self.deriver.truncated;
+        let matches = {
+            let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
+            self.deriver.match_trace(
+                &mut oracle,
+                &split.base,
+                r,
+                true,
+                false,
+                0,
+                self.match_limit,
+            )
+        };
+        // the truncation was counted the first time
+        self.deriver.truncated = truncated;
+        let alternatives: Vec<Vec<Event>> = matches.into_iter().map(|(t, _)| t).collect();
+        let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+        if alternatives_formula(&all, &split.base, 0) != split.conjunct {
+            return Err(ExecError::Recomputed(r.to_string()));
+        }
+        Ok(alternatives)
     }
 
     /// The violation of one refined trace: its prestate constructible and Φ satisfiable.
@@ -359,10 +406,11 @@ impl DerivativeSemantics {
         &mut self,
         solver: &mut Solver,
         mut st: State<DerivEffects>,
+        r: Sre,
         matches: Vec<(Vec<Event>, Sre)>,
     ) -> Result<Step<DerivEffects>, ExecError> {
         let alternatives: Vec<Vec<Event>> = matches.into_iter().map(|(t, _)| t).collect();
-        add_split(&mut st, alternatives);
+        add_split(&mut st, &alternatives, Alternatives::Admit(r));
         Ok(Step::Continue(self.keep(solver, st)?.into_iter().collect()))
     }
 
@@ -448,7 +496,8 @@ impl DerivativeSemantics {
                 // which prestates it is (a trace of the unions of the members' events, position
                 // by position, would be as exact, with larger queries)
                 s2.effects.set_trace(vec![Event::top(); self.context_len]);
-                add_split(&mut s2, members);
+                let all = Alternatives::Kept(members.clone());
+                add_split(&mut s2, &members, all);
             }
             // checked at once even when checks are deferred: once per round, and an infeasible
             // group would run the whole method before its first branch
@@ -461,9 +510,9 @@ impl DerivativeSemantics {
 }
 
 /// Keeps `alternatives`, refinements of the first events of the state's trace, as one
-/// disjunction of Φ ([`Split`]); nothing when one of them is the trace itself (then they keep
-/// every trace of the state).
-fn add_split(st: &mut State<DerivEffects>, alternatives: Vec<Vec<Event>>) {
+/// disjunction of Φ ([`Split`]), with `kept` saying how to have them again; nothing when one of
+/// them is the trace itself (then they keep every trace of the state).
+fn add_split(st: &mut State<DerivEffects>, alternatives: &[Vec<Event>], kept: Alternatives) {
     let base = st.effects.trace.clone();
     let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
     let conjunct = alternatives_formula(&all, &base, 0);
@@ -473,7 +522,7 @@ fn add_split(st: &mut State<DerivEffects>, alternatives: Vec<Vec<Event>>) {
     st.phi.push(conjunct.clone());
     st.effects.splits = Some(Rc::new(Split {
         base,
-        alternatives,
+        alternatives: kept,
         conjunct,
         before: st.effects.splits.take(),
     }));
@@ -537,7 +586,7 @@ impl EffectSemantics for DerivativeSemantics {
             )
         };
         if self.disjunctive_states && matches.len() > 1 {
-            return self.admit_as_one(solver, st, matches);
+            return self.admit_as_one(solver, st, r, matches);
         }
         let mut out = Vec::new();
         for (trace, _) in matches {
@@ -713,5 +762,84 @@ mod tests {
         let with_base = [base.clone(), alternatives[0].clone()];
         let all: Vec<&[Event]> = with_base.iter().map(Vec::as_slice).collect();
         assert!(alternatives_formula(&all, &base, 0).is_true());
+    }
+
+    fn semantics() -> DerivativeSemantics {
+        DerivativeSemantics {
+            deriver: Deriver::new(),
+            event_memo: EventMemo::default(),
+            post: Sre::all(),
+            post_after_pre: None,
+            append_bound: 2,
+            context_len: 0,
+            dead_cutoff: 3,
+            match_limit: 64,
+            replay: HashMap::new(),
+            rejected: 0,
+            disjunctive_states: true,
+            deferred_checks: true,
+            deadline: std::time::Instant::now() + std::time::Duration::from_secs(3600),
+        }
+    }
+
+    /// A returned state with the trace `• •` and the continuation `put x` (not nullable: the
+    /// state violates the property on every trace it has).
+    fn returned_with_two_events() -> State<DerivEffects> {
+        let mut effects = DerivEffects::new(Sre::lit(put("x")), true);
+        effects.set_trace(vec![Event::top(), Event::top()]);
+        State {
+            phi: crate::path_condition::PathCondition::new(),
+            effects,
+            control: crate::exec::Control::Return(crate::exec::Value::Term(Term::Unit)),
+            stack: Vec::new(),
+            calls: 0,
+            unchecked: false,
+        }
+    }
+
+    /// `•*; put x; •*`: some event is a `put x`.
+    fn some_put_x() -> Sre {
+        Sre::seq([Sre::all(), Sre::lit(put("x")), Sre::all()])
+    }
+
+    #[test]
+    fn a_violation_behind_an_admit_is_a_refined_trace_computed_again() {
+        let mut sem = semantics();
+        let mut solver = Solver::new(5000);
+        // `admit (•*; put x; •*)` on `• •`: the first `put x` at position 0 or at 1, two
+        // refinements kept as one state (a split), the trace left as it was
+        let st = returned_with_two_events();
+        let Ok(Step::Continue(mut next)) = sem.admit(&mut solver, st, some_put_x()) else {
+            panic!("the admit keeps the state");
+        };
+        assert_eq!(next.len(), 1);
+        let st = next.remove(0);
+        assert!(st.effects.splits.is_some());
+        assert_eq!(*st.effects.trace, vec![Event::top(), Event::top()]);
+        // the violation is one of the two refined traces, not the trace `• •` of the state
+        let found = sem.finish(&mut solver, &st, &Term::tt());
+        let Ok(Some(v)) = found else {
+            panic!("a violation: {:?}", found.map(|v| v.map(|v| v.trace)));
+        };
+        let (p, not_p, any) = (put("x"), put("x").negate(), Event::top());
+        let refinements = [vec![p.clone(), any], vec![not_p, p]];
+        assert!(refinements.contains(&v.trace), "{:?}", v.trace);
+    }
+
+    #[test]
+    fn alternatives_that_do_not_give_back_the_disjunction_are_an_error() {
+        let mut sem = semantics();
+        let mut solver = Solver::new(5000);
+        // the disjunction of the two refinements by `some_put_x`, said to come from `admit
+        // (put x; •*)`, whose only refinement is `put x` first
+        let mut st = returned_with_two_events();
+        let (p, not_p, any) = (put("x"), put("x").negate(), Event::top());
+        let alternatives = [vec![p.clone(), any], vec![not_p, p.clone()]];
+        let put_first = Sre::seq([Sre::lit(p), Sre::all()]);
+        add_split(&mut st, &alternatives, Alternatives::Admit(put_first));
+        assert!(matches!(
+            sem.finish(&mut solver, &st, &Term::tt()),
+            Err(ExecError::Recomputed(_))
+        ));
     }
 }

@@ -62,6 +62,8 @@ pub enum ExecError {
     NotAFunction(String),
     #[error("solver: {0}")]
     Solver(#[from] smt::SmtError),
+    #[error("the refinements of `admit {0}` computed again differ from the first ones")]
+    Recomputed(String),
 }
 
 /// A falsification found by a semantics.
