@@ -1,4 +1,5 @@
 //! Catala terms in Z3: the encoder of a solver chain, owning what encoding needs and keeps.
+//! Decimals that are fractions of integers go over integers ([`super::integer_form`]).
 //! Terms are encoded once per shared node, in a bounded cache of two generations
 //! ([`GenerationalMap`]), so the terms of the current path stay encoded while those of paths
 //! long left are released (with their Z3 terms) and memory stays flat. Terms are hash-consed
@@ -105,6 +106,11 @@ impl Encoder {
         Ok(solver.to_string())
     }
 
+    /// Notes a definition the current assertion relies on.
+    pub(crate) fn note_definition(&mut self, d: Bool<'static>) {
+        self.definitions.push(d);
+    }
+
     /// The constants standing for a calendar operator on encoded arguments (one set per
     /// operator and arguments), their definition noted for the current assertion.
     fn calendar_op(&mut self, op: Op, args: &[Term]) -> Result<Int<'static>, EncodeError> {
@@ -151,7 +157,7 @@ impl Encoder {
             .ok_or_else(|| EncodeError::IllSorted(t.to_string()))
     }
 
-    fn encode_int(&mut self, t: &Term) -> Result<Int<'static>, EncodeError> {
+    pub(crate) fn encode_int(&mut self, t: &Term) -> Result<Int<'static>, EncodeError> {
         self.encode(t)?
             .as_int()
             .ok_or_else(|| EncodeError::IllSorted(t.to_string()))
@@ -244,6 +250,10 @@ impl Encoder {
                     }
                     Op::ToReal => Dynamic::from_ast(&self.encode_real(arg(0)?)?),
                     Op::Round | Op::Truncate => {
+                        // Over integers when the decimal is a fraction of integers.
+                        if let Some(f) = self.fraction(arg(0)?)? {
+                            return Ok(Dynamic::from_ast(&self.rounded(*op, f)));
+                        }
                         let q = self.encode_real(arg(0)?)?;
                         let zero = Real::from_real(ctx, 0, 1);
                         let half = if *op == Op::Round {
@@ -260,6 +270,9 @@ impl Encoder {
                     Op::Lt | Op::Le | Op::Gt | Op::Ge => {
                         let (a, b) = (arg(0)?, arg(1)?);
                         if a.kind() == Kind::Real || b.kind() == Kind::Real {
+                            if let Some(c) = self.compared(*op, a, b)? {
+                                return Ok(Dynamic::from_ast(&c));
+                            }
                             let x = self.encode_real(a)?;
                             let y = self.encode_real(b)?;
                             Dynamic::from_ast(&match op {
@@ -282,6 +295,9 @@ impl Encoder {
                     Op::Eq => {
                         let (a, b) = (arg(0)?, arg(1)?);
                         if a.kind() == Kind::Real || b.kind() == Kind::Real {
+                            if let Some(c) = self.compared(*op, a, b)? {
+                                return Ok(Dynamic::from_ast(&c));
+                            }
                             let x = self.encode_real(a)?;
                             let y = self.encode_real(b)?;
                             Dynamic::from_ast(&x._eq(&y))

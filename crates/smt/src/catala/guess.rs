@@ -12,6 +12,7 @@
 
 use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
+use super::rational::{parse_q, Q};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::GenerationalMap;
 use crate::layer::{SolverLayer, Verdict};
@@ -31,93 +32,10 @@ const PROBE_LIMIT: usize = 40_000;
 /// Doublings of the distance from the current value when probing.
 const PROBE_DOUBLINGS: u32 = 48;
 
-/// A rational number `n / d` with `d > 0`, in lowest terms; integers have `d = 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Q {
-    n: i128,
-    d: i128,
-}
-
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.abs()
-}
-
-impl Q {
-    fn int(n: i128) -> Q {
-        Q { n, d: 1 }
-    }
-
-    fn new(n: i128, d: i128) -> Option<Q> {
-        if d == 0 {
-            return None;
-        }
-        let g = gcd(n, d).max(1);
-        let (n, d) = (n / g, d / g);
-        Some(if d < 0 {
-            Q {
-                n: n.checked_neg()?,
-                d: d.checked_neg()?,
-            }
-        } else {
-            Q { n, d }
-        })
-    }
-
-    fn add(self, o: Q) -> Option<Q> {
-        let n = self
-            .n
-            .checked_mul(o.d)?
-            .checked_add(o.n.checked_mul(self.d)?)?;
-        Q::new(n, self.d.checked_mul(o.d)?)
-    }
-
-    fn neg(self) -> Option<Q> {
-        Some(Q {
-            n: self.n.checked_neg()?,
-            d: self.d,
-        })
-    }
-
-    fn mul(self, o: Q) -> Option<Q> {
-        Q::new(self.n.checked_mul(o.n)?, self.d.checked_mul(o.d)?)
-    }
-
-    fn div(self, o: Q) -> Option<Q> {
-        Q::new(self.n.checked_mul(o.d)?, self.d.checked_mul(o.n)?)
-    }
-
-    /// Half away from zero, as Catala rounds.
-    fn round(self) -> Q {
-        let twice = |x: i128| x.checked_mul(2);
-        let up = |n: i128| -> Option<i128> {
-            // ⌊n/d + 1/2⌋ = ⌊(2n + d) / 2d⌋ for n ≥ 0.
-            Some(twice(n)?.checked_add(self.d)?.div_euclid(twice(self.d)?))
-        };
-        let r = if self.n >= 0 {
-            up(self.n)
-        } else {
-            up(-self.n).map(|x| -x)
-        };
-        // Overflow needs numbers near 2^126; they cannot come from the inputs we try.
-        Q::int(r.unwrap_or(0))
-    }
-
-    fn truncate(self) -> Q {
-        Q::int(self.n / self.d)
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum V {
     B(bool),
     N(Q),
-}
-
-fn parse_q(n: &str, d: &str) -> Option<Q> {
-    Q::new(n.parse().ok()?, d.parse().ok()?)
 }
 
 fn model_to_v(v: &ModelValue) -> Option<V> {

@@ -11,7 +11,8 @@
 //! holding the path condition on a push/pop stack (`z3_incremental`), a fresh Z3 solver with a
 //! case split on a count with few values left (`z3_fresh`, `case_split`), inside a wrapper
 //! writing the queries Z3 gives up on as SMT-LIB files (`dump`). The Z3 layers share one
-//! encoder (`encoder`: the term cache and the calendar definitions of `z3_calendar`) through
+//! encoder (`encoder`: the term cache, the calendar definitions of `z3_calendar`, and the
+//! decimals that are fractions of integers put over integers, `integer_form`) through
 //! `z3_base`. After a satisfiable answer from Z3, the model refiner (`refine`) pulls money and
 //! dates towards round values; every layer prefers the realistic values of [`prefer`] (dates
 //! within the years a program speaks of, counts small and not negative). `chain` assembles the layers from a [`ChainConfig`];
@@ -25,11 +26,13 @@ mod dump;
 mod encoder;
 pub mod finite;
 pub mod guess;
+mod integer_form;
 mod intern;
 mod model;
 mod pinned;
 pub mod prefer;
 mod query;
+mod rational;
 mod refine;
 mod session;
 mod stats;
