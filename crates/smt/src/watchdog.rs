@@ -39,11 +39,6 @@ impl Stop {
                 .as_ref()
                 .is_some_and(|f| f.load(Ordering::Relaxed))
     }
-
-    /// Whether this can ever stop anything.
-    pub(crate) fn is_set(&self) -> bool {
-        self.deadline.is_some() || self.flag.is_some()
-    }
 }
 
 /// Interrupts the checks of one context that run longer than a limit, or past a [`Stop`].

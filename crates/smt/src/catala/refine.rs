@@ -16,6 +16,7 @@ use super::prefer::{Preferences, Preferred, PreferredUnit};
 use super::query::{ModelValue, RoundnessLevel};
 use super::term::{Term, VarId};
 use super::z3_base::SharedZ3;
+use super::z3_incremental::INCREMENTAL_TIME_CAP;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Int};
@@ -308,16 +309,20 @@ impl ModelRefiner {
     fn soft_check(&mut self, m: &Z3Model, assumptions: &[Bool<'static>]) -> Option<Model<'static>> {
         self.soft_queries += 1;
         let start = Instant::now();
+        // A rounding query is never worth more than the cap of a path query's first check.
+        let cap = |t: Option<Duration>| {
+            Some(t.map_or(INCREMENTAL_TIME_CAP, |t| t.min(INCREMENTAL_TIME_CAP)))
+        };
         let model = match &m.origin {
             Origin::Fresh(assertions) => {
                 let mut base = self.base.borrow_mut();
                 let timeout = base.timeout;
-                let fresh = base.new_solver(timeout, Some(SOFT_RLIMIT), false);
+                let fresh = base.new_solver(Some(SOFT_RLIMIT), false);
                 for b in assertions.iter().chain(assumptions) {
                     fresh.assert(b);
                 }
                 let r = {
-                    let _watch = base.watch_for(timeout);
+                    let _watch = base.watch_for(cap(timeout));
                     fresh.check()
                 };
                 (r == SatResult::Sat).then(|| fresh.get_model()).flatten()
@@ -326,7 +331,7 @@ impl ModelRefiner {
             Origin::Solver(solver) => {
                 let base = self.base.borrow();
                 let r = {
-                    let _watch = base.watch_for(base.timeout);
+                    let _watch = base.watch_for(cap(base.timeout));
                     solver.check_assumptions(assumptions)
                 };
                 (r == SatResult::Sat).then(|| solver.get_model()).flatten()

@@ -5,8 +5,7 @@
 //! types, but they encode into one context and one term cache.
 //!
 //! Every Z3 check is timed by the watchdog, with the smaller of its own limit and what is
-//! left of its query's [`Budget`]; Z3's own timer is used only when there is no watchdog
-//! (then there is no limit at all, or only a layer's own), never beside it.
+//! left of its query's [`Budget`]; Z3's own timer is never used (see [`crate::watchdog`]).
 
 use super::encoder::Encoder;
 use super::query::Budget;
@@ -29,7 +28,7 @@ pub(crate) struct Z3Base {
     pub(crate) solver_time: Duration,
     /// Why Z3 gave up on the last query it gave up on.
     pub(crate) reason_unknown: String,
-    /// Created with the first solver when there is a limit or a stop; declared before the
+    /// Created with the first solver; declared before the
     /// encoder, whose context its thread interrupts.
     watchdog: Option<Watchdog>,
     pub(crate) encoder: Encoder,
@@ -47,16 +46,18 @@ impl Z3Base {
         }))
     }
 
-    /// Starts the watchdog if checks have a limit or a stop and it is not running.
+    /// Starts the watchdog if it is not running (even without a limit or a stop: the
+    /// incremental solver's checks have a time cap of their own, see
+    /// [`super::z3_incremental::INCREMENTAL_TIME_CAP`]).
     pub(crate) fn ensure_watchdog(&mut self) {
-        if self.watchdog.is_none() && (self.timeout.is_some() || self.stop.is_set()) {
+        if self.watchdog.is_none() {
             let ctx = self.encoder.ctx();
             self.watchdog = Some(Watchdog::new(ctx, self.timeout, self.stop.clone()));
         }
     }
 
-    /// Puts a check under the watchdog with the limit `limit`; nothing when there is no
-    /// watchdog (the check then has the Z3 timeout of [`Z3Base::new_solver`]).
+    /// Puts a check under the watchdog with the limit `limit` (nothing before the first
+    /// solver is made, when there is no check to watch).
     pub(crate) fn watch_for(&self, limit: Option<Duration>) -> Option<Watch<'_>> {
         self.watchdog.as_ref().map(|w| w.watch_for(limit))
     }
@@ -66,15 +67,10 @@ impl Z3Base {
         self.stop.reached() || budget.exhausted()
     }
 
-    /// A new solver with Z3's own `timeout` when there is no watchdog to time its checks,
-    /// and, when given, a resource limit and the tuning of a long-lived solver
-    /// (`arith.nl.delay` 0, see [`super::z3_incremental`]).
-    pub(crate) fn new_solver(
-        &mut self,
-        timeout: Option<Duration>,
-        rlimit: Option<u32>,
-        long_lived: bool,
-    ) -> Solver<'static> {
+    /// A new solver, with the watchdog started to time its checks, and, when given, a
+    /// resource limit and the tuning of a long-lived solver (`arith.nl.delay` 0, see
+    /// [`super::z3_incremental`]).
+    pub(crate) fn new_solver(&mut self, rlimit: Option<u32>, long_lived: bool) -> Solver<'static> {
         self.ensure_watchdog();
         let ctx = self.encoder.ctx();
         let solver = Solver::new(ctx);
@@ -84,9 +80,6 @@ impl Z3Base {
         // thread while another's check ran is restored last, and Ctrl-C then reaches a
         // finished check instead of the exploration's flag (the watchdog interrupts checks).
         params.set_bool("ctrl_c", false);
-        if let (Some(t), None) = (timeout, &self.watchdog) {
-            params.set_u32("timeout", u32::try_from(t.as_millis()).unwrap_or(u32::MAX));
-        }
         if let Some(r) = rlimit {
             params.set_u32("rlimit", r);
         }

@@ -63,14 +63,13 @@ impl Z3Fresh {
         solver.check()
     }
 
-    /// A new solver holding `assertions` and `extra`, checked within `limit`.
+    /// A new solver holding `assertions` and `extra` (its checks are timed by [`Self::check`]).
     fn solver_with(
         &self,
         assertions: &[Bool<'static>],
         extra: &[Bool<'static>],
-        limit: Option<Duration>,
     ) -> Solver<'static> {
-        let solver = self.base.borrow_mut().new_solver(limit, None, false);
+        let solver = self.base.borrow_mut().new_solver(None, false);
         for b in assertions.iter().chain(extra) {
             solver.assert(b);
         }
@@ -102,7 +101,7 @@ impl Z3Fresh {
                 continue;
             };
             let case = [x._eq(&k)];
-            let solver = self.solver_with(assertions, &case, timeout);
+            let solver = self.solver_with(assertions, &case);
             self.cases += 1;
             match self.check(&solver, timeout, q) {
                 SatResult::Sat => {
@@ -146,7 +145,7 @@ impl<'a> SolverLayer<PathQuery<'a>> for Z3Fresh {
             (None, t) => t,
         };
         self.asked += 1;
-        let fresh = self.solver_with(&assertions, &[], first_limit);
+        let fresh = self.solver_with(&assertions, &[]);
         let first = self.check(&fresh, first_limit, q);
         let out_of_time = self.base.borrow().out_of_time(&q.budget);
         let (r, solved) = match (first, split) {

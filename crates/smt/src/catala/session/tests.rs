@@ -141,6 +141,28 @@ fn the_query_timeout_bounds_the_whole_query() {
 }
 
 #[test]
+fn a_runaway_incremental_check_is_cut_by_time_and_goes_to_the_fresh_solver() {
+    // Z3 takes about 20 s on `cubes` before its resource limit ends the incremental check.
+    // With a budget of twice the cap, the check is interrupted at the cap and the fresh
+    // solver gets the rest of the budget; without the cap, the check would have run to the
+    // budget's end and the fresh solver would never have seen the query (as in the test
+    // above). On a machine fast enough to reach the resource limit first, the query goes to
+    // the fresh solver all the same.
+    let cap = crate::catala::z3_incremental::INCREMENTAL_TIME_CAP;
+    let budget = u32::try_from(2 * cap.as_millis()).unwrap_or(u32::MAX);
+    let mut s = CatalaSession::new(Some(budget), true);
+    let start = Instant::now();
+    let a = s.ask(&cubes()).ok();
+    assert_eq!(a.map(|a| a.layer), Some(Layer::Z3Fresh));
+    assert_eq!(s.stats().fresh_queries, 1);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
 fn a_spent_budget_or_a_raised_stop_flag_asks_z3_nothing() {
     let mut s = CatalaSession::new(Some(60_000), true);
     let easy = vec![app(Op::Gt, vec![int(0), int_const("3")])];
