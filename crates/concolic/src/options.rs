@@ -38,6 +38,10 @@ pub struct Optimizations {
     /// constraint (when the rest holds on the last inputs), and answer every later query
     /// containing that part "unsatisfiable" without Z3 (`smt::catala::unsat_slices`).
     pub unsat_slices: bool,
+    /// Before asking Z3, refute the queries whose constraints cannot all hold within the
+    /// bounds they give each subterm (`smt::catala::intervals`: signs of products, ranges of
+    /// roundings); only unsatisfiable queries are answered this way.
+    pub intervals: bool,
 }
 
 impl Optimizations {
@@ -52,6 +56,7 @@ impl Optimizations {
         fast_queries: true,
         guesses: true,
         unsat_slices: true,
+        intervals: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
@@ -64,6 +69,7 @@ impl Optimizations {
         fast_queries: false,
         guesses: false,
         unsat_slices: false,
+        intervals: false,
     };
 
     /// The switch of one optimization.
@@ -79,6 +85,7 @@ impl Optimizations {
             Switch::Fast => &mut self.fast_queries,
             Switch::Guess => &mut self.guesses,
             Switch::Slices => &mut self.unsat_slices,
+            Switch::Intervals => &mut self.intervals,
         }
     }
 
@@ -118,6 +125,7 @@ impl Optimizations {
                 Switch::Fast => chain.finite = Some(money.to_vec()),
                 Switch::Guess => chain.guesses = Some(money.to_vec()),
                 Switch::Slices => chain.unsat_slices = true,
+                Switch::Intervals => chain.intervals = true,
                 Switch::Soft => chain.round_dates = dates.to_vec(),
                 _ => {}
             }
@@ -171,6 +179,7 @@ pub(crate) enum Switch {
     Fast,
     Guess,
     Slices,
+    Intervals,
 }
 
 /// Where an optimization acts.
@@ -269,6 +278,12 @@ pub(crate) const OPTIMIZATIONS: &[Optimization] = &[
         switch: Switch::Slices,
         kind: OptimizationKind::SolverLayer,
         help: "answer a query without Z3 when its part on the negated branch's variables was unsatisfiable before",
+    },
+    Optimization {
+        name: "intervals",
+        switch: Switch::Intervals,
+        kind: OptimizationKind::SolverLayer,
+        help: "refute a query without Z3 when its constraints cannot hold within the bounds they give each subterm",
     },
 ];
 

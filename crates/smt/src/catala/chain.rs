@@ -15,6 +15,7 @@
 use super::dump::DumpUnknown;
 use super::finite::FiniteAnswers;
 use super::guess::Guesses;
+use super::intervals::Intervals;
 use super::prefer::Preferences;
 use super::term::VarId;
 use super::unsat_slices::UnsatSlices;
@@ -44,6 +45,9 @@ pub struct ChainConfig {
     /// Remember the slices of the queries found unsatisfiable, and answer the queries
     /// containing one without Z3.
     pub unsat_slices: bool,
+    /// Refute, without Z3, the queries whose constraints cannot all hold within the bounds
+    /// they give each subterm.
+    pub intervals: bool,
     /// Date variables (day numbers) to give round values in every layer's models.
     pub round_dates: Vec<VarId>,
     /// The realistic ranges every layer's models prefer (never constraints).
@@ -60,7 +64,10 @@ pub(crate) type Z3Layers = Chain<Z3Incremental, Option<Z3Fresh>>;
 /// The layers in the order they are asked.
 pub(crate) type Layers = Chain<
     Option<FiniteAnswers>,
-    Chain<Option<UnsatSlices>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>,
+    Chain<
+        Option<UnsatSlices>,
+        Chain<Option<Guesses>, Chain<Option<Intervals>, DumpUnknown<Z3Layers>>>,
+    >,
 >;
 
 /// The chain of `config`, its Z3 layers sharing `z3`.
@@ -87,7 +94,10 @@ pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {
             first: config.unsat_slices.then(UnsatSlices::new),
             then: Chain {
                 first: guesses,
-                then: DumpUnknown::new(z3_layers, config.dump_unknown.clone(), z3.clone()),
+                then: Chain {
+                    first: config.intervals.then(Intervals::default),
+                    then: DumpUnknown::new(z3_layers, config.dump_unknown.clone(), z3.clone()),
+                },
             },
         },
     }

@@ -7,7 +7,8 @@
 //! Queries go through a chain of layers, in the manner of KLEE's solver chain, each a type
 //! implementing the crate's `SolverLayer` trait over a path query (`query`: the query, its
 //! [`Budget`], and the [`Answer`], which names the [`Layer`] that gave it): exact answers
-//! without Z3 ([`finite`]), models guessed near the last inputs ([`guess`]), the Z3 solver
+//! without Z3 ([`finite`]), models guessed near the last inputs ([`guess`]), refutations by
+//! the bounds of each subterm (`intervals`), the Z3 solver
 //! holding the path condition on a push/pop stack (`z3_incremental`), a fresh Z3 solver with a
 //! case split on a count with few values left (`z3_fresh`, `case_split`), inside a wrapper
 //! writing the queries Z3 gives up on as SMT-LIB files (`dump`). The Z3 layers share one
@@ -28,6 +29,7 @@ pub mod finite;
 pub mod guess;
 mod integer_form;
 mod intern;
+mod intervals;
 mod model;
 mod pinned;
 pub mod prefer;

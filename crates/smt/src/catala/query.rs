@@ -36,6 +36,9 @@ pub enum Layer {
     Slices,
     /// A model guessed near the last inputs and checked exactly ([`super::guess`]).
     Guess,
+    /// Constraints that cannot all hold within the bounds they give each subterm
+    /// ([`super::intervals`]).
+    Intervals,
     /// The Z3 solver holding the path condition (push/pop, or asserted anew per query).
     Z3,
     /// A fresh Z3 solver, when the first one gave up.
@@ -46,10 +49,11 @@ pub enum Layer {
 
 impl Layer {
     /// Every layer, in chain order.
-    pub const ALL: [Layer; 6] = [
+    pub const ALL: [Layer; 7] = [
         Layer::Finite,
         Layer::Slices,
         Layer::Guess,
+        Layer::Intervals,
         Layer::Z3,
         Layer::Z3Fresh,
         Layer::Z3Split,
