@@ -9,6 +9,9 @@
 //! the caller asks Z3. Money variables (cents) are given multiples of $100 first, the amounts
 //! the soft constraints of Section 4.2 look for first; only where a violated constraint turns
 //! true within a band narrower than that, the first $10, $1 or cent past its boundary.
+//! When the last amounts were not round, rounding them sets them all free and that search may
+//! find nothing (amounts whose product earlier branches pinned); the layer then searches again
+//! with the amounts kept, changing the violated constraints' variables alone.
 
 use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
@@ -797,6 +800,8 @@ pub(crate) struct Guesses {
     memo: TermMemo,
     /// Queries answered by a guess.
     pub(crate) found: u64,
+    /// Of those, the ones answered with the last inputs' amounts kept off round values.
+    pub(crate) kept_amounts: u64,
 }
 
 impl Guesses {
@@ -808,7 +813,21 @@ impl Guesses {
             hints: BTreeMap::new(),
             memo: TermMemo::new(),
             found: 0,
+            kept_amounts: 0,
         }
+    }
+
+    /// Whether some money variable of `terms` has a last input off the multiples of $100.
+    fn off_round_money(&mut self, terms: &[&Term]) -> bool {
+        let off = |v: &VarId| match self.hints.get(v) {
+            Some(ModelValue::Int(s)) => s.parse::<i128>().map_or(true, |c| c % MONEY_STEP != 0),
+            _ => false,
+        };
+        let money: Vec<VarId> = self.money.iter().copied().filter(|v| off(v)).collect();
+        !money.is_empty()
+            && terms
+                .iter()
+                .any(|t| money.iter().any(|v| self.memo.scan(t).0.contains_key(v)))
     }
 
     /// Records the inputs of the run the next queries start from.
@@ -824,7 +843,7 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        let model = guess_remembering(
+        let mut model = guess_remembering(
             q.terms,
             &self.hints,
             &self.money,
@@ -832,6 +851,20 @@ impl<'a> SolverLayer<PathQuery<'a>> for Guesses {
             &self.preferences,
             &mut self.memo,
         );
+        if model.is_none() && self.off_round_money(q.terms) {
+            // Rounding the amounts of the last inputs frees them all, and the search among
+            // round amounts may miss a model the amounts as they were give (a product of two
+            // amounts pinned by earlier branches): the violated terms' variables alone, then.
+            model = guess_remembering(
+                q.terms,
+                &self.hints,
+                &[],
+                &self.dates,
+                &self.preferences,
+                &mut self.memo,
+            );
+            self.kept_amounts += u64::from(model.is_some());
+        }
         if model.is_some() {
             self.found += 1;
             q.answer_from(Layer::Guess);

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::catala::term::{app, int_const, real_const, var};
+use crate::catala::{Preferences, Preferred};
 use std::time::{Duration, Instant};
 
 fn int(v: u32) -> Term {
@@ -408,4 +409,43 @@ fn rounding_pinned_amounts_asks_z3_nothing() {
     assert_eq!(s.round_money(&[VarId(0)]).ok(), Some(RoundnessLevel::Cents));
     assert_eq!((s.stats().soft_queries, s.stats().soft_refuted), (0, 2));
     assert_eq!(read(&s, 0), 12_345);
+}
+
+#[test]
+fn a_guess_keeps_the_last_amounts_when_round_ones_cannot_do() {
+    // Amounts 123.45 and 67.89 (cents) whose product earlier branches pinned, outside their
+    // preferred ranges, and a boolean branch negated: round amounts (free to move, since the
+    // last ones are not round) can never give the product 83,810,205 = 12,345 × 6,789, and
+    // the search among them runs out of steps; the last amounts with the boolean flipped are
+    // a model, found without Z3.
+    let money = vec![VarId(1), VarId(2)];
+    let mut preferences = Preferences::default();
+    for v in &money {
+        preferences.set(*v, Preferred::count(1_000_000, Some(2_000_000)));
+    }
+    let mut s = CatalaSession::from_config(ChainConfig {
+        incremental: true,
+        guesses: Some(money),
+        preferences,
+        ..ChainConfig::default()
+    });
+    s.remember([
+        (VarId(1), ModelValue::Int("12345".into())),
+        (VarId(2), ModelValue::Int("6789".into())),
+        (VarId(3), ModelValue::Bool(false)),
+    ]);
+    let flag = var(VarId(3), Kind::Bool);
+    let query = [
+        app(
+            Op::Eq,
+            vec![app(Op::Mul, vec![int(1), int(2)]), int_const("83810205")],
+        ),
+        flag,
+    ];
+    let a = s.ask(&query).ok();
+    assert_eq!(
+        a.map(|a| (a.outcome, a.layer)),
+        Some((QueryOutcome::Sat, Layer::Guess))
+    );
+    assert_eq!((read(&s, 1), read(&s, 2)), (12_345, 6_789));
 }
