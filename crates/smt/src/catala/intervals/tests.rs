@@ -1,4 +1,4 @@
-use super::refutes;
+use super::{refutes, refutes_splitting};
 use crate::catala::guess::truth;
 use crate::catala::query::ModelValue;
 use crate::catala::term::{app, int_const, not, real_const, var, Kind, Op, Term, VarId};
@@ -149,6 +149,34 @@ fn products_with_unbounded_factors_keep_their_signs() {
     let xy = op(Op::Mul, &[x.clone(), y.clone()]);
     assert!(refuted(&query(op(Op::Ge, &[xy.clone(), k(0)]))));
     assert!(!refuted(&query(op(Op::Le, &[xy, k(-5)]))));
+}
+
+#[test]
+fn a_factor_of_either_sign_is_split_on() {
+    // x + y = 0 with x, y in [−5, 5]: x·y = −x² ≤ 0, so x·y ≥ 1 has no model. On intervals
+    // alone x·y lies in [−25, 25] and nothing narrows (each factor may be 0); split on the sign
+    // of x, each case gives the other factor the opposite sign and the product ≤ 0. A square
+    // likewise: y·y ≤ −1 is refuted, y·y ≤ 0 is not (y = 0).
+    let (x, y) = (int(0), int(1));
+    let query = |least: i64| {
+        vec![
+            op(Op::Ge, &[x.clone(), k(-5)]),
+            op(Op::Le, &[x.clone(), k(5)]),
+            op(Op::Ge, &[y.clone(), k(-5)]),
+            op(Op::Le, &[y.clone(), k(5)]),
+            op(Op::Eq, &[op(Op::Add, &[x.clone(), y.clone()]), k(0)]),
+            op(Op::Ge, &[op(Op::Mul, &[x.clone(), y.clone()]), k(least)]),
+        ]
+    };
+    let unsat = query(1);
+    let refs: Vec<&Term> = unsat.iter().collect();
+    assert!(!refutes_splitting(&refs, 0));
+    assert!(refutes_splitting(&refs, 1));
+    assert!(refuted(&unsat));
+    assert!(!refuted(&query(0)));
+    let square = |most: i64| vec![op(Op::Le, &[op(Op::Mul, &[y.clone(), y.clone()]), k(most)])];
+    assert!(refuted(&square(-1)));
+    assert!(!refuted(&square(0)));
 }
 
 #[test]
