@@ -10,7 +10,7 @@ use crate::core::ReplayAlt;
 use crate::event_encoding::event_at;
 use crate::exec::{feasible, EffectSemantics, ExecError, State, Step, Violation, ViolationKind};
 use smt::{SatOutcome, Solver, Term};
-use sre::{Deriver, Event, EventMemo, SmtOracle, Sre};
+use sre::{Deriver, Event, EventMemo, EventOracle, SmtOracle, Sre};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -275,7 +275,13 @@ impl DerivativeSemantics {
         self.deriver.truncated = truncated;
         let alternatives: Vec<Vec<Event>> = matches.into_iter().map(|(t, _)| t).collect();
         let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
-        if alternatives_formula(&all, &split.base, 0) != split.conjunct {
+        let formula = {
+            let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
+            alternatives_formula(&all, &split.base, 0, &mut |b, e, ends| {
+                covered(&mut oracle, b, e, ends)
+            })
+        };
+        if formula != split.conjunct {
             return Err(ExecError::Recomputed(r.to_string()));
         }
         Ok(alternatives)
@@ -410,7 +416,8 @@ impl DerivativeSemantics {
         matches: Vec<(Vec<Event>, Sre)>,
     ) -> Result<Step<DerivEffects>, ExecError> {
         let alternatives: Vec<Vec<Event>> = matches.into_iter().map(|(t, _)| t).collect();
-        add_split(&mut st, &alternatives, Alternatives::Admit(r));
+        let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
+        add_split(&mut st, &alternatives, Alternatives::Admit(r), &mut oracle);
         Ok(Step::Continue(self.keep(solver, st)?.into_iter().collect()))
     }
 
@@ -497,7 +504,8 @@ impl DerivativeSemantics {
                 // by position, would be as exact, with larger queries)
                 s2.effects.set_trace(vec![Event::top(); self.context_len]);
                 let all = Alternatives::Kept(members.clone());
-                add_split(&mut s2, &members, all);
+                let mut oracle = SmtOracle::with_memo(solver, &mut self.event_memo);
+                add_split(&mut s2, &members, all, &mut oracle);
             }
             // checked at once even when checks are deferred: once per round, and an infeasible
             // group would run the whole method before its first branch
@@ -511,11 +519,19 @@ impl DerivativeSemantics {
 
 /// Keeps `alternatives`, refinements of the first events of the state's trace, as one
 /// disjunction of Φ ([`Split`]), with `kept` saying how to have them again; nothing when one of
-/// them is the trace itself (then they keep every trace of the state).
-fn add_split(st: &mut State<DerivEffects>, alternatives: &[Vec<Event>], kept: Alternatives) {
+/// them is the trace itself (then they keep every trace of the state). `oracle` answers the
+/// questions of [`covered`] that shorten the disjunction.
+fn add_split(
+    st: &mut State<DerivEffects>,
+    alternatives: &[Vec<Event>],
+    kept: Alternatives,
+    oracle: &mut dyn EventOracle,
+) {
     let base = st.effects.trace.clone();
     let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
-    let conjunct = alternatives_formula(&all, &base, 0);
+    let conjunct = alternatives_formula(&all, &base, 0, &mut |b, e, ends| {
+        covered(oracle, b, e, ends)
+    });
     if conjunct.is_true() {
         return;
     }
@@ -528,13 +544,36 @@ fn add_split(st: &mut State<DerivEffects>, alternatives: &[Vec<Event>], kept: Al
     }));
 }
 
+/// Every event of `base` belongs to `e` or to one of `ends`: `base ⊓ ¬e ⊓ ¬ends…` has no
+/// call (an answer the oracle cannot give counts as "some call", and nothing is shortened).
+fn covered(oracle: &mut dyn EventOracle, base: &Event, e: &Event, ends: &[&Event]) -> bool {
+    let rest = ends
+        .iter()
+        .fold(base.and(&e.negate()), |acc, x| acc.and(&x.negate()));
+    !oracle.satisfiable(&rest)
+}
+
 /// The disjunction over `alternatives` (refinements of `base` from position `depth` on) of the
 /// conjunction of the constraints of their events, written as a tree: the alternatives that
 /// share their event at `depth` share its constraint, `e ∧ (rest₁ ∨ rest₂)` for
 /// `(e ∧ rest₁) ∨ (e ∧ rest₂)` (the refinements of a match share their prefixes: "the first
 /// `put` at position p" for each p is then linear in the length, not quadratic). An event the
 /// same as `base`'s adds nothing (its constraint is the trace's own).
-fn alternatives_formula(alternatives: &[&[Event]], base: &[Event], depth: usize) -> Term {
+///
+/// Where some alternatives end at `depth` (their disjuncts are the constraints `H₁ … Hₖ` of
+/// their events alone), the constraint `H` of another event `e` is left out of its disjunct
+/// `H ∧ rest` when `covered(base[depth], e, ends)`, that is when the trace's own event at
+/// `depth` implies `H ∨ H₁ ∨ … ∨ Hₖ`: given that event (the trace's constraint is in every
+/// query with Φ), `(H ∧ rest) ∨ H₁ ∨ … ∨ Hₖ` and `rest ∨ H₁ ∨ … ∨ Hₖ` hold together (when
+/// `rest` holds and no `Hⱼ`, `H` does). So "the first `put x` at position p" for each p, whose
+/// events before p say "not a `put x`", becomes "a `put x` at some position", the same set of
+/// traces with no negations left.
+fn alternatives_formula(
+    alternatives: &[&[Event]],
+    base: &[Event],
+    depth: usize,
+    covered: &mut dyn FnMut(&Event, &Event, &[&Event]) -> bool,
+) -> Term {
     let mut groups: Vec<(&Event, Vec<&[Event]>)> = Vec::new();
     for alt in alternatives {
         let Some((e, _)) = alt.split_first() else {
@@ -546,13 +585,29 @@ fn alternatives_formula(alternatives: &[&[Event]], base: &[Event], depth: usize)
             None => groups.push((e, vec![&alt[1..]])),
         }
     }
-    Term::or(groups.into_iter().map(|(e, tails)| {
-        let here = if base.get(depth) == Some(e) {
+    let parts: Vec<(&Event, Term)> = groups
+        .into_iter()
+        .map(|(e, tails)| (e, alternatives_formula(&tails, base, depth + 1, covered)))
+        .collect();
+    let ends: Vec<&Event> = parts
+        .iter()
+        .filter(|(_, rest)| rest.is_true())
+        .map(|(e, _)| *e)
+        .collect();
+    let own = base.get(depth);
+    Term::or(parts.iter().map(|(e, rest)| {
+        let here = if own == Some(*e) {
             Term::tt()
+        } else if let (Some(b), false, false) = (own, ends.is_empty(), rest.is_true()) {
+            if covered(b, e, &ends) {
+                Term::tt()
+            } else {
+                event_at(e, depth)
+            }
         } else {
             event_at(e, depth)
         };
-        Term::and([here, alternatives_formula(&tails, base, depth + 1)])
+        Term::and([here, rest.clone()])
     }))
 }
 
@@ -743,7 +798,7 @@ mod tests {
             vec![not_p.clone(), not_p.clone(), p.clone()],
         ];
         let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
-        let tree = alternatives_formula(&all, &base, 0);
+        let tree = alternatives_formula(&all, &base, 0, &mut |_, _, _| false);
         let flat = flat(&alternatives, &base);
         let mut solver = Solver::new(5000);
         // equivalent: neither holds without the other
@@ -761,7 +816,69 @@ mod tests {
         // an alternative equal to the base keeps everything
         let with_base = [base.clone(), alternatives[0].clone()];
         let all: Vec<&[Event]> = with_base.iter().map(Vec::as_slice).collect();
-        assert!(alternatives_formula(&all, &base, 0).is_true());
+        assert!(alternatives_formula(&all, &base, 0, &mut |_, _, _| false).is_true());
+    }
+
+    #[test]
+    fn the_first_match_at_each_position_is_written_as_a_match_at_some_position() {
+        // the first `put x` at position 0, 1 or 2: the alternative that ends at position p is
+        // `put x` there; at every position, `¬put x` and `put x` cover `•`, so the `¬put x`
+        // before it is left out, and the disjunction is that of `put x` at 0, 1 and 2
+        let (p, not_p, any) = (put("x"), put("x").negate(), Event::top());
+        let base = vec![any.clone(), any.clone(), any.clone()];
+        let alternatives = [
+            vec![p.clone(), any.clone(), any.clone()],
+            vec![not_p.clone(), p.clone(), any.clone()],
+            vec![not_p.clone(), not_p.clone(), p.clone()],
+        ];
+        let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+        let mut solver = Solver::new(5000);
+        let short = {
+            let mut oracle = SmtOracle::new(&mut solver);
+            alternatives_formula(&all, &base, 0, &mut |b, e, ends| {
+                covered(&mut oracle, b, e, ends)
+            })
+        };
+        let expected = Term::or([event_at(&p, 0), event_at(&p, 1), event_at(&p, 2)]);
+        assert_eq!(short, expected);
+        // with the trace's own events: equivalent to the tree (here the trace is `• • •`,
+        // whose constraints are true)
+        let tree = alternatives_formula(&all, &base, 0, &mut |_, _, _| false);
+        for (a, b) in [(&tree, &short), (&short, &tree)] {
+            let q = Term::and([a.clone(), Term::negation(b.clone())]);
+            assert_eq!(solver.check(&[q]).ok(), Some(SatOutcome::Unsat));
+        }
+        // on a trace whose first event is a `get`, not a `put x`: `¬put x` at position 0 is
+        // that event's own constraint and adds nothing, and position 0 cannot be the `put x`
+        let get = Event::atom("get", Term::tt());
+        let base = vec![get.clone(), any.clone()];
+        let alternatives = [vec![get.and(&not_p), p.clone()]];
+        let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+        let mut oracle = SmtOracle::new(&mut solver);
+        let short = alternatives_formula(&all, &base, 0, &mut |b, e, ends| {
+            covered(&mut oracle, b, e, ends)
+        });
+        assert_eq!(short, event_at(&p, 1));
+    }
+
+    #[test]
+    fn an_event_not_covered_keeps_its_constraint() {
+        // alternatives `put x` (ending) and `put y` then `put x`: `put y` and `put x` do not
+        // cover `•` (a `get` is neither), so `put y` at position 0 stays
+        let (px, py, any) = (put("x"), put("y"), Event::top());
+        let base = vec![any.clone(), any.clone()];
+        let alternatives = [vec![px.clone(), any.clone()], vec![py.clone(), px.clone()]];
+        let all: Vec<&[Event]> = alternatives.iter().map(Vec::as_slice).collect();
+        let mut solver = Solver::new(5000);
+        let mut oracle = SmtOracle::new(&mut solver);
+        let short = alternatives_formula(&all, &base, 0, &mut |b, e, ends| {
+            covered(&mut oracle, b, e, ends)
+        });
+        let expected = Term::or([
+            event_at(&px, 0),
+            Term::and([event_at(&py, 0), event_at(&px, 1)]),
+        ]);
+        assert_eq!(short, expected);
     }
 
     fn semantics() -> DerivativeSemantics {
@@ -836,7 +953,15 @@ mod tests {
         let (p, not_p, any) = (put("x"), put("x").negate(), Event::top());
         let alternatives = [vec![p.clone(), any], vec![not_p, p.clone()]];
         let put_first = Sre::seq([Sre::lit(p), Sre::all()]);
-        add_split(&mut st, &alternatives, Alternatives::Admit(put_first));
+        {
+            let mut oracle = SmtOracle::new(&mut solver);
+            add_split(
+                &mut st,
+                &alternatives,
+                Alternatives::Admit(put_first),
+                &mut oracle,
+            );
+        }
         assert!(matches!(
             sem.finish(&mut solver, &st, &Term::tt()),
             Err(ExecError::Recomputed(_))

@@ -382,6 +382,9 @@ pub fn feasible<S: EffectSemantics>(
 ) -> Result<bool, ExecError> {
     let mut all = st.phi.to_vec();
     all.extend(sem.constraints(&st.effects));
+    // the conjuncts their own variables always satisfy (the events appended by library calls
+    // that no `admit` refined) change no answer and are left out of the query
+    let all = crate::own_variables::without_self_satisfied(all);
     Ok(solver.maybe_sat(&all)?)
 }
 
@@ -528,6 +531,46 @@ mod tests {
         // guard refuted says nothing of the second, which is checked too, and refuted
         assert_eq!(branches_of(&[x_is(1), x_is(2)], x_is(3), true), (vec![], 2));
         assert_eq!(branches_of(&[x_is(1)], x_is(2), true), (vec![2], 2));
+    }
+
+    #[test]
+    fn a_conjunct_its_own_variables_satisfy_is_left_out_of_the_feasibility_query() {
+        let e = |n: &str| Term::var(n, Sort::Named("Elem.t".into()));
+        let state = |phi: &[Term]| {
+            let mut path = PathCondition::new();
+            for t in phi {
+                path.push(t.clone());
+            }
+            State {
+                phi: path,
+                effects: (),
+                control: Control::Return(Value::Term(Term::Unit)),
+                stack: Vec::new(),
+                calls: 0,
+                unchecked: true,
+            }
+        };
+        let apart = Term::negation(Term::eq(e("x_1"), e("c_2")));
+        let mut solver = Solver::new(5000);
+        assert!(feasible(
+            &NoEffects,
+            &mut solver,
+            &state(std::slice::from_ref(&apart))
+        )
+        .unwrap());
+        // y_3 = x_1 only defines y_3, which nothing else mentions: the same query, answered by
+        // the solver's cache
+        let defined = [apart.clone(), Term::eq(e("y_3"), e("x_1"))];
+        assert!(feasible(&NoEffects, &mut solver, &state(&defined)).unwrap());
+        assert_eq!(solver.stats().queries, 1);
+        // once y_3 is compared with c_2 as well, the definition matters: a new query, unsatisfiable
+        let contradicting = [
+            apart,
+            Term::eq(e("y_3"), e("x_1")),
+            Term::eq(e("y_3"), e("c_2")),
+        ];
+        assert!(!feasible(&NoEffects, &mut solver, &state(&contradicting)).unwrap());
+        assert_eq!(solver.stats().queries, 2);
     }
 
     #[test]

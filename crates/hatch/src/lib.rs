@@ -19,6 +19,7 @@ pub mod front;
 pub mod input;
 pub mod lexer;
 pub mod naive;
+mod own_variables;
 pub mod path_condition;
 mod rounds;
 pub mod syntax;

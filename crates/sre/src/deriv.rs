@@ -11,6 +11,7 @@ use crate::event::Event;
 use crate::regex::{Node, Sre};
 use smt::{GenerationalMap, SatOutcome, Solver, Term};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Decides questions about symbolic events.
 pub trait EventOracle {
@@ -101,7 +102,10 @@ impl EventOracle for SmtOracle<'_> {
         } else if let Some(r) = self.cache.get(e) {
             return *r;
         }
-        let f = event_formula(e, "");
+        // asked with its variables named in order of first occurrence: events that differ only
+        // in the names of their variables (the same qualifier over the fresh variables of
+        // another call) are one query, which the solver's cache answers after the first
+        let f = canonical_names(&event_formula(e, ""));
         // unknown counts as satisfiable: the event is kept
         let r = !matches!(self.solver.check(&[f]), Ok(SatOutcome::Unsat));
         match &mut self.memo {
@@ -112,6 +116,47 @@ impl EventOracle for SmtOracle<'_> {
         }
         r
     }
+}
+
+/// `t` with its free variables renamed `%0`, `%1`, … in the order of their first occurrence
+/// (sorts kept). The renaming is a bijection between free constants, so the formula is
+/// satisfiable (with the solver's closed axioms) exactly when `t` is; two formulas equal up to
+/// the names of their variables become the same formula. `%` occurs in no name the front end
+/// or the engine makes, so the new names meet no function or other variable.
+pub fn canonical_names(t: &Term) -> Term {
+    fn visit(t: &Term, bound: &[Rc<str>], order: &mut HashMap<Rc<str>, String>) {
+        match t {
+            Term::Var(n, _) => {
+                if !bound.contains(n) && !order.contains_key(n) {
+                    let name = format!("%{}", order.len());
+                    order.insert(n.clone(), name);
+                }
+            }
+            Term::Bool(_) | Term::Int(_) | Term::Unit => {}
+            Term::Not(a) => visit(a, bound, order),
+            Term::And(xs) | Term::Or(xs) | Term::App(_, xs, _) => {
+                for x in xs.iter() {
+                    visit(x, bound, order)
+                }
+            }
+            Term::Implies(a, b)
+            | Term::Iff(a, b)
+            | Term::Eq(a, b)
+            | Term::Cmp(_, a, b)
+            | Term::Arith(_, a, b) => {
+                visit(a, bound, order);
+                visit(b, bound, order)
+            }
+            Term::Forall(vs, body) => {
+                let mut inner = bound.to_vec();
+                inner.extend(vs.iter().map(|(v, _)| v.clone()));
+                visit(body, &inner, order)
+            }
+        }
+    }
+    let mut order = HashMap::new();
+    visit(t, &[], &mut order);
+    t.rename(&|n: &str| order.get(n).cloned())
 }
 
 /// Entries per generation of each memo table of a [`Deriver`] (two generations are kept, so a
@@ -543,5 +588,88 @@ impl Deriver {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::Sort;
+
+    fn elem(n: &str) -> Term {
+        Term::var(n, Sort::Named("Elem.t".into()))
+    }
+
+    fn lt(a: Term, b: Term) -> Term {
+        Term::app("elem_lt", vec![a, b], Sort::Bool)
+    }
+
+    #[test]
+    fn variables_are_named_in_the_order_of_their_first_occurrence() {
+        // y occurs first, then x; the second occurrence of y keeps its name
+        let t = Term::and([Term::eq(elem("y"), elem("x")), lt(elem("x"), elem("y"))]);
+        let expected = Term::and([Term::eq(elem("%0"), elem("%1")), lt(elem("%1"), elem("%0"))]);
+        assert_eq!(canonical_names(&t), expected);
+        // the same formula over other names is the same canonical formula
+        let u = Term::and([
+            Term::eq(elem("r_97"), elem("a_3")),
+            lt(elem("a_3"), elem("r_97")),
+        ]);
+        assert_eq!(canonical_names(&u), expected);
+        // a different shape is not: here the first variable is compared twice
+        let v = Term::and([Term::eq(elem("y"), elem("x")), lt(elem("y"), elem("x"))]);
+        assert_ne!(canonical_names(&v), expected);
+    }
+
+    #[test]
+    fn quantified_variables_and_sorts_are_kept() {
+        let a = Rc::<str>::from("a");
+        let body = Term::implies(lt(elem("a"), elem("k")), Term::var("b", Sort::Bool));
+        let t = Term::Forall(
+            vec![(a, Sort::Named("Elem.t".into()))].into(),
+            Rc::new(body),
+        );
+        let Term::Forall(vs, body) = canonical_names(&t) else {
+            panic!("a quantifier stays a quantifier");
+        };
+        assert_eq!(&*vs[0].0, "a");
+        let expected = Term::implies(lt(elem("a"), elem("%0")), Term::var("%1", Sort::Bool));
+        assert_eq!(*body, expected);
+    }
+
+    #[test]
+    fn events_equal_up_to_their_variables_are_one_solver_query() {
+        let mut solver = Solver::new(10_000);
+        let mut memo = EventMemo::default();
+        let mut oracle = SmtOracle::with_memo(&mut solver, &mut memo);
+        // `put k` with k the result of two different calls: the same question
+        let put = |k: &str| Event::atom("put", Term::eq(elem("#0"), elem(k)));
+        assert!(oracle.satisfiable(&put("r_9")));
+        assert!(oracle.satisfiable(&put("r_25")));
+        // an event that no call belongs to stays unsatisfiable under the renaming
+        let never = |k: &str| {
+            Event::atom(
+                "put",
+                Term::and([lt(elem("#0"), elem(k)), Term::eq(elem("#0"), elem(k))]),
+            )
+        };
+        let mut solver2 = Solver::new(10_000);
+        // lt a b implies a ≠ b, so `#0 < k ∧ #0 = k` has no call
+        let (a, b) = (Rc::<str>::from("a"), Rc::<str>::from("b"));
+        let elem_sort = Sort::Named("Elem.t".into());
+        solver2.add_axiom(Term::Forall(
+            vec![(a, elem_sort.clone()), (b, elem_sort)].into(),
+            Rc::new(Term::implies(
+                lt(elem("a"), elem("b")),
+                Term::negation(Term::eq(elem("a"), elem("b"))),
+            )),
+        ));
+        let mut memo2 = EventMemo::default();
+        let mut oracle2 = SmtOracle::with_memo(&mut solver2, &mut memo2);
+        assert!(!oracle2.satisfiable(&never("x_2")));
+        assert!(!oracle2.satisfiable(&never("cur_1")));
+        assert_eq!(solver2.stats().queries, 1);
+        assert_eq!(solver.stats().queries, 1);
+        assert_eq!(solver.stats().cache_hits, 1);
     }
 }

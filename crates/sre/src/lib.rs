@@ -9,7 +9,7 @@ pub mod ltlf;
 pub mod qualifiers;
 pub(crate) mod regex;
 
-pub use deriv::{dual, event_formula, Deriver, EventMemo, EventOracle, SmtOracle};
+pub use deriv::{canonical_names, dual, event_formula, Deriver, EventMemo, EventOracle, SmtOracle};
 pub use event::{arg_var, show_event, Event, OpSig, RET_VAR};
 pub use ltlf::Ltlf;
 pub use qualifiers::Qualifiers;
