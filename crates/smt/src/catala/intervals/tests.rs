@@ -1,3 +1,7 @@
+//! Tests of the interval refuter: hand-derived refutations and non-refutations (signs of
+//! products, roundings, strict comparisons, divisions by what may be 0, sign splits), and random
+//! queries checked against every assignment of a small box: nothing with a model is refuted.
+
 use super::{refutes, refutes_splitting};
 use crate::catala::guess::truth;
 use crate::catala::query::ModelValue;
