@@ -55,8 +55,9 @@ fn an_exploration_that_needs_z3_says_what_to_install() {
     if !lazy_build() {
         return;
     }
-    // A branch without inputs on money arithmetic: the layers before Z3 find models near the
-    // last inputs but cannot prove that there is none (amount × 2 > $10 and amount × 3 < $15).
+    // A branch without inputs on two amounts: the layers before Z3 find models near the last
+    // inputs but cannot prove that there is none (claim > allowance and allowance > claim: no
+    // bound on either amount alone refutes it).
     let out = concolic_without_libz3("contradictory_thresholds.catala_en", "Bonus");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
