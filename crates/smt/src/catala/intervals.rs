@@ -581,39 +581,29 @@ impl Refuter {
             return Ok(());
         };
         match op {
-            Op::Add => {
-                let vals = args
+            Op::Add | Op::Sub => {
+                // t = Σ sᵢ·aᵢ with s₀ = 1 and, for a difference, sᵢ = −1 after it: each
+                // sᵢ·aᵢ lies within t minus the other terms.
+                let signed = args
                     .iter()
-                    .map(|a| self.eval(a))
+                    .enumerate()
+                    .map(|(i, a)| {
+                        let v = self.eval(a)?;
+                        Ok(if op == Op::Sub && i > 0 { v.neg() } else { v })
+                    })
                     .collect::<Result<Vec<I>, Stop>>()?;
                 for (i, a) in args.iter().enumerate() {
                     let mut rest = to;
-                    for (j, v) in vals.iter().enumerate() {
+                    for (j, v) in signed.iter().enumerate() {
                         if j != i {
                             rest = rest.sub(*v);
                         }
                     }
-                    self.narrow(a, rest)?;
-                }
-            }
-            Op::Sub => {
-                let vals = args
-                    .iter()
-                    .map(|a| self.eval(a))
-                    .collect::<Result<Vec<I>, Stop>>()?;
-                // t = a₀ − a₁ − … : a₀ = t + Σ aⱼ, aᵢ = a₀ − t − Σ_{j≠i} aⱼ.
-                let mut lead = to;
-                for v in &vals[1..] {
-                    lead = lead.add(*v);
-                }
-                self.narrow(first, lead)?;
-                for (i, a) in args.iter().enumerate().skip(1) {
-                    let mut rest = vals[0].sub(to);
-                    for (j, v) in vals.iter().enumerate().skip(1) {
-                        if j != i {
-                            rest = rest.sub(*v);
-                        }
-                    }
+                    let rest = if op == Op::Sub && i > 0 {
+                        rest.neg()
+                    } else {
+                        rest
+                    };
                     self.narrow(a, rest)?;
                 }
             }
