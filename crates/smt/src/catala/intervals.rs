@@ -115,6 +115,22 @@ fn bcmp(a: B, b: B) -> Ordering {
     }
 }
 
+fn bmin(a: B, b: B) -> B {
+    if bcmp(a, b) == Ordering::Greater {
+        b
+    } else {
+        a
+    }
+}
+
+fn bmax(a: B, b: B) -> B {
+    if bcmp(a, b) == Ordering::Less {
+        b
+    } else {
+        a
+    }
+}
+
 fn sign(b: B) -> i8 {
     match b {
         B::NegInf => -1,
@@ -166,31 +182,15 @@ impl I {
 
     fn meet(self, o: I) -> I {
         I {
-            lo: if bcmp(self.lo, o.lo) == Ordering::Less {
-                o.lo
-            } else {
-                self.lo
-            },
-            hi: if bcmp(self.hi, o.hi) == Ordering::Greater {
-                o.hi
-            } else {
-                self.hi
-            },
+            lo: bmax(self.lo, o.lo),
+            hi: bmin(self.hi, o.hi),
         }
     }
 
     fn hull(self, o: I) -> I {
         I {
-            lo: if bcmp(self.lo, o.lo) == Ordering::Less {
-                self.lo
-            } else {
-                o.lo
-            },
-            hi: if bcmp(self.hi, o.hi) == Ordering::Greater {
-                self.hi
-            } else {
-                o.hi
-            },
+            lo: bmin(self.lo, o.lo),
+            hi: bmax(self.hi, o.hi),
         }
     }
 
