@@ -31,6 +31,10 @@ pub(crate) struct Run {
     /// Early-conflict lemmas (p, ¬χ'): they hold for queries negating a node at position p or
     /// later (Fig. 10).
     pub(crate) lemmas: Vec<(usize, Term)>,
+    /// The inputs fail an input assertion of the scope: outside the input space it states.
+    pub(crate) outside_input_space: bool,
+    /// Among them, one of the explored scope's own (the space every query is within).
+    pub(crate) started_outside: bool,
 }
 
 /// An executor: runs the program, or the programs of a product, on one assignment of the
@@ -71,6 +75,9 @@ pub(crate) struct Executor<'p> {
     pub(crate) shapes: Vec<Option<Shape>>,
     interp: Interpreter<'p, Sym>,
     early_conflicts: bool,
+    /// The conditions of the scope's input assertions, when checked first: constraints of
+    /// every query (the input space the scope states), given to the solver as globals.
+    pub(crate) input_space: Vec<Term>,
 }
 
 impl<'p> Executor<'p> {
@@ -110,14 +117,31 @@ impl<'p> Executor<'p> {
                 );
             }
         }
-        let interp = Interpreter::<Sym>::new(program, state)
+        let mut interp = Interpreter::<Sym>::new(program, state)
             .map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+        interp.check_input_assertions_first(opt.input_space);
+        let mut input_space = Vec::new();
+        if opt.input_space {
+            // Their conditions do not depend on the inputs' values: any assignment gives them.
+            let none: Assignment = vec![None; space.vars.len()];
+            let args = shapes
+                .iter()
+                .map(|s| s.as_ref().and_then(|s| s.build_arg(&none)))
+                .collect();
+            interp.report_input_assertions_on(scope, args);
+            input_space = std::mem::take(&mut interp.session.input_assertion_terms)
+                .into_iter()
+                .filter(|t| !t.is_ground())
+                .collect();
+            interp.session.reset();
+        }
         Ok(Executor {
             program,
             scope,
             shapes,
             interp,
             early_conflicts: opt.early_conflicts,
+            input_space,
         })
     }
 
@@ -162,6 +186,8 @@ impl<'p> Executor<'p> {
             }
         }
         let path = std::mem::take(&mut interp.session.constraints);
+        let outside_input_space = interp.session.outside_input_space;
+        let started_outside = interp.session.started_outside;
         let outcome = match result {
             Ok((_, failures)) if !failures.is_empty() => Outcome::Assertion(failures[0].clone()),
             Ok(((Value::Struct(s), _), _)) => Outcome::Ok(
@@ -183,6 +209,8 @@ impl<'p> Executor<'p> {
             path,
             outcome,
             lemmas,
+            outside_input_space,
+            started_outside,
         }
     }
 }

@@ -71,6 +71,7 @@ impl Worker<'_> {
             lemmas: Vec::new(),
             stack: Vec::new(),
             assignment: Vec::new(),
+            restarted: false,
             floor,
             worker: self,
             pool,
@@ -339,6 +340,8 @@ struct SubtreeSteps<'a, 'p, 'o, 'c> {
     stack: Vec<Node>,
     /// The current run's inputs.
     assignment: Assignment,
+    /// A start outside the input space was followed by a start within it.
+    restarted: bool,
 }
 
 impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
@@ -358,14 +361,22 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
             path,
             outcome,
             lemmas: learnt,
+            outside_input_space,
+            started_outside,
         } = w.executor.execute(&self.assignment);
         if !learnt.is_empty() {
             self.obs.stats.early_lemmas += learnt.len();
             self.lemmas.extend(learnt);
             self.lemmas.sort_by_key(|(p, _)| *p);
         }
-        let (index, control) =
-            w.record_test(self.pool, inputs, &path, outcome, roundness, self.obs);
+        let (index, control) = w.record_test(
+            self.pool,
+            inputs,
+            &path,
+            (outcome, outside_input_space),
+            roundness,
+            self.obs,
+        );
         if control == Control::Stop {
             self.obs.stats.stop_at(StopReason::Caller);
             return Ok(Flow::Stop);
@@ -396,6 +407,27 @@ impl LoopSteps for SubtreeSteps<'_, '_, '_, '_> {
                 }
                 return Ok(Flow::Stop);
             }
+        }
+        if started_outside && !self.restarted {
+            // A starting input outside the scope's input space: its test is recorded; the
+            // exploration starts again from a model of the space and of the path solved for.
+            self.restarted = true;
+            let prefix = std::mem::take(&mut self.prefix);
+            let asked = w.ask(&prefix, &mut self.lemmas, self.obs.stats);
+            self.prefix = prefix;
+            self.stack.clear();
+            let (query, outcome) = asked?;
+            return match outcome {
+                QueryOutcome::Sat => {
+                    let inputs = w.model_inputs(&query)?;
+                    self.run(inputs)
+                }
+                QueryOutcome::Unsat => Ok(Flow::Continue),
+                QueryOutcome::Unknown => {
+                    self.obs.stats.unknown_queries += 1;
+                    Ok(Flow::Continue)
+                }
+            };
         }
         let resumed = self.resumed_done.take();
         self.stack = w.branch_stack(

@@ -114,6 +114,9 @@ pub struct Bounds {
     /// The dates the inputs are preferred within (day numbers, whole years; see
     /// [`realism`]): not a bound, a preference.
     pub preferred_dates: Option<(i64, i64)>,
+    /// The scope's assertions on its inputs alone that bound the explored inputs (with the
+    /// `input-space` optimization), each as its position (`file:line:col`) and source text.
+    pub input_assertions: Vec<(String, String)>,
 }
 
 impl Bounds {
@@ -133,6 +136,7 @@ impl Bounds {
             max_list_length,
             raised: space.raised,
             preferred_dates: realism::Realism::of(program, scope, None).dates,
+            input_assertions: Vec::new(),
         }
     }
 
@@ -164,6 +168,13 @@ impl Bounds {
         if let Some((Some(a), Some(b))) = self.preferred_dates.map(|(a, b)| (text(a), text(b))) {
             o["preferred_dates"] = serde_json::json!([a, b]);
         }
+        if !self.input_assertions.is_empty() {
+            o["input_assertions"] = self
+                .input_assertions
+                .iter()
+                .map(|(at, text)| serde_json::json!({"at": at, "text": text}))
+                .collect();
+        }
         o
     }
 
@@ -176,6 +187,17 @@ impl Bounds {
         );
         for (path, n) in &self.raised {
             text.push_str(&format!(", {path}: at most {n} elements (hint)"));
+        }
+        if !self.input_assertions.is_empty() {
+            let each: Vec<String> = self
+                .input_assertions
+                .iter()
+                .map(|(at, t)| format!("{t} ({at})"))
+                .collect();
+            text.push_str(&format!(
+                ", inputs within the scope's assertions: {}",
+                each.join(", ")
+            ));
         }
         text
     }

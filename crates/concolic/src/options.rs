@@ -42,6 +42,13 @@ pub struct Optimizations {
     /// bounds they give each subterm (`smt::catala::intervals`: signs of products, ranges of
     /// roundings); only unsatisfiable queries are answered this way.
     pub intervals: bool,
+    /// Check the explored scope's assertions on its inputs alone before its body
+    /// (`catala_eval::eval::input_assertions`), record those that hold as fixed constraints
+    /// and end the path at one that fails: only the inputs the assertions admit (the input
+    /// space the scope states) are explored, and a run outside it (a starting input) is one
+    /// test, not a finding. Without it, Catala checks the assertions after the whole scope, and
+    /// every path of the computation on inputs outside them is explored too.
+    pub input_space: bool,
 }
 
 impl Optimizations {
@@ -57,6 +64,7 @@ impl Optimizations {
         guesses: true,
         unsat_slices: true,
         intervals: true,
+        input_space: true,
     };
     pub const NONE: Optimizations = Optimizations {
         trivial_constraints: false,
@@ -70,6 +78,7 @@ impl Optimizations {
         guesses: false,
         unsat_slices: false,
         intervals: false,
+        input_space: false,
     };
 
     /// The switch of one optimization.
@@ -86,6 +95,7 @@ impl Optimizations {
             Switch::Guess => &mut self.guesses,
             Switch::Slices => &mut self.unsat_slices,
             Switch::Intervals => &mut self.intervals,
+            Switch::InputSpace => &mut self.input_space,
         }
     }
 
@@ -180,6 +190,7 @@ pub(crate) enum Switch {
     Guess,
     Slices,
     Intervals,
+    InputSpace,
 }
 
 /// Where an optimization acts.
@@ -284,6 +295,12 @@ pub(crate) const OPTIMIZATIONS: &[Optimization] = &[
         switch: Switch::Intervals,
         kind: OptimizationKind::SolverLayer,
         help: "refute a query without Z3 when its constraints cannot hold within the bounds they give each subterm",
+    },
+    Optimization {
+        name: "input-space",
+        switch: Switch::InputSpace,
+        kind: OptimizationKind::CompanionFlag,
+        help: "check the scope's assertions on its inputs first and explore only the inputs they admit",
     },
 ];
 

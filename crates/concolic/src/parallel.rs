@@ -429,6 +429,7 @@ pub(crate) fn merge(summaries: Vec<Summary>, resumed: Option<&Checkpoint>) -> Ex
         stats.dropped_lemmas += s.stats.dropped_lemmas;
         stats.unknown_queries += s.stats.unknown_queries;
         stats.relabelled += s.stats.relabelled;
+        stats.outside_with_error += s.stats.outside_with_error;
         // The worker that met the limit says which; the others stopped because it did.
         if stats.stopped_by.is_none() {
             stats.stopped_by = s.stats.stopped_by;

@@ -48,6 +48,10 @@ pub struct TestCase {
     /// Path queries the worker that found this test asked since its previous test (the sum
     /// over the tests streamed so far is the number of queries so far, for a status line).
     pub queries: u64,
+    /// The inputs fail one of the scope's assertions on its inputs (checked first with the
+    /// `input-space` optimization): a run outside the input space the scope states, shown but
+    /// not a problem of the program.
+    pub outside_input_space: bool,
 }
 
 /// Figures of an exploration.
@@ -86,6 +90,9 @@ pub struct ExploreStats {
     /// not share (a lazy conflict, packed exceptions, the paper's order): their outcome is the
     /// plain run's, and other outcomes of their paths may be unexplored.
     pub relabelled: usize,
+    /// Tests outside the input space (marked `outside_input_space`) whose plain run ends in a
+    /// runtime error rather than the failed assertion (Catala checks assertions last).
+    pub outside_with_error: usize,
     pub by_outcome: BTreeMap<String, usize>,
     /// Tests per roundness level of their money inputs.
     pub by_roundness: BTreeMap<String, usize>,

@@ -113,6 +113,7 @@ pub fn replayed_test(
         path,
         found_at: std::time::Duration::ZERO,
         queries: 0,
+        outside_input_space: false,
     }
 }
 

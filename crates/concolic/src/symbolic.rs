@@ -121,6 +121,18 @@ pub struct PathState {
     pub lazy_exceptions: bool,
     /// Set at the first failing assertion: the run is outside the input space.
     pub assertion_failed: bool,
+    /// Set when an input assertion (checked before the scope's body) failed: the run's inputs
+    /// are outside the input space the explored scope states.
+    pub outside_input_space: bool,
+    /// Set when one of the explored scope's own input assertions failed: the run's inputs
+    /// (a starting input) are outside the space every query is within.
+    pub started_outside: bool,
+    /// The spans of the input assertions checked before the body in this run: met again at
+    /// their place, they are not recorded twice.
+    input_assertions: Vec<Span>,
+    /// Their conditions, in the order checked (the same terms on every run: they read only
+    /// the inputs, without branching on them).
+    pub input_assertion_terms: Vec<Term>,
     /// Operations evaluated concretely although an operand was symbolic.
     pub incomplete: BTreeSet<String>,
     /// For each context variable of the explored scope: the span of its declaration (that of
@@ -152,6 +164,10 @@ impl PathState {
         self.seen.clear();
         self.context_seen.clear();
         self.assertion_failed = false;
+        self.outside_input_space = false;
+        self.started_outside = false;
+        self.input_assertions.clear();
+        self.input_assertion_terms.clear();
         self.repeats.clear();
         self.failed_exceptions.clear();
     }
@@ -726,6 +742,37 @@ impl Companion for Sym {
                 let way = u32::from(is_zero);
                 st.record(t, false, ConstraintOrigin::Division, span, way);
             }
+            BranchEvent::InputAssertion {
+                span,
+                condition,
+                holds,
+                explored_scope,
+            } => {
+                let t = match condition {
+                    Sym::Scalar(t) => t.clone(),
+                    _ => bool_const(holds),
+                };
+                st.input_assertions.push(span);
+                // The explored scope's are among the explorer's global constraints (the input
+                // space, in every query): not branches; only a starting input can fail one,
+                // and the explorer then starts again from a model of the space. A called
+                // scope's one depends on the path that computed its arguments: a branch,
+                // whose failing side ends the path.
+                if explored_scope {
+                    st.input_assertion_terms.push(t.clone());
+                    if !holds {
+                        st.started_outside = true;
+                    }
+                } else if holds {
+                    st.record(t.clone(), false, ConstraintOrigin::Assertion, span, 1);
+                }
+                if !holds {
+                    st.record(term::not(&t), false, ConstraintOrigin::Assertion, span, 0);
+                    st.assertion_failed = true;
+                    st.outside_input_space = true;
+                }
+            }
+            BranchEvent::Assertion { span, .. } if st.input_assertions.contains(&span) => {}
             BranchEvent::Assertion {
                 span,
                 condition,

@@ -128,7 +128,7 @@ impl<'p> Worker<'p> {
         chain.preferences = realism.preferences(&shapes);
         let preferences = chain.preferences.clone();
         let mut session = CatalaSession::from_config(chain);
-        for d in &space.domains {
+        for d in space.domains.iter().chain(&executor.input_space) {
             session.add_global(d)?;
         }
         let condition_inputs = options.keep_conditions.then(|| {
@@ -257,7 +257,7 @@ impl<'p> Worker<'p> {
         pool: &dyn WorkPool,
         inputs: Vec<Option<catala_eval::runtime::Value>>,
         path: &[PathConstraint],
-        outcome: Outcome,
+        (outcome, outside_input_space): (Outcome, bool),
         roundness: RoundnessLevel,
         obs: &mut Observers,
     ) -> (usize, Control) {
@@ -286,6 +286,9 @@ impl<'p> Worker<'p> {
             .by_outcome
             .entry(outcome.kind().to_string())
             .or_default() += 1;
+        if outside_input_space && matches!(outcome, Outcome::Error(_)) {
+            stats.outside_with_error += 1;
+        }
         *stats
             .by_roundness
             .entry(format!("{roundness:?}"))
@@ -293,7 +296,10 @@ impl<'p> Worker<'p> {
         let asked = self.session.stats().path_queries;
         let queries = asked.saturating_sub(self.queries_streamed);
         self.queries_streamed = asked;
+        // A run outside the input space has a path that stops at the input assertion it
+        // fails: no condition of its outcome.
         let condition = match (&self.condition_inputs, &outcome) {
+            _ if outside_input_space => None,
             (Some(names), Outcome::Error(_)) => {
                 let terms: Vec<_> = path.iter().map(|c| c.term.clone()).collect();
                 Some(explain::PathCase::of(&terms, names))
@@ -313,6 +319,7 @@ impl<'p> Worker<'p> {
             roundness,
             path: crate::path_id::PathId::of(path),
             found_at: self.start.elapsed(),
+            outside_input_space,
         };
         let control = (obs.tests)(index, &test);
         stats.tests += 1;

@@ -37,7 +37,8 @@ fn one_worker(file: &Path, scope: &str, dir: &Path) -> Vec<String> {
     let mut distinct = v.clone();
     distinct.dedup();
     assert_eq!(distinct, v);
-    assert!(v.len() >= 3, "{} paths", v.len());
+    // At least two paths to share (the discount: a taxable excess or none).
+    assert!(v.len() >= 2, "{} paths", v.len());
     v
 }
 

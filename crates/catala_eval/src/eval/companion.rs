@@ -76,6 +76,17 @@ pub enum BranchEvent<'a, C> {
         condition: &'a C,
         holds: bool,
     },
+    /// An assertion of a scope on its inputs alone, checked before the scope's body when the
+    /// interpreter is asked to ([`super::input_assertions`]): on a run where it fails, the
+    /// inputs are outside the input space the scope states (`explored_scope`: the scope the
+    /// run starts with, whose assertions read the run's inputs only; else a scope it calls).
+    /// It is checked again at its place (an [`BranchEvent::Assertion`] with the same span).
+    InputAssertion {
+        span: Span,
+        condition: &'a C,
+        holds: bool,
+        explored_scope: bool,
+    },
     /// A list operation decided on an element (filter, exists, for all) with this condition.
     ListCondition {
         span: Span,

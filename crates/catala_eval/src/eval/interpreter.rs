@@ -10,6 +10,7 @@
 
 use super::companion::{BranchEvent, Companion, Composite, Projection};
 use super::error::{AssertionFailure, RuntimeError, RuntimeErrorKind};
+use super::input_assertions::InputAssertions;
 use super::ops;
 use crate::externals::{ExternalContext, ExternalError, Externals};
 use crate::runtime::{Value, ValueError};
@@ -62,6 +63,10 @@ pub struct Interpreter<'p, C: Companion = ()> {
     /// Report errors as Catala's compiled code does for every scope, not only for those of
     /// used modules (see [`Interpreter::report_as_compiled`]).
     compiled_positions: bool,
+    /// Check the input assertions of the top-level scope before its body (see
+    /// [`Interpreter::check_input_assertions_first`]), with those found for the last scope run.
+    input_assertions_first: bool,
+    input_assertions: Vec<Option<Rc<InputAssertions>>>,
 }
 
 /// Whether an expression's value is another expression's, handed on unchanged: the taken
@@ -117,6 +122,8 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             debug_log: None,
             origin: Span::default(),
             compiled_positions: false,
+            input_assertions_first: false,
+            input_assertions: Vec::new(),
         };
         for &id in &program.topdef_order {
             let def = program.topdef(id);
@@ -726,11 +733,107 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         r
     }
 
+    /// Checks the input assertions of the scope a run starts with (see [`input_assertions`])
+    /// before its body, reporting each to the companion as a
+    /// [`BranchEvent::InputAssertion`]. The run's outcome is unchanged: the assertions are
+    /// still checked at their place, where a failure is recorded.
+    ///
+    /// [`input_assertions`]: super::input_assertions
+    pub fn check_input_assertions_first(&mut self, on: bool) {
+        self.input_assertions_first = on;
+    }
+
+    /// The input assertions of `scope_id` (computed once per scope).
+    pub fn input_assertions(&mut self, scope_id: ScopeId) -> Rc<InputAssertions> {
+        let i = scope_id.0 as usize;
+        if let Some(Some(found)) = self.input_assertions.get(i) {
+            return found.clone();
+        }
+        let found = Rc::new(InputAssertions::of(
+            self.program,
+            self.program.scope(scope_id),
+        ));
+        if self.input_assertions.len() <= i {
+            self.input_assertions.resize(i + 1, None);
+        }
+        self.input_assertions[i] = Some(found.clone());
+        found
+    }
+
+    /// Runs the scope a run starts with (the explored scope): [`Interpreter::run_scope_frame`],
+    /// its input assertions reported as the explored scope's.
+    pub(crate) fn run_top_scope(
+        &mut self,
+        scope_id: ScopeId,
+        args: ScopeArgs<C>,
+    ) -> EvalResult<Tracked<C>> {
+        self.run_scope_frame_as(scope_id, args, true)
+    }
+
+    /// Evaluates only the input assertions of `scope_id` on `args`, reporting each to the
+    /// companion as a [`BranchEvent::InputAssertion`] (without running the scope): how an
+    /// explorer learns their conditions before its first run.
+    pub fn report_input_assertions_on(&mut self, scope_id: ScopeId, args: ScopeArgs<C>) {
+        let Some(scope) = self.program.scopes.get(scope_id.0 as usize) else {
+            return;
+        };
+        let frame = self.push_frame(scope.frame_size as usize, args);
+        let outer_language = std::mem::replace(&mut self.language, scope.language);
+        self.report_input_assertions(scope_id, &frame, true);
+        self.language = outer_language;
+        self.stack.truncate(frame.base);
+    }
+
+    /// Evaluates the input assertions of `scope_id` in `frame` (its inputs read as the body
+    /// will read them) and reports them. Nothing is reported when an input is missing: the
+    /// body fails on it before any assertion.
+    fn report_input_assertions(&mut self, scope_id: ScopeId, frame: &Frame<C>, explored: bool) {
+        let found = self.input_assertions(scope_id);
+        if found.assertions.is_empty() {
+            return;
+        }
+        let body = &self.program.scope(scope_id).body;
+        for &i in &found.defines {
+            if let Some(Stmt::Define { slot, expr, .. }) = body.get(i) {
+                match self.eval(expr, frame) {
+                    Ok(v) => self.set(frame, *slot, v),
+                    Err(_) => return,
+                }
+            }
+        }
+        for &i in &found.assertions {
+            if let Some(Stmt::Assert { expr, span, .. }) = body.get(i) {
+                let Ok((holds, c)) = self.eval_bool(expr, frame) else {
+                    return;
+                };
+                C::branch(
+                    &mut self.session,
+                    BranchEvent::InputAssertion {
+                        span: *span,
+                        condition: &c,
+                        holds,
+                        explored_scope: explored,
+                    },
+                );
+            }
+        }
+    }
+
     /// Runs a scope in a fresh frame and returns its output structure.
     pub(crate) fn run_scope_frame(
         &mut self,
         scope_id: ScopeId,
         args: ScopeArgs<C>,
+    ) -> EvalResult<Tracked<C>> {
+        self.run_scope_frame_as(scope_id, args, false)
+    }
+
+    /// [`Interpreter::run_scope_frame`]; `explored`: the scope is the one the run starts with.
+    fn run_scope_frame_as(
+        &mut self,
+        scope_id: ScopeId,
+        args: ScopeArgs<C>,
+        explored: bool,
     ) -> EvalResult<Tracked<C>> {
         let program = self.program;
         let scope = program
@@ -739,6 +842,9 @@ impl<'p, C: Companion> Interpreter<'p, C> {
             .ok_or_else(|| self.internal(Span::default()))?;
         let frame = self.push_frame(scope.frame_size as usize, args);
         let outer_language = std::mem::replace(&mut self.language, scope.language);
+        if self.input_assertions_first {
+            self.report_input_assertions(scope_id, &frame, explored);
+        }
         let result = self.run_body(scope_id, &frame);
         self.language = outer_language;
         self.stack.truncate(frame.base);

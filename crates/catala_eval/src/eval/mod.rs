@@ -6,6 +6,7 @@ pub mod assertion;
 pub mod companion;
 pub mod coverage;
 pub mod error;
+pub mod input_assertions;
 pub mod interpreter;
 mod lists;
 pub mod ops;
@@ -50,7 +51,7 @@ impl<C: Companion> Interpreter<'_, C> {
         inputs: Vec<Option<Tracked<C>>>,
     ) -> Result<(Tracked<C>, Vec<AssertionFailure>), RuntimeError> {
         self.take_failures();
-        match self.run_scope_frame(scope, inputs.into()) {
+        match self.run_top_scope(scope, inputs.into()) {
             Ok(o) => Ok((o, self.take_failures())),
             // The assertions that failed before the error stay for `take_failures`.
             Err(e) => Err(*e),

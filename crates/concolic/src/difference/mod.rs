@@ -466,6 +466,7 @@ fn conclude(
             max_list_length: options.max_list_length,
             raised: BTreeMap::new(),
             preferred_dates: None,
+            input_assertions: Vec::new(),
         },
         stats,
     })

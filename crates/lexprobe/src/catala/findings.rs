@@ -2,7 +2,8 @@
 //! divisions by zero, ...) grouped by kind and by the rules involved, each with the number of
 //! tests that show it and the first of them. A long exploration prints thousands of tests; this
 //! is the part a reader looks at first. Failed assertions are not problems of the program but
-//! inputs outside its input space, so they are only counted.
+//! inputs outside its input space, so they are only counted; so is a run whose inputs fail an
+//! assertion of the scope on its inputs, whatever error it ends in.
 //!
 //! Each problem is shown with an example: its most typical test (the fewest inputs outside
 //! their realistic ranges, then the dates nearest the middle of the program's years, then the
@@ -78,6 +79,10 @@ impl Findings {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
+        // Inputs outside the input space the scope's assertions state are not cases of it.
+        if test.outside_input_space {
+            return;
+        }
         self.language = Some(loaded.program.scope(scope).language);
         let realism = self
             .realism

@@ -265,6 +265,9 @@ pub fn run(args: ConcolicArgs) -> i32 {
     if let Some((first, last)) = options.date_range {
         bounds = bounds.with_date_range(first, last);
     }
+    if options.optimizations.input_space {
+        bounds.input_assertions = input_assertions(&loaded, scope);
+    }
     if let Some(shards) = args.plan {
         return match super::shard::print_plan(&loaded, scope, &options, &args, shards) {
             Ok(()) => SUCCESS,
@@ -712,7 +715,7 @@ fn exploration_summary(e: &Exploration) -> crate::report_files::ExplorationSumma
     crate::report_files::ExplorationSummary {
         tests: e.stats.tests,
         ok: count("ok"),
-        outside: count("assertion"),
+        outside: count("assertion") + e.stats.outside_with_error,
         complete: e.stats.complete,
         incomplete: e.incomplete.clone(),
         seconds: e.stats.time.as_secs_f64(),
@@ -793,6 +796,28 @@ fn to_json(
     })
 }
 
+/// The explored scope's assertions on its inputs alone, as positions and source texts.
+fn input_assertions(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId) -> Vec<(String, String)> {
+    let decl = loaded.program.scope(scope);
+    let found = catala_eval::eval::input_assertions::InputAssertions::of(&loaded.program, decl);
+    found
+        .spans(decl)
+        .into_iter()
+        .map(|span| {
+            let p = loaded.sources.position(span);
+            let file = loaded.sources.file(span.file);
+            let text = file
+                .text
+                .get(span.start as usize..(span.end as usize).min(file.text.len()))
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            (format!("{}:{}:{}", p.file, p.start_line, p.start_col), text)
+        })
+        .collect()
+}
+
 fn test_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, t: &concolic::TestCase) -> Json {
     let mut o = Map::new();
     o.insert("path".into(), json!(t.path.to_string()));
@@ -801,6 +826,9 @@ fn test_json(loaded: &Loaded, scope: catala_ir::dcalc::ScopeId, t: &concolic::Te
         crate::report_files::test_inputs_json(loaded, scope, t),
     );
     o.insert("outcome".into(), json!(t.outcome.kind()));
+    if t.outside_input_space {
+        o.insert("outside_input_space".into(), json!(true));
+    }
     match &t.outcome {
         Outcome::Ok(outs) => {
             let mut m = Map::new();

@@ -138,6 +138,10 @@ impl Problems {
         let Outcome::Error(e) = &test.outcome else {
             return;
         };
+        // Inputs outside the scope's input space are not cases of it.
+        if test.outside_input_space {
+            return;
+        }
         self.language = Some(loaded.program.scope(scope).language);
         let realism = self
             .realism

@@ -93,6 +93,7 @@ impl SuiteWritten {
 pub(crate) struct FoundTest {
     inputs: Json,
     path: concolic::PathId,
+    outside_input_space: bool,
 }
 
 impl FoundTest {
@@ -100,6 +101,7 @@ impl FoundTest {
         FoundTest {
             inputs: crate::report_files::test_inputs_json(loaded, scope, t),
             path: t.path.clone(),
+            outside_input_space: t.outside_input_space,
         }
     }
 }
@@ -125,7 +127,9 @@ pub(crate) fn replayed(
                 }
                 Ok(r) => Outcome::Ok(r.outputs),
             };
-            Ok(concolic::suite::replayed_test(inputs, outcome, f.path))
+            let mut test = concolic::suite::replayed_test(inputs, outcome, f.path);
+            test.outside_input_space = f.outside_input_space;
+            Ok(test)
         })
         .collect()
 }
