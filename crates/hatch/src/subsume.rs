@@ -62,7 +62,7 @@ use crate::core::Comp;
 use crate::exec::{EffectSemantics, Env, Frame, State, Value};
 use smt::Term;
 use sre::{Deriver, Event, EventOracle, Sre};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 /// One entry into a user function along a path (newest first through `before`).
@@ -203,15 +203,16 @@ pub(crate) fn neutral_functions(
     ops: &[Rc<str>],
     exprs: &[Sre],
 ) -> BTreeSet<Rc<str>> {
-    let mut seen: HashSet<Sre> = HashSet::new();
+    // a list: `Sre` keeps its hash in a cell, which clippy refuses as a set's key
     let mut residuals: Vec<Sre> = Vec::new();
     let mut todo: Vec<Sre> = exprs.to_vec();
     todo.push(Sre::empty());
     while let Some(r) = todo.pop() {
-        if !seen.insert(r.clone()) {
+        if residuals.contains(&r) {
             continue;
         }
-        if seen.len() > RESIDUAL_LIMIT {
+        residuals.push(r.clone());
+        if residuals.len() > RESIDUAL_LIMIT {
             return BTreeSet::new();
         }
         // the next events with their derivatives, and the dual event with ∅: a partition
@@ -220,11 +221,10 @@ pub(crate) fn neutral_functions(
                 // a residual this list would miss
                 return BTreeSet::new();
             };
-            if !seen.contains(&d) {
+            if !residuals.contains(&d) {
                 todo.push(d);
             }
         }
-        residuals.push(r);
     }
     ops.iter()
         .filter(|op| {
