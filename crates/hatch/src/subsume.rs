@@ -80,7 +80,8 @@ pub struct Entry<T: Clone> {
 }
 
 /// The frames pending at `earlier` are still pending in `later`, and the frames pushed since
-/// are value frames above frames of `earlier` that discard the value they are returned.
+/// give back the value they receive, or are value frames above frames of `earlier` that
+/// discard the value they are returned.
 fn stack_covers(earlier: &[Frame], later: &[Frame]) -> bool {
     if later.len() < earlier.len() {
         return false;
@@ -96,7 +97,13 @@ fn stack_covers(earlier: &[Frame], later: &[Frame]) -> bool {
     if pushed.is_empty() {
         return true;
     }
-    pushed.iter().all(is_value_frame) && discards_its_value(earlier)
+    pushed.iter().all(is_identity_frame)
+        || (pushed.iter().all(is_value_frame) && discards_its_value(earlier))
+}
+
+/// `let x = [] in x`: gives back the value it receives.
+fn is_identity_frame(f: &Frame) -> bool {
+    matches!(&*f.body, Comp::Ret(smt::Term::Var(x, _)) if *x == f.var)
 }
 
 /// `let x = [] in t` with `t` a value: no event, no call, no failure.
@@ -256,5 +263,217 @@ pub(crate) fn admitted(c: &Comp, out: &mut Vec<Sre>) {
         | Comp::Assume(_)
         | Comp::Append(_)
         | Comp::AppendContext(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::{Solver, Sort};
+    use std::collections::HashMap;
+
+    fn elem(name: &str) -> Term {
+        Term::var(name, Sort::Named("Elem.t".into()))
+    }
+
+    /// `put x` (the first argument is `x`).
+    fn put(x: &str) -> Sre {
+        Sre::lit(Event::atom(
+            "put",
+            Term::eq(elem(&sre::arg_var(0)), elem(x)),
+        ))
+    }
+
+    fn neutral(exprs: &[Sre]) -> Vec<String> {
+        let mut solver = Solver::new(5000);
+        let mut oracle = sre::SmtOracle::new(&mut solver);
+        let ops: Vec<Rc<str>> = ["get", "put"].into_iter().map(Rc::from).collect();
+        neutral_functions(&mut Deriver::new(), &mut oracle, &ops, exprs)
+            .into_iter()
+            .map(|o| o.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_function_no_expression_names_is_neutral_unless_events_are_counted() {
+        // _F (put x): a `get` anywhere changes nothing
+        let eventually = Sre::seq([Sre::all(), put("x"), Sre::all()]);
+        assert_eq!(neutral(&[eventually.clone()]), ["get"]);
+        // _G ¬(put x): neither does it here
+        let never = Sre::complement(eventually.clone());
+        assert_eq!(neutral(&[never]), ["get"]);
+        // but "at least one event" counts the `get`s
+        let some = Sre::seq([Sre::any(), Sre::all()]);
+        assert!(neutral(&[eventually.clone(), some]).is_empty());
+        // and so does "the event after a `put x` is a `put x`"
+        let next = Sre::seq([Sre::all(), put("x"), put("x"), Sre::all()]);
+        assert!(neutral(&[next]).is_empty());
+        // an `admit` of a free variable's `put`: neutral for every value of the variable
+        assert_eq!(
+            neutral(&[eventually, Sre::seq([Sre::all(), put("y"), Sre::all()])]),
+            ["get"]
+        );
+    }
+
+    fn frame(var: &str, body: Term, env: &Env) -> Frame {
+        Frame {
+            var: Rc::from(var),
+            body: Rc::new(Comp::Ret(body)),
+            env: env.clone(),
+        }
+    }
+
+    #[test]
+    fn frames_pushed_since_must_give_back_their_value_or_be_discarded() {
+        let env: Env = Rc::new(HashMap::new());
+        let unit = Term::Unit;
+        let ignores = frame("_", unit.clone(), &env);
+        let identity = frame("r", elem("r"), &env);
+        let uses = frame("r", Term::eq(elem("r"), elem("z")), &env);
+        let call = Frame {
+            var: Rc::from("v"),
+            body: Rc::new(Comp::Call(Rc::from("f"), vec![elem("v")])),
+            env: env.clone(),
+        };
+        // nothing pushed
+        assert!(stack_covers(&[], &[]));
+        assert!(stack_covers(&[call.clone()], &[call.clone()]));
+        // identities above anything, even the method's result
+        assert!(stack_covers(&[], &[identity.clone(), identity.clone()]));
+        // value frames above a frame that discards the value (through an identity)
+        let earlier = [ignores.clone(), identity.clone()];
+        let later = [
+            ignores.clone(),
+            identity.clone(),
+            ignores.clone(),
+            identity.clone(),
+        ];
+        assert!(stack_covers(&earlier, &later));
+        assert!(stack_covers(
+            &[ignores.clone()],
+            &[ignores.clone(), uses.clone()]
+        ));
+        // the value would be the result, or would be used
+        assert!(!stack_covers(&[], &[ignores.clone()]));
+        assert!(!stack_covers(
+            &[identity.clone()],
+            &[identity.clone(), uses.clone()]
+        ));
+        assert!(!stack_covers(
+            &[call.clone()],
+            &[call.clone(), ignores.clone()]
+        ));
+        // a frame that calls is not a value frame
+        assert!(!stack_covers(
+            &[ignores.clone()],
+            &[ignores.clone(), call.clone()]
+        ));
+        // the earlier frames must still be pending, the same ones
+        let other_env: Env = Rc::new(HashMap::new());
+        let moved = frame("_", unit, &other_env);
+        assert!(!stack_covers(&[ignores.clone()], &[moved]));
+        assert!(!stack_covers(&[ignores.clone(), identity], &[ignores]));
+    }
+
+    #[test]
+    fn different_arguments_give_equations_and_different_functions_none() {
+        let a: Env = Rc::new(HashMap::from([
+            (Rc::from("x"), Value::Term(elem("x_1"))),
+            (Rc::from("y"), Value::Term(elem("y"))),
+        ]));
+        let b: Env = Rc::new(HashMap::from([
+            (Rc::from("x"), Value::Term(elem("x_2"))),
+            (Rc::from("y"), Value::Term(elem("y"))),
+        ]));
+        assert_eq!(
+            parameter_equations(&a, &b),
+            Some(vec![Term::eq(elem("x_2"), elem("x_1"))])
+        );
+        assert_eq!(parameter_equations(&a, &a), Some(Vec::new()));
+        let c: Env = Rc::new(HashMap::from([(Rc::from("x"), Value::Term(elem("x_1")))]));
+        assert_eq!(parameter_equations(&a, &c), None);
+    }
+
+    /// Effects that add nothing, whose trace parts always cover each other (or never).
+    struct Covering(bool);
+
+    impl EffectSemantics for Covering {
+        type Effects = ();
+        fn admit(
+            &mut self,
+            _: &mut Solver,
+            st: State<()>,
+            _: Sre,
+        ) -> Result<crate::exec::Step<()>, crate::exec::ExecError> {
+            Ok(crate::exec::Step::Continue(vec![st]))
+        }
+        fn append(
+            &mut self,
+            _: &mut Solver,
+            st: State<()>,
+            _: Sre,
+            _: Option<&std::collections::BTreeMap<Rc<str>, Term>>,
+        ) -> Result<crate::exec::Step<()>, crate::exec::ExecError> {
+            Ok(crate::exec::Step::Continue(vec![st]))
+        }
+        fn constraints(&self, _: &()) -> Vec<Term> {
+            Vec::new()
+        }
+        fn subsumes_entries(&self) -> bool {
+            true
+        }
+        fn covers(&self, _: &(), _: &()) -> bool {
+            self.0
+        }
+        fn finish(
+            &mut self,
+            _: &mut Solver,
+            _: &State<()>,
+            _: &Term,
+        ) -> Result<Option<crate::exec::Violation>, crate::exec::ExecError> {
+            Ok(None)
+        }
+    }
+
+    fn args(x: &str) -> Env {
+        Rc::new(HashMap::from([(Rc::from("x"), Value::Term(elem(x)))]))
+    }
+
+    #[test]
+    fn an_entry_goes_on_where_its_arguments_differ_and_is_dropped_where_they_are_the_same() {
+        let body = Rc::new(Comp::Ret(Term::Unit));
+        let other_body = Rc::new(Comp::Ret(Term::Unit));
+        let mut st: State<()> = State {
+            phi: crate::path_condition::PathCondition::new(),
+            effects: (),
+            control: crate::exec::Control::Return(Value::Term(Term::Unit)),
+            stack: Vec::new(),
+            calls: 0,
+            unchecked: false,
+            entries: None,
+        };
+        let sem = Covering(true);
+        // the first entry: nothing earlier, recorded
+        assert!(enter(&sem, &mut st, &body, &args("x_1")));
+        assert_eq!(st.phi.len(), 0);
+        // another function: not compared
+        assert!(enter(&sem, &mut st, &other_body, &args("x_1")));
+        assert_eq!(st.phi.len(), 0);
+        // the same function with another argument: goes on where it differs
+        assert!(enter(&sem, &mut st, &body, &args("x_2")));
+        assert_eq!(
+            st.phi.to_vec(),
+            [Term::negation(Term::eq(elem("x_2"), elem("x_1")))]
+        );
+        assert!(st.unchecked);
+        // a third: unequal to both earlier entries
+        assert!(enter(&sem, &mut st, &body, &args("x_3")));
+        assert_eq!(st.phi.len(), 3);
+        // the first argument again: covered, dropped
+        assert!(!enter(&sem, &mut st.clone(), &body, &args("x_1")));
+        // unless the trace parts do not cover each other
+        let mut st2 = st.clone();
+        assert!(enter(&Covering(false), &mut st2, &body, &args("x_1")));
+        assert_eq!(st2.phi.len(), 3);
     }
 }
