@@ -11,6 +11,10 @@
 //!   `x ≠ y`, the third has the first one's arguments and is dropped;
 //! - a loop that `put`s before calling itself is never covered (a `Put` is seen by `rI m`), and
 //!   its violation (a second `put x`) is found.
+//!
+//! And on the HATch suite when it is present (`../shared/corpus/hatch-benchmarks`): the tree
+//! `insert_aux` and the retry loop of Stack_KVStore/cons end by themselves (the same states with
+//! 4 and 8 calls), and their `_buggy` versions are falsified.
 
 mod support;
 
@@ -107,4 +111,51 @@ fn a_loop_that_puts_is_not_covered_and_its_violation_is_found() {
     assert!(run(&file, 16, true).falsified);
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(dir2);
+}
+
+fn suite_root() -> Option<PathBuf> {
+    let p =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/hatch-benchmarks");
+    if p.join("ri/Set_Tree").is_dir() {
+        Some(p)
+    } else {
+        println!("HATch suite not found at {}: skipping", p.display());
+        None
+    }
+}
+
+#[test]
+fn the_suite_s_recursions_over_cycles_and_retries_end_by_themselves() {
+    let Some(root) = suite_root() else {
+        return;
+    };
+    for (method, append_bound) in [("Set_Tree/insert_aux", 2), ("Stack_KVStore/cons", 1)] {
+        let file = root.join(format!("ri/{method}.ml"));
+        let run = |exec_bound: usize, subsume: bool| {
+            let opts = Options {
+                exec_bound,
+                append_bound,
+                timeout: Duration::from_secs(3600),
+                subsume_entries: subsume,
+                ..Options::default()
+            };
+            falsify_file(&file, &opts).expect("runs")
+        };
+        let (short, long) = (run(4, true), run(8, true));
+        assert!(!short.falsified && short.progress.exhausted, "{method}");
+        assert!(!long.falsified && long.progress.exhausted, "{method}");
+        assert_eq!(short.states, long.states, "{method}");
+        let (short_plain, long_plain) = (run(4, false), run(8, false));
+        assert!(long_plain.states > short_plain.states, "{method}");
+        assert!(!long_plain.falsified, "{method}");
+        let buggy = root.join(format!("ri/{method}_buggy.ml"));
+        let opts = Options {
+            timeout: Duration::from_secs(3600),
+            ..Options::default()
+        };
+        assert!(
+            falsify_file(&buggy, &opts).expect("runs").falsified,
+            "{method}"
+        );
+    }
 }
