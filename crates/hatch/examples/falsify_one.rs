@@ -1,14 +1,15 @@
 //! Runs the falsifier on one method file without the `lexprobe` binary:
-//! `cargo run -p hatch --example falsify_one -- FILE [--naive] [--no-merge] [--no-disjunctive-states] [--no-deferred-checks] [--timeout SECONDS]
+//! `cargo run -p hatch --example falsify_one -- FILE [--naive] [--no-merge] [--no-disjunctive-states] [--no-deferred-checks] [--no-subsumption] [--timeout SECONDS]
 //! [--exec-bound N] [--append-bound N] [--json]` (`--no-merge`: explore states an explored one
 //! covers, for comparisons; `--no-disjunctive-states`: one state per refinement of an `admit` or sampled prestate;
-//! `--no-deferred-checks`: check the feasibility of every state an `admit` or `append` changes at once).
+//! `--no-deferred-checks`: check the feasibility of every state an `admit` or `append` changes at once;
+//! `--no-subsumption`: explore the entries into user functions an earlier entry covers).
 //! `HATCH_VERBOSE=1` prints one line per search round on standard error.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: falsify_one FILE [--naive] [--no-merge] [--no-disjunctive-states] [--no-deferred-checks] [--timeout SECONDS] [--exec-bound N] [--append-bound N] [--json]");
+        eprintln!("usage: falsify_one FILE [--naive] [--no-merge] [--no-disjunctive-states] [--no-deferred-checks] [--no-subsumption] [--timeout SECONDS] [--exec-bound N] [--append-bound N] [--json]");
         std::process::exit(2);
     };
     let mut opts = hatch::Options::default();
@@ -21,6 +22,7 @@ fn main() {
             "--no-merge" => opts.merge_states = false,
             "--no-disjunctive-states" => opts.disjunctive_states = false,
             "--no-deferred-checks" => opts.deferred_checks = false,
+            "--no-subsumption" => opts.subsume_entries = false,
             "--exec-bound" | "--append-bound" => {
                 i += 1;
                 let Some(n) = args.get(i).and_then(|t| t.parse::<usize>().ok()) else {

@@ -163,6 +163,9 @@ pub(crate) struct DerivativeSemantics {
     /// The states an `admit` or an `append` changes are kept unchecked ([`State::unchecked`]).
     pub deferred_checks: bool,
     pub deadline: std::time::Instant,
+    /// The library functions no specification of the run can see ([`crate::subsume`]); with
+    /// `None`, entries into user functions are not subsumed.
+    pub neutral: Option<std::collections::BTreeSet<Rc<str>>>,
 }
 
 impl DerivativeSemantics {
@@ -622,6 +625,27 @@ impl EffectSemantics for DerivativeSemantics {
         effects.trace.len()
     }
 
+    fn subsumes_entries(&self) -> bool {
+        self.neutral.is_some()
+    }
+
+    /// The same continuation and prestate, and every event appended since `earlier` a call of a
+    /// neutral function. (`later` descends from `earlier`: its first events are `earlier`'s,
+    /// refined by `admit`s, which only conjoin events.)
+    fn covers(&self, earlier: &DerivEffects, later: &DerivEffects) -> bool {
+        let Some(neutral) = &self.neutral else {
+            return false;
+        };
+        later.cont == earlier.cont
+            && later.context_len == earlier.context_len
+            && later.coded == earlier.coded
+            && later.trace.len() >= earlier.trace.len()
+            && later.trace[earlier.trace.len()..].iter().all(|e| {
+                e.possible_ops()
+                    .is_some_and(|ops| ops.iter().all(|o| neutral.contains(o)))
+            })
+    }
+
     fn admit(
         &mut self,
         solver: &mut Solver,
@@ -896,6 +920,7 @@ mod tests {
             disjunctive_states: true,
             deferred_checks: true,
             deadline: std::time::Instant::now() + std::time::Duration::from_secs(3600),
+            neutral: None,
         }
     }
 
@@ -911,6 +936,7 @@ mod tests {
             stack: Vec::new(),
             calls: 0,
             unchecked: false,
+            entries: None,
         }
     }
 

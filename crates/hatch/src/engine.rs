@@ -63,6 +63,13 @@ pub struct Options {
     /// prestate length starts afresh ([`FRONTIER_BUDGET`] by default, see [`frontier_size`]).
     /// Bounds the memory; the executions explored are the same whatever it is.
     pub frontier_budget: usize,
+    /// Derivative search: an entry into a user function that an earlier entry of the same path
+    /// covers (same function, pending frames and continuation, a trace longer only by calls of
+    /// functions no specification can see, equal arguments) is not explored again, and one
+    /// that it covers in part goes on with the arguments unequal ([`crate::subsume`]). An
+    /// exact reduction: the earlier entry has every execution of the later one, with fewer
+    /// calls.
+    pub subsume_entries: bool,
     /// Called with one line per round (bound on calls and prestate length: states, paths,
     /// time, rejected witnesses); the library prints nothing itself.
     pub on_round: Option<fn(String)>,
@@ -82,6 +89,7 @@ impl Default for Options {
             disjunctive_states: true,
             deferred_checks: true,
             frontier_budget: FRONTIER_BUDGET,
+            subsume_entries: true,
             on_round: None,
         }
     }
@@ -356,6 +364,7 @@ pub(crate) fn initial_state<T: Clone>(h: &Harness, init: T) -> State<T> {
         stack: Vec::new(),
         calls: 0,
         unchecked: false,
+        entries: None,
     }
 }
 
@@ -394,7 +403,16 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
                 disjunctive_states: opts.disjunctive_states,
                 deferred_checks: opts.deferred_checks,
                 deadline: start + opts.timeout,
+                neutral: None,
             };
+            if opts.subsume_entries {
+                let neutral = neutral_functions(lib, h, opts)?;
+                if let Some(report) = opts.on_round {
+                    let names: Vec<&str> = neutral.iter().map(|o| &**o).collect();
+                    report(format!("neutral functions: {}", names.join(", ")));
+                }
+                sem.neutral = Some(neutral);
+            }
             crate::rounds::derivative_rounds(&mut sem, &mut solver, h, opts, start, &mut progress)?
         }
         Mode::Naive => {
@@ -449,6 +467,33 @@ pub fn falsify(lib: &Library, h: &Harness, opts: &Options) -> Result<Report, Hat
     })
 }
 
+/// The library functions that neither the property nor the required context of any `admit`
+/// of the harness can see ([`crate::subsume::neutral_functions`]), asked of a solver of their
+/// own (the run's query counts are the exploration's).
+fn neutral_functions(
+    lib: &Library,
+    h: &Harness,
+    opts: &Options,
+) -> Result<std::collections::BTreeSet<Rc<str>>, HatchError> {
+    let mut solver = Solver::new(opts.solver_timeout_ms);
+    for a in &lib.axioms {
+        solver.add_axiom(a.clone());
+    }
+    let mut exprs = vec![h.post.clone()];
+    exprs.extend(h.post_after_pre.clone());
+    crate::subsume::admitted(&h.program(), &mut exprs);
+    let mut ops: Vec<Rc<str>> = lib.ops.keys().map(|k| Rc::from(k.as_str())).collect();
+    ops.sort();
+    let mut deriver = Deriver::new();
+    let mut oracle = sre::SmtOracle::new(&mut solver);
+    Ok(crate::subsume::neutral_functions(
+        &mut deriver,
+        &mut oracle,
+        &ops,
+        &exprs,
+    ))
+}
+
 /// Finds `predefined/` next to the benchmark folder's parent (`…/ri/<Bench>/m.ml`).
 pub(crate) fn predefined_dir(method: &Path) -> Option<PathBuf> {
     let mut dir = method.parent();
@@ -491,6 +536,7 @@ mod tests {
             stack: Vec::new(),
             calls,
             unchecked: false,
+            entries: None,
         }
     }
 

@@ -51,6 +51,9 @@ pub struct State<T: Clone> {
     /// and when it returns, so an infeasible state goes at most to its next branch, and every
     /// path counted and every violation found is feasible; a feasible state is never dropped.
     pub unchecked: bool,
+    /// The entries into user functions along this path, newest first
+    /// ([`crate::subsume`]; recorded only when the semantics subsumes entries).
+    pub entries: Option<Rc<crate::subsume::Entry<T>>>,
 }
 
 /// Errors during execution.
@@ -121,6 +124,16 @@ pub trait EffectSemantics {
     /// with, [`crate::engine::frontier_size`]).
     fn trace_len(&self, _effects: &Self::Effects) -> usize {
         0
+    }
+    /// Whether entries into user functions are recorded and subsumed ([`crate::subsume`]).
+    fn subsumes_entries(&self) -> bool {
+        false
+    }
+    /// The trace part `later`, of a state descending from one whose trace part was `earlier`,
+    /// has the same continuation as `earlier` and a trace that differs from it only by events
+    /// no specification can see ([`crate::subsume`]): the two have the same futures.
+    fn covers(&self, _earlier: &Self::Effects, _later: &Self::Effects) -> bool {
+        false
     }
     /// Checks a finished path; `result` is the result refinement instantiated with the value.
     fn finish(
@@ -233,7 +246,13 @@ pub fn step<S: EffectSemantics>(
                 for (p, a) in def.params.iter().zip(args) {
                     m.insert(p.clone(), Value::Term(lookup_term(&env, a)?));
                 }
-                st.control = Control::Eval(def.body.clone(), Rc::new(m));
+                let env2 = Rc::new(m);
+                if sem.subsumes_entries() && !crate::subsume::enter(sem, &mut st, &def.body, &env2)
+                {
+                    // an earlier entry of the path has every execution of this one
+                    return Ok(Step::Continue(Vec::new()));
+                }
+                st.control = Control::Eval(def.body.clone(), env2);
                 Ok(Step::Continue(vec![st]))
             }
             Comp::If(c, a, b) => {
@@ -483,6 +502,7 @@ mod tests {
             stack: Vec::new(),
             calls: 0,
             unchecked,
+            entries: None,
         };
         let mut solver = Solver::new(5000);
         let Ok(Step::Continue(next)) = step(
@@ -548,6 +568,7 @@ mod tests {
                 stack: Vec::new(),
                 calls: 0,
                 unchecked: true,
+                entries: None,
             }
         };
         let apart = Term::negation(Term::eq(e("x_1"), e("c_2")));

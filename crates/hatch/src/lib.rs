@@ -8,7 +8,8 @@
 //! files, the benchmark folder and the method into specifications (errors with their positions, [`input`]); [`core`] translates the method
 //! and its specification into the core language and its harness; [`exec`] reduces states, with
 //! the trace part given by [`naive`] (Fig. 5) or [`derivative`] (Fig. 6); [`engine`] is the
-//! searcher and the public entry point, `rounds` the derivative search's rounds of growing bounds.
+//! searcher and the public entry point, `rounds` the derivative search's rounds of growing bounds, `subsume` the entries into user functions an
+//! earlier entry of the same path covers.
 
 pub(crate) mod core;
 pub mod derivative;
@@ -22,6 +23,7 @@ pub mod naive;
 mod own_variables;
 pub mod path_condition;
 mod rounds;
+mod subsume;
 pub mod syntax;
 
 pub use engine::{
