@@ -39,6 +39,12 @@ pub struct FalsifyArgs {
     /// executions in more states; for comparisons).
     #[arg(long)]
     pub no_disjunctive_states: bool,
+    /// Derivative search: explore again an entry into a function that an earlier entry of its
+    /// path covers (same pending frames and continuation, only events no specification sees
+    /// since, equal arguments), instead of dropping it (the same verdicts, more states; for
+    /// comparisons).
+    #[arg(long)]
+    pub no_subsumption: bool,
     /// No live status line on the terminal (drawn on stderr only when it is a terminal).
     #[arg(long)]
     pub quiet: bool,
@@ -59,6 +65,7 @@ pub fn run(args: FalsifyArgs) -> i32 {
         append_bound: args.append_bound,
         timeout: Duration::from_secs_f64(args.timeout),
         disjunctive_states: !args.no_disjunctive_states,
+        subsume_entries: !args.no_subsumption,
         ..Options::default()
     };
     let status = crate::progress::Status::new(
