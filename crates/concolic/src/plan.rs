@@ -236,9 +236,26 @@ struct PlanSteps<'w, 'p> {
 impl LoopSteps for PlanSteps<'_, '_> {
     type Inputs = (PathId, Assignment);
 
-    fn run(&mut self, (prefix, assignment): Self::Inputs) -> Result<Flow, ConcolicError> {
+    fn run(&mut self, (prefix, mut assignment): Self::Inputs) -> Result<Flow, ConcolicError> {
         self.runs += 1;
-        let path = self.worker.executor.execute(&assignment).path;
+        let mut run = self.worker.executor.execute(&assignment);
+        if run.started_outside && prefix.is_empty() {
+            // A start outside the scope's input space: the plan starts from a model of it, as
+            // an exploration does (the pieces are within the space every query is in).
+            match self.worker.session.check_path(&[])? {
+                QueryOutcome::Sat => {
+                    assignment = self.worker.model_inputs(&[])?.0;
+                    self.runs += 1;
+                    run = self.worker.executor.execute(&assignment);
+                }
+                QueryOutcome::Unsat => return Ok(Flow::Continue),
+                QueryOutcome::Unknown => {
+                    self.unknown_queries += 1;
+                    return Ok(Flow::Continue);
+                }
+            }
+        }
+        let path = run.path;
         let follows = prefix.is_prefix_of(&PathId::of(&path));
         if !follows {
             self.divergences += 1;

@@ -161,3 +161,57 @@ fn a_start_outside_the_space_is_one_test_and_the_search_enters_it() {
     assert_eq!(within, every_case());
     assert_eq!(e.tests.iter().filter(|t| t.outside_input_space).count(), 2);
 }
+
+#[test]
+fn a_plan_started_outside_the_space_starts_within_it() {
+    let program = program();
+    let Some(id) = program.scope_by_name("Household") else {
+        panic!("no scope Household")
+    };
+    let options = ExploreOptions {
+        hints: Some(serde_json::json!({"income": "-5.00", "children": 1})),
+        ..ExploreOptions::default()
+    };
+    let plan = match concolic::plan::make_plan(&program, id, &options, 2, 4) {
+        Ok(p) => p,
+        Err(e) => panic!("plan: {e}"),
+    };
+    // Its pieces follow the paths they were solved for: no divergence.
+    assert_eq!(plan.divergences, 0);
+    assert_eq!(plan.unknown_queries, 0);
+    let mut cases = BTreeSet::new();
+    let mut outside = 0;
+    for shard in 0..2 {
+        let mine: Vec<_> = plan
+            .shard(shard)
+            .into_iter()
+            .map(|s| (s.prefix.clone(), s.assignment.clone()))
+            .collect();
+        let mut found = Vec::new();
+        let done = concolic::shard::explore_shard(
+            &program,
+            id,
+            &options,
+            &mine,
+            &mut |_, t| {
+                found.push(t.clone());
+                concolic::Control::Continue
+            },
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("shard {shard}: {e}"));
+        assert!(done.complete.iter().all(|c| *c), "shard {shard}");
+        for t in &found {
+            let (income, children) = inputs(&program, t);
+            assert!(income >= 0 && children <= 5);
+            if t.outside_input_space {
+                outside += 1;
+            } else {
+                assert!(cases.insert(case(income, children)), "case twice");
+            }
+        }
+    }
+    assert_eq!(cases, every_case());
+    // Only the run with a negative number of children.
+    assert_eq!(outside, 1);
+}
