@@ -90,6 +90,9 @@ pub(crate) struct TraceSession {
     b: DefaultHasher,
     lazy: bool,
     buffer: String,
+    /// An input assertion failed (checked first, as the exploration checks them): the run is
+    /// outside the input space the exploration keeps to.
+    outside: bool,
 }
 
 impl TraceSession {
@@ -102,6 +105,7 @@ impl TraceSession {
             b,
             lazy,
             buffer: String::new(),
+            outside: false,
         }
     }
 
@@ -162,6 +166,9 @@ impl Companion for Traced {
     }
 
     fn branch(session: &mut TraceSession, event: BranchEvent<'_, Traced>) {
+        if let BranchEvent::InputAssertion { holds: false, .. } = event {
+            session.outside = true;
+        }
         session.event(format_args!("{event:?}"));
     }
 
@@ -182,7 +189,8 @@ impl Companion for Traced {
 }
 
 /// Runs a scope and gives the trace of each run, `None` for a run outside the input space (an
-/// assertion failed).
+/// assertion failed, or, with the `input-space` optimization, an assertion on the inputs of a
+/// scope failed when it was entered, whatever error came before Catala checks it).
 pub(crate) struct Tracer<'p> {
     interp: Interpreter<'p, Traced>,
     scope: ScopeId,
@@ -194,10 +202,13 @@ impl<'p> Tracer<'p> {
     pub fn new(
         program: &'p Program,
         scope: ScopeId,
-        lazy_exceptions: bool,
+        optimizations: &crate::Optimizations,
     ) -> Result<Tracer<'p>, ConcolicError> {
-        let interp = Interpreter::<Traced>::new(program, TraceSession::new(lazy_exceptions))
+        let session = TraceSession::new(optimizations.lazy_defaults);
+        let mut interp = Interpreter::<Traced>::new(program, session)
             .map_err(|e| ConcolicError::Runtime(Box::new(e)))?;
+        // The input space the exploration keeps to: its input assertions checked first.
+        interp.check_input_assertions_first(optimizations.input_space);
         Ok(Tracer { interp, scope })
     }
 
@@ -214,7 +225,7 @@ impl<'p> Tracer<'p> {
             Ok((_, failures)) => !failures.is_empty(),
             Err(_) => !self.interp.take_failures().is_empty(),
         };
-        if failed_assertion {
+        if failed_assertion || self.interp.session.outside {
             return None;
         }
         let error = match &result {
@@ -243,7 +254,7 @@ pub fn audit(
     audit: &AuditOptions,
 ) -> Result<AuditReport, ConcolicError> {
     let transformed = transform(program, options);
-    let mut tracer = Tracer::new(&transformed, scope, options.optimizations.lazy_defaults)?;
+    let mut tracer = Tracer::new(&transformed, scope, &options.optimizations)?;
     let mut known: HashSet<u128> = HashSet::new();
     let mut known_errors: HashSet<String> = HashSet::new();
     for inputs in explored {
