@@ -774,14 +774,31 @@ impl<'p, C: Companion> Interpreter<'p, C> {
     /// companion as a [`BranchEvent::InputAssertion`] (without running the scope): how an
     /// explorer learns their conditions before its first run.
     pub fn report_input_assertions_on(&mut self, scope_id: ScopeId, args: ScopeArgs<C>) {
-        let Some(scope) = self.program.scopes.get(scope_id.0 as usize) else {
-            return;
-        };
+        self.in_scope_frame(scope_id, args, |interp, frame| {
+            interp.report_input_assertions(scope_id, frame, true);
+            Ok(())
+        })
+        .ok();
+    }
+
+    /// Runs `f` in a fresh frame of `scope_id` holding `args`, in the scope's language.
+    fn in_scope_frame<R>(
+        &mut self,
+        scope_id: ScopeId,
+        args: ScopeArgs<C>,
+        f: impl FnOnce(&mut Self, &Frame<C>) -> EvalResult<R>,
+    ) -> EvalResult<R> {
+        let program = self.program;
+        let scope = program
+            .scopes
+            .get(scope_id.0 as usize)
+            .ok_or_else(|| self.internal(Span::default()))?;
         let frame = self.push_frame(scope.frame_size as usize, args);
         let outer_language = std::mem::replace(&mut self.language, scope.language);
-        self.report_input_assertions(scope_id, &frame, true);
+        let result = f(self, &frame);
         self.language = outer_language;
         self.stack.truncate(frame.base);
+        result
     }
 
     /// Evaluates the input assertions of `scope_id` in `frame` (its inputs read as the body
@@ -835,20 +852,12 @@ impl<'p, C: Companion> Interpreter<'p, C> {
         args: ScopeArgs<C>,
         explored: bool,
     ) -> EvalResult<Tracked<C>> {
-        let program = self.program;
-        let scope = program
-            .scopes
-            .get(scope_id.0 as usize)
-            .ok_or_else(|| self.internal(Span::default()))?;
-        let frame = self.push_frame(scope.frame_size as usize, args);
-        let outer_language = std::mem::replace(&mut self.language, scope.language);
-        if self.input_assertions_first {
-            self.report_input_assertions(scope_id, &frame, explored);
-        }
-        let result = self.run_body(scope_id, &frame);
-        self.language = outer_language;
-        self.stack.truncate(frame.base);
-        result
+        self.in_scope_frame(scope_id, args, |interp, frame| {
+            if interp.input_assertions_first {
+                interp.report_input_assertions(scope_id, frame, explored);
+            }
+            interp.run_body(scope_id, frame)
+        })
     }
 
     fn run_body(&mut self, scope_id: ScopeId, frame: &Frame<C>) -> EvalResult<Tracked<C>> {
