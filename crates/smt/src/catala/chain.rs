@@ -1,9 +1,17 @@
 //! The concolic solver chain, assembled in one place ([`assemble`]) from a [`ChainConfig`]
 //! (which the concolic engine builds from its table of optimizations): exact answers without
-//! Z3 ([`FiniteAnswers`]), models guessed near the last inputs ([`Guesses`]), then the Z3
-//! layers inside the SMT-LIB dump wrapper: the solver holding the path condition
-//! ([`Z3Incremental`]) and, when it is incremental, the fresh solver with its case split
-//! ([`Z3Fresh`]). A layer that is off is `None` and passes every query on.
+//! Z3 ([`FiniteAnswers`]), the slices found unsatisfiable before ([`UnsatSlices`]),
+//! refutations by intervals ([`Intervals`]), models guessed near the last inputs
+//! ([`Guesses`]), then the Z3 layers inside the SMT-LIB dump wrapper: the solver holding the
+//! path condition ([`Z3Incremental`]) and, when it is incremental, the fresh solver with its
+//! case split ([`Z3Fresh`]). A layer that is off is `None` and passes every query on.
+//!
+//! The refutations come before the guesses: a guess can only fail on an unsatisfiable query,
+//! and it fails after its whole search (probes, candidates, depth-first search), while the
+//! intervals refute most unsatisfiable queries of the housing benefits in a few narrowing
+//! rounds. Either order gives the same answers (a guess is checked exactly; a refutation is
+//! sound), so only the time changes: on the current housing module's first 10,000 tests,
+//! 47 s with the guesses first against 36 s with the refutations first.
 //!
 //! A new layer is a type implementing [`SolverLayer`] over [`super::PathQuery`] (model
 //! [`super::ModelSource`], error [`super::EncodeError`]) that records itself with
@@ -66,7 +74,7 @@ pub(crate) type Layers = Chain<
     Option<FiniteAnswers>,
     Chain<
         Option<UnsatSlices>,
-        Chain<Option<Guesses>, Chain<Option<Intervals>, DumpUnknown<Z3Layers>>>,
+        Chain<Option<Intervals>, Chain<Option<Guesses>, DumpUnknown<Z3Layers>>>,
     >,
 >;
 
@@ -93,9 +101,9 @@ pub(crate) fn assemble(config: &ChainConfig, z3: &SharedZ3) -> Layers {
         then: Chain {
             first: config.unsat_slices.then(UnsatSlices::new),
             then: Chain {
-                first: guesses,
+                first: config.intervals.then(Intervals::default),
                 then: Chain {
-                    first: config.intervals.then(Intervals::default),
+                    first: guesses,
                     then: DumpUnknown::new(z3_layers, config.dump_unknown.clone(), z3.clone()),
                 },
             },

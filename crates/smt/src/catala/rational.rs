@@ -9,11 +9,70 @@ pub(crate) struct Q {
 }
 
 /// The greatest common divisor of `a` and `b`, not negative (0 when both are 0).
-pub(crate) fn gcd(mut a: i128, mut b: i128) -> i128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
+///
+/// Binary (Stein's) algorithm on the magnitudes: shifts and subtractions only, since a
+/// division of 128-bit integers is a call into the compiler's runtime. Magnitudes that fit in
+/// 64 bits (nearly all of them) are worked on as 64-bit integers.
+pub(crate) fn gcd(a: i128, b: i128) -> i128 {
+    let (a, b) = (a.unsigned_abs(), b.unsigned_abs());
+    let g = if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
+        u128::from(binary_gcd_u64(a as u64, b as u64))
+    } else {
+        binary_gcd_u128(a, b)
+    };
+    // Only gcd(i128::MIN, 0) and gcd(i128::MIN, i128::MIN) are 2^127, which has no `i128`
+    // (`Q::new` refuses `i128::MIN` before asking).
+    i128::try_from(g).unwrap_or(i128::MAX)
+}
+
+fn binary_gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
     }
-    a.abs()
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+fn binary_gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// `n / g` for a `g` that divides `n`, in 64 bits when both fit.
+fn div_exact(n: i128, g: i128) -> i128 {
+    match (i64::try_from(n), i64::try_from(g)) {
+        (Ok(n), Ok(g)) if g != -1 => i128::from(n / g),
+        _ => n / g,
+    }
 }
 
 impl Q {
@@ -25,8 +84,19 @@ impl Q {
         if d == 0 {
             return None;
         }
+        if d == 1 {
+            return Some(Q { n, d });
+        }
+        if n == i128::MIN || d == i128::MIN {
+            // Their magnitude 2^127 has no `i128`: taken as the overflow it nearly is.
+            return None;
+        }
         let g = gcd(n, d).max(1);
-        let (n, d) = (n / g, d / g);
+        let (n, d) = if g == 1 {
+            (n, d)
+        } else {
+            (div_exact(n, g), div_exact(d, g))
+        };
         Some(if d < 0 {
             Q {
                 n: n.checked_neg()?,
@@ -38,6 +108,10 @@ impl Q {
     }
 
     pub(crate) fn add(self, o: Q) -> Option<Q> {
+        if self.d == o.d {
+            // Integers, or fractions over the same denominator (cents, rates).
+            return Q::new(self.n.checked_add(o.n)?, self.d);
+        }
         let n = self
             .n
             .checked_mul(o.d)?
@@ -53,6 +127,9 @@ impl Q {
     }
 
     pub(crate) fn mul(self, o: Q) -> Option<Q> {
+        if self.d == 1 && o.d == 1 {
+            return Some(Q::int(self.n.checked_mul(o.n)?));
+        }
         Q::new(self.n.checked_mul(o.n)?, self.d.checked_mul(o.d)?)
     }
 
@@ -84,4 +161,80 @@ impl Q {
 /// The rational `n / d` of a term's constant.
 pub(crate) fn parse_q(n: &str, d: &str) -> Option<Q> {
     Q::new(n.parse().ok()?, d.parse().ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Euclid's algorithm with remainders, the definition the binary one must agree with.
+    fn euclid(mut a: i128, mut b: i128) -> i128 {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a.abs()
+    }
+
+    #[test]
+    fn gcd_agrees_with_euclid_on_small_large_and_negative_numbers() {
+        let big = 1i128 << 100;
+        let samples = [
+            0,
+            1,
+            -1,
+            2,
+            6,
+            -9,
+            12,
+            35,
+            100,
+            -360,
+            1 << 40,
+            (1 << 62) + 3,
+            i64::MAX as i128,
+            u64::MAX as i128,
+            (u64::MAX as i128) + 1,
+            3 * big,
+            -(5 * big),
+            big + 7,
+            i128::MAX,
+            -i128::MAX,
+        ];
+        for &a in &samples {
+            for &b in &samples {
+                assert_eq!(gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
+        assert_eq!(gcd(12, 18), 6);
+        assert_eq!(gcd(-12, 18), 6);
+        assert_eq!(gcd(0, -7), 7);
+        assert_eq!(gcd(0, 0), 0);
+    }
+
+    #[test]
+    fn fractions_are_kept_in_lowest_terms_with_a_positive_denominator() {
+        assert_eq!(Q::new(6, -4), Some(Q { n: -3, d: 2 }));
+        assert_eq!(Q::new(-10, -5), Some(Q::int(2)));
+        assert_eq!(Q::new(0, 7), Some(Q::int(0)));
+        assert_eq!(Q::new(1, 0), None);
+        assert_eq!(Q::new(i128::MIN, 3), None);
+        let third = Q::new(1, 3).unwrap();
+        let sixth = Q::new(1, 6).unwrap();
+        // Same denominators, different denominators, integers.
+        assert_eq!(third.add(third), Q::new(2, 3));
+        assert_eq!(
+            Q::new(1, 6).unwrap().add(Q::new(1, 6).unwrap()),
+            Some(third)
+        );
+        assert_eq!(third.add(sixth), Q::new(1, 2));
+        assert_eq!(Q::int(7).add(Q::int(-9)), Some(Q::int(-2)));
+        assert_eq!(Q::int(6).mul(Q::int(-7)), Some(Q::int(-42)));
+        assert_eq!(third.mul(Q::int(3)), Some(Q::int(1)));
+        assert_eq!(Q::int(i128::MAX).add(Q::int(1)), None);
+        assert_eq!(Q::int(i128::MAX).mul(Q::int(2)), None);
+        assert_eq!(
+            Q::new(7, 2).unwrap().div(Q::new(7, 4).unwrap()),
+            Some(Q::int(2))
+        );
+    }
 }

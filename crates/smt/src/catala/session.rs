@@ -147,7 +147,7 @@ impl CatalaSession {
         if let Some(s) = &mut self.layers.then.first {
             s.remember(inputs.iter().cloned());
         }
-        if let Some(g) = &mut self.layers.then.then.first {
+        if let Some(g) = &mut self.layers.then.then.then.first {
             g.remember(inputs);
         }
     }
