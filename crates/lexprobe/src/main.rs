@@ -145,11 +145,29 @@ fn parse_named_subcommand(args: &[OsString]) -> Option<Cli> {
     Some(Cli { command })
 }
 
+/// The line `lexprobe --version` (or `-V`) prints, as the full parser prints it.
+fn version_line() -> String {
+    format!("lexprobe {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Whether the command line asks for the version alone (`lexprobe --version`, `lexprobe
+/// -V`): answered without building a parser, since building the full one (every
+/// subcommand's options and help texts) was most of what such a run did.
+fn asks_for_version_alone(args: &[OsString]) -> bool {
+    args.len() == 2 && matches!(args[1].to_str(), Some("--version" | "-V"))
+}
+
 /// Reads the command line and runs the subcommand; its exit code.
 #[cfg_attr(test, allow(dead_code))]
 fn command_main() -> i32 {
     die_quietly_on_closed_pipe();
     let args: Vec<OsString> = std::env::args_os().collect();
+    if asks_for_version_alone(&args) {
+        use std::io::Write;
+        // A closed or full standard output is not an error of the version's (as with clap).
+        let _ = writeln!(std::io::stdout(), "{}", version_line());
+        return 0;
+    }
     let cli = parse_named_subcommand(&args).unwrap_or_else(|| Cli::parse_from(&args));
     if let Err((msg, code)) = check_source_files(&cli.command) {
         eprintln!("{msg}");
@@ -195,6 +213,27 @@ mod tests {
         }
         assert_eq!(names, 10);
         assert!(subcommand_parser("nonsense").is_none());
+    }
+
+    #[test]
+    fn the_version_printed_without_a_parser_is_the_full_parsers() {
+        let full = Cli::command().render_version();
+        assert_eq!(format!("{}\n", version_line()), full.to_string());
+        let line = |a: &[&str]| -> Vec<OsString> { a.iter().map(OsString::from).collect() };
+        assert!(asks_for_version_alone(&line(&["lexprobe", "--version"])));
+        assert!(asks_for_version_alone(&line(&["lexprobe", "-V"])));
+        // With anything else the parsers answer (a subcommand's version, an error).
+        assert!(!asks_for_version_alone(&line(&[
+            "lexprobe",
+            "run",
+            "--version"
+        ])));
+        assert!(!asks_for_version_alone(&line(&[
+            "lexprobe",
+            "--version",
+            "x"
+        ])));
+        assert!(!asks_for_version_alone(&line(&["lexprobe"])));
     }
 
     #[test]

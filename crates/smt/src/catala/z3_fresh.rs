@@ -6,8 +6,8 @@
 //! the same answer; the rounding queries of its model use fresh solvers too.
 //!
 //! When the query has a count with few values left ([`case_split::split_variable`]), the fresh
-//! solver has [`SPLIT_AFTER`] at most, and if it gives up the query is split into one query
-//! per value. Every check, the fresh one and each case, runs within what is left of the
+//! solver has [`SPLIT_AFTER_RLIMIT`] of Z3's resources ([`SPLIT_AFTER`] at most), and if it
+//! gives up the query is split into one query per value. Every check, the fresh one and each case, runs within what is left of the
 //! query's budget: a query whose budget runs out answers unknown, whatever the cases left.
 
 use super::case_split;
@@ -21,7 +21,13 @@ use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Int};
 use z3::{SatResult, Solver};
 
-/// How long the fresh solver searches before a query with a count to split on is split.
+/// Z3's resource limit for the fresh solver's check of a query with a count to split on,
+/// after which the query is split (ten times the incremental solver's limit, about 1.5 s on
+/// this machine). A resource count rather than a time, so that when a query is split does
+/// not depend on the machine's load.
+const SPLIT_AFTER_RLIMIT: u32 = 1_000_000;
+/// Wall time after which that check is interrupted all the same (Z3 does not count resources
+/// everywhere; see [`super::z3_incremental::INCREMENTAL_TIME_CAP`]).
 const SPLIT_AFTER: Duration = Duration::from_secs(10);
 
 /// A fresh solver that found a model, with the assertions it holds.
@@ -68,8 +74,9 @@ impl Z3Fresh {
         &self,
         assertions: &[Bool<'static>],
         extra: &[Bool<'static>],
+        rlimit: Option<u32>,
     ) -> Solver<'static> {
-        let solver = self.base.borrow_mut().new_solver(None, false);
+        let solver = self.base.borrow_mut().new_solver(rlimit, false);
         for b in assertions.iter().chain(extra) {
             solver.assert(b);
         }
@@ -101,7 +108,7 @@ impl Z3Fresh {
                 continue;
             };
             let case = [x._eq(&k)];
-            let solver = self.solver_with(assertions, &case);
+            let solver = self.solver_with(assertions, &case, None);
             self.cases += 1;
             match self.check(&solver, timeout, q) {
                 SatResult::Sat => {
@@ -145,7 +152,8 @@ impl<'a> SolverLayer<PathQuery<'a>> for Z3Fresh {
             (None, t) => t,
         };
         self.asked += 1;
-        let fresh = self.solver_with(&assertions, &[]);
+        let rlimit = split.as_ref().map(|_| SPLIT_AFTER_RLIMIT);
+        let fresh = self.solver_with(&assertions, &[], rlimit);
         let first = self.check(&fresh, first_limit, q);
         let out_of_time = self.base.borrow().out_of_time(&q.budget);
         let (r, solved) = match (first, split) {
@@ -297,6 +305,28 @@ mod tests {
             Some(Verdict::Unknown)
         ));
         assert_eq!(fresh.cases, 0);
+    }
+
+    #[test]
+    fn a_query_with_a_count_is_split_when_the_fresh_solver_reaches_its_resource_limit() {
+        let path = hard_with_a_count();
+        let terms: Vec<&Term> = path.iter().collect();
+        // The query may take 9 s, each check a minute. The fresh check stops at its resource
+        // limit (about 1.5 s on an idle machine) and the cases start; stopped by its time
+        // cap instead (10 s), it would have met the end of the budget first and the query
+        // would not have been split.
+        let mut fresh = layer(Some(Duration::from_secs(60)));
+        let q = PathQuery::new(
+            &terms,
+            &path,
+            0,
+            Budget::within(Some(Duration::from_secs(9))),
+        );
+        let verdict = fresh.decide(&q).ok().flatten();
+        assert!(matches!(verdict, Some(Verdict::Unknown)));
+        assert_eq!((fresh.asked, fresh.split), (1, 1));
+        assert!(fresh.cases >= 1);
+        assert_eq!(q.answered_by(), Some(Layer::Z3Split));
     }
 
     #[test]
