@@ -1,7 +1,8 @@
 //! The process's own entry point (`src/entry.rs`) keeps what Rust's start-up guaranteed: closed
 //! standard descriptors are replaced, deeply nested input still gets the stack it needs under a
 //! small stack limit, a stack overflow is said as such; and it no longer reads
-//! `/proc/self/maps` to learn the stack's bounds.
+//! `/proc/self/maps` to learn the stack's bounds. On x86-64 GNU/Linux the binary is linked at a
+//! fixed address (`build.rs`), so that the dynamic loader has none of its pointers to relocate.
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -158,4 +159,24 @@ fn start_up_does_not_read_the_memory_map() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert!(!trace.contains("/proc/self/maps"), "{trace}");
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu", target_arch = "x86_64"))]
+fn the_binary_is_linked_at_a_fixed_address() {
+    let bytes = std::fs::read(env!("CARGO_BIN_EXE_lexprobe")).unwrap_or_default();
+    // ELF: the magic number, then at offset 16 the file's type (2: an executable at a fixed
+    // address; 3: a position-independent one), little-endian on x86-64.
+    assert_eq!(bytes.get(..4), Some(&b"\x7fELF"[..]));
+    let kind = bytes.get(16..18).map(|b| u16::from_le_bytes([b[0], b[1]]));
+    assert_eq!(kind, Some(2), "e_type of the lexprobe binary");
+    let out = Command::new(env!("CARGO_BIN_EXE_lexprobe"))
+        .arg("--version")
+        .output()
+        .unwrap_or_else(|e| panic!("lexprobe does not start: {e}"));
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("lexprobe {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }
