@@ -11,7 +11,10 @@
 //! true within a band narrower than that, the first $10, $1 or cent past its boundary.
 //! When the last amounts were not round, rounding them sets them all free and that search may
 //! find nothing (amounts whose product earlier branches pinned); the layer then searches again
-//! with the amounts kept, changing the violated constraints' variables alone.
+//! with the amounts kept, changing the violated constraints' variables alone. A last pass
+//! probes, at a depth of the search whose candidates all fail, the values where the failing
+//! constraint turns true along that depth's variable, the earlier ones as the search set them
+//! (two amounts that must move together: see [`Repair`]).
 
 use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
@@ -32,6 +35,8 @@ const EVAL_LIMIT: usize = 60_000;
 const CANDIDATE_LIMIT: usize = 24;
 /// Term nodes evaluated, per guess, to look for the values where a violated term turns true.
 const PROBE_LIMIT: usize = 40_000;
+/// Term nodes evaluated, per guess, by the probes of the last pass (see [`Repair`]).
+const REPAIR_LIMIT: usize = 40_000;
 /// Doublings of the distance from the current value when probing.
 const PROBE_DOUBLINGS: u32 = 48;
 
@@ -439,6 +444,7 @@ pub(crate) fn guess_remembering(
         })
         .collect();
     let start = values.clone();
+    let start_of_repair = values.clone();
     let mut found = false;
     if inside != candidates {
         let mut steps = STEP_LIMIT / 2;
@@ -452,6 +458,7 @@ pub(crate) fn guess_remembering(
             &mut values,
             &mut steps,
             &mut first_budget,
+            None,
         )
         .unwrap_or(false);
         if !found {
@@ -469,6 +476,26 @@ pub(crate) fn guess_remembering(
             &mut values,
             &mut steps,
             &mut budget,
+            None,
+        )?;
+    }
+    if !found {
+        values = start_of_repair;
+        let mut repair = Repair {
+            money: free.iter().map(is_money).collect(),
+            budget: REPAIR_LIMIT,
+        };
+        let (mut steps, mut eval_budget) = (0, EVAL_LIMIT);
+        found = search(
+            terms,
+            &free,
+            &candidates,
+            &checks,
+            0,
+            &mut values,
+            &mut steps,
+            &mut eval_budget,
+            Some(&mut repair),
         )?;
     }
     if !found {
@@ -731,8 +758,22 @@ fn candidates(
     out.into_iter().map(V::N).collect()
 }
 
+/// What the last pass of [`search`] adds to the candidates: at a depth whose candidates all
+/// fail a check, the values where the first failing check turns true along that depth's
+/// variable, the earlier variables at the values the search gave them. A model that needs two
+/// variables to move together (the negated branch turned true by the rent, an earlier branch
+/// on the resources kept true by the resources) is out of reach of candidates computed at the
+/// last inputs alone.
+struct Repair {
+    /// Whether each free variable is money (probed on the $100 grid first).
+    money: Vec<bool>,
+    /// Term nodes left for those probes.
+    budget: usize,
+}
+
 /// Depth-first search over the candidates of the free variables; `None` when a budget runs
-/// out.
+/// out. With `repair`, a depth whose candidates all fail tries the turning points of its first
+/// failing check as well (see [`Repair`]).
 #[allow(clippy::too_many_arguments)]
 fn search(
     terms: &[&Term],
@@ -743,26 +784,52 @@ fn search(
     values: &mut BTreeMap<VarId, V>,
     steps: &mut usize,
     budget: &mut usize,
+    mut repair: Option<&mut Repair>,
 ) -> Option<bool> {
     let Some(v) = free.get(depth) else {
         return Some(true);
     };
-    for c in &candidates[depth] {
+    let mut queue: Vec<V> = candidates[depth].clone();
+    let mut failing: Option<usize> = None;
+    let mut repaired = false;
+    let mut i = 0;
+    loop {
+        if i == queue.len() {
+            let (Some(r), Some(f), false) = (repair.as_deref_mut(), failing, repaired) else {
+                return Some(false);
+            };
+            repaired = true;
+            let Some(first) = queue.first().copied() else {
+                return Some(false);
+            };
+            values.insert(*v, first);
+            let (found, finer) =
+                turning_points(terms[f], *v, r.money[depth], values, &mut r.budget);
+            for q in found.into_iter().chain(finer) {
+                if !queue.contains(&V::N(q)) {
+                    queue.push(V::N(q));
+                }
+            }
+            continue;
+        }
+        let c = queue[i];
+        i += 1;
         *steps += 1;
         if *steps > STEP_LIMIT {
             return None;
         }
-        values.insert(*v, *c);
+        values.insert(*v, c);
         let mut ev = Eval {
             values,
             budget: *budget,
         };
         let mut ok = true;
-        for &i in &checks[depth] {
-            if ev.bool(terms[i]) != Some(true) {
+        for &t in &checks[depth] {
+            if ev.bool(terms[t]) != Some(true) {
                 if ev.budget == 0 {
                     return None;
                 }
+                failing.get_or_insert(t);
                 ok = false;
                 break;
             }
@@ -778,12 +845,12 @@ fn search(
                 values,
                 steps,
                 budget,
+                repair.as_deref_mut(),
             )?
         {
             return Some(true);
         }
     }
-    Some(false)
 }
 
 /// The solver layer guessing models near the last inputs; it never answers "unsatisfiable".
@@ -931,6 +998,32 @@ mod tests {
             let ModelValue::Int(s) = x else { panic!() };
             assert_eq!(s.parse::<i128>().map(|n| n % MONEY_STEP), Ok(0), "{m:?}");
         }
+    }
+
+    #[test]
+    fn a_second_variable_moved_to_keep_an_earlier_branch_true_is_found_by_its_probes() {
+        // Path x − 3y ≤ 0 and x − 3y ≥ −2 (y within a third of x), negated branch
+        // x + y ≥ 1,000, from x = y = 0. x = 1,000 turns the branch true but breaks the first
+        // constraint; only y = 334 (or a neighbour) then keeps both, and neither the constants
+        // (1,000, 3, −2) nor the values where the branch turns true along one variable alone
+        // (1,000) is such a y. The last pass probes y at x = 1,000 and finds it.
+        let (x, y) = (var(VarId(0), Kind::Int), var(VarId(1), Kind::Int));
+        let gap = app(
+            Op::Sub,
+            vec![x.clone(), app(Op::Mul, vec![int_const("3"), y.clone()])],
+        );
+        let below = app(Op::Le, vec![gap.clone(), int_const("0")]);
+        let above = app(Op::Ge, vec![gap, int_const("-2")]);
+        let negated = app(Op::Ge, vec![app(Op::Add, vec![x, y]), int_const("1000")]);
+        let terms = [&below, &above, &negated];
+        let hints = BTreeMap::from([
+            (VarId(0), ModelValue::Int("0".into())),
+            (VarId(1), ModelValue::Int("0".into())),
+        ]);
+        let Some(m) = guess(&terms, &hints, &[]) else {
+            panic!("no guess")
+        };
+        assert!(check(&terms, &m), "{m:?}");
     }
 
     /// The value guessed for variable 0 (an integer), if any.
