@@ -443,57 +443,39 @@ pub(crate) fn guess_remembering(
             }
         })
         .collect();
+    // The search from the first free variable over `cands`.
+    let run = |cands: &[Vec<V>],
+               values: &mut BTreeMap<VarId, V>,
+               steps: &mut usize,
+               budget: &mut usize,
+               repair: Option<&mut Repair>| {
+        search(
+            terms, &free, cands, &checks, 0, values, steps, budget, repair,
+        )
+    };
     let start = values.clone();
-    let start_of_repair = values.clone();
     let mut found = false;
     if inside != candidates {
-        let mut steps = STEP_LIMIT / 2;
-        let mut first_budget = budget / 2;
-        found = search(
-            terms,
-            &free,
-            &inside,
-            &checks,
-            0,
-            &mut values,
-            &mut steps,
-            &mut first_budget,
-            None,
-        )
-        .unwrap_or(false);
+        let (mut steps, mut first_budget) = (STEP_LIMIT / 2, budget / 2);
+        found = run(&inside, &mut values, &mut steps, &mut first_budget, None).unwrap_or(false);
         if !found {
-            values = start;
+            values = start.clone();
         }
     }
     if !found {
-        let mut steps = 0;
-        found = search(
-            terms,
-            &free,
-            &candidates,
-            &checks,
-            0,
-            &mut values,
-            &mut steps,
-            &mut budget,
-            None,
-        )?;
+        found = run(&candidates, &mut values, &mut 0, &mut budget, None)?;
     }
     if !found {
-        values = start_of_repair;
+        values = start;
         let mut repair = Repair {
             money: free.iter().map(is_money).collect(),
             budget: REPAIR_LIMIT,
         };
-        let (mut steps, mut eval_budget) = (0, EVAL_LIMIT);
-        found = search(
-            terms,
-            &free,
+        let mut eval_budget = EVAL_LIMIT;
+        found = run(
             &candidates,
-            &checks,
-            0,
             &mut values,
-            &mut steps,
+            &mut 0,
             &mut eval_budget,
             Some(&mut repair),
         )?;
