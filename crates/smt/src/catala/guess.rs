@@ -19,6 +19,7 @@
 use super::prefer::Preferences;
 use super::query::{EncodeError, Layer, ModelSource, ModelValue, PathQuery};
 use super::rational::{parse_q, Q};
+use super::spans::{false_along, Point};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::GenerationalMap;
 use crate::layer::{SolverLayer, Verdict};
@@ -619,14 +620,30 @@ fn turning_points(
     };
     let mut found = Vec::new();
     'directions: for dir in [1i128, -1] {
-        let mut last_false = base;
-        let mut first_true = None;
-        for k in 0..PROBE_DOUBLINGS {
-            let Some(x) = 1i128
+        // The probes of this direction, base + 2^k steps: none is tried when the term is
+        // false on the whole range they span (its intervals say so, the other variables at
+        // their values).
+        let probe = |k: u32| {
+            1i128
                 .checked_shl(k)
                 .and_then(|d| d.checked_mul(step * dir))
                 .and_then(|d| base.checked_add(d))
-            else {
+        };
+        let (Some(first), Some(last)) = (probe(0), probe(PROBE_DOUBLINGS - 1)) else {
+            continue;
+        };
+        let fixed = |u: VarId| match values.get(&u) {
+            Some(V::B(b)) => Some(Point::Bool(*b)),
+            Some(V::N(q)) => Some(Point::Num(*q)),
+            None => None,
+        };
+        if false_along(t, v, (first.min(last), first.max(last)), &fixed) {
+            continue;
+        }
+        let mut last_false = base;
+        let mut first_true = None;
+        for k in 0..PROBE_DOUBLINGS {
+            let Some(x) = probe(k) else {
                 break;
             };
             match holds(x, values) {

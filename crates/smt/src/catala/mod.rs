@@ -37,6 +37,7 @@ mod query;
 mod rational;
 mod refine;
 mod session;
+mod spans;
 mod stats;
 pub mod term;
 mod unsat_slices;
