@@ -62,6 +62,8 @@ pub(crate) struct Problems {
     /// Whether the path conditions of the problems' tests are collected (only the result
     /// files print them; the printed output has its own, in the findings).
     conditions: bool,
+    /// Without result files, the problems' signatures alone (the exit code counts them).
+    signatures: Option<std::collections::HashSet<catala_eval::eval::ErrorSignature>>,
 }
 
 /// The positions of an error, each with the path of its file on disk.
@@ -118,11 +120,12 @@ fn short_list(items: &[String], limit: usize) -> String {
 }
 
 impl Problems {
-    /// No problem yet; `conditions`: whether the files written will print each problem's
-    /// condition (collecting it costs time on every test of a problem).
-    pub(crate) fn new(conditions: bool) -> Problems {
+    /// No problem yet; `files`: whether result files will print the problems (else only
+    /// their number is kept: rendering, locating and ranking each costs time).
+    pub(crate) fn new(files: bool) -> Problems {
         Problems {
-            conditions,
+            conditions: files,
+            signatures: (!files).then(Default::default),
             ..Problems::default()
         }
     }
@@ -140,6 +143,10 @@ impl Problems {
         };
         // Inputs outside the scope's input space are not cases of it.
         if test.outside_input_space {
+            return;
+        }
+        if let Some(signatures) = &mut self.signatures {
+            signatures.insert(e.signature());
             return;
         }
         self.language = Some(loaded.program.scope(scope).language);
@@ -172,7 +179,9 @@ impl Problems {
 
     /// The number of distinct problems.
     pub(crate) fn len(&self) -> usize {
-        self.groups.len()
+        self.signatures
+            .as_ref()
+            .map_or_else(|| self.groups.len(), |s| s.len())
     }
 
     /// A problem's condition on one line (` When: …` cut after [`SHORT_INPUTS`] characters;

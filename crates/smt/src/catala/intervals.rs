@@ -42,11 +42,29 @@ const VISITS: usize = 200_000;
 /// Sign splits on one branch of the case analysis at most.
 const SPLITS: u32 = 4;
 
-/// The layer.
+/// The layer. Two of them are in the chain: one without sign splits before the guesses, one
+/// with them after (see [`super::chain`]).
 #[derive(Default)]
 pub(crate) struct Intervals {
+    /// Sign splits on one branch of the case analysis at most.
+    splits: u32,
     /// Queries refuted.
     pub(crate) refuted: u64,
+}
+
+impl Intervals {
+    /// The narrowing alone, no sign splits.
+    pub(crate) fn plain() -> Intervals {
+        Intervals::default()
+    }
+
+    /// The narrowing, then up to [`SPLITS`] sign splits when it refutes nothing.
+    pub(crate) fn splitting() -> Intervals {
+        Intervals {
+            splits: SPLITS,
+            refuted: 0,
+        }
+    }
 }
 
 impl<'a> SolverLayer<PathQuery<'a>> for Intervals {
@@ -54,7 +72,7 @@ impl<'a> SolverLayer<PathQuery<'a>> for Intervals {
     type Error = EncodeError;
 
     fn decide(&mut self, q: &PathQuery<'a>) -> Result<Option<Verdict<ModelSource>>, EncodeError> {
-        if refutes(q.terms) {
+        if refutes_splitting(q.terms, self.splits) {
             self.refuted += 1;
             q.answer_from(Layer::Intervals);
             return Ok(Some(Verdict::Unsat));
@@ -64,6 +82,7 @@ impl<'a> SolverLayer<PathQuery<'a>> for Intervals {
 }
 
 /// Whether the conjunction of `terms` certainly has no model (`false`: nothing is known).
+#[cfg(test)]
 pub(crate) fn refutes(terms: &[&Term]) -> bool {
     refutes_splitting(terms, SPLITS)
 }

@@ -89,7 +89,7 @@ impl CatalaSession {
     }
 
     fn z3_layers(&self) -> &super::chain::Z3Layers {
-        &self.layers.then.then.then.then.inner
+        &self.layers.then.then.then.then.then.inner
     }
 
     /// Answers the queries that [`super::finite::decide`] can decide without Z3, except those
