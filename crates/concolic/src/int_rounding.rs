@@ -189,7 +189,7 @@ fn mul_int(c: BigInt, t: Term) -> Term {
 /// Rewrites terms, remembering the integer variable of each rounding.
 pub(crate) struct IntRounding {
     next: u32,
-    done: HashMap<Term, Term>,
+    done: smt::fast_hash::FastMap<Term, Term>,
     /// Definitions not yet handed out by [`IntRounding::take_definitions`].
     fresh: Vec<Term>,
     /// The definition of each variable introduced.
@@ -201,7 +201,7 @@ impl IntRounding {
     pub(crate) fn new(first_var: u32) -> IntRounding {
         IntRounding {
             next: first_var,
-            done: HashMap::new(),
+            done: Default::default(),
             fresh: Vec::new(),
             defined: HashMap::new(),
         }

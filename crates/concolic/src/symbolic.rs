@@ -113,7 +113,7 @@ pub struct PathConstraint {
 pub struct PathState {
     pub constraints: Vec<PathConstraint>,
     /// The terms of `constraints`, with their positions there.
-    seen: HashMap<Term, usize>,
+    seen: smt::fast_hash::FastMap<Term, usize>,
     /// Drop constraints without variables and repetitions of earlier ones (Section 4.4).
     pub remove_trivial: bool,
     /// Evaluate the exceptions of default terms lazily (Fig. 9 of the paper): stop at the

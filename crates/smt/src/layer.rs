@@ -8,7 +8,7 @@
 //!
 //! [`learn`]: SolverLayer::learn
 
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 use std::hash::Hash;
 
 /// A layer's answer to a query.
@@ -86,8 +86,8 @@ where
 /// A map of bounded size kept in two generations: when the young one is full it replaces the
 /// old one, so recently used entries stay and memory stays flat on runs of any length.
 pub struct GenerationalMap<K, V> {
-    young: HashMap<K, V>,
-    old: HashMap<K, V>,
+    young: FastMap<K, V>,
+    old: FastMap<K, V>,
     generation: usize,
     /// How many times the young generation replaced the old one.
     turnovers: u64,
@@ -97,8 +97,8 @@ impl<K: Hash + Eq, V: Clone> GenerationalMap<K, V> {
     /// A map keeping at most about `2 * generation` entries.
     pub fn new(generation: usize) -> Self {
         GenerationalMap {
-            young: HashMap::new(),
-            old: HashMap::new(),
+            young: FastMap::default(),
+            old: FastMap::default(),
             generation: generation.max(1),
             turnovers: 0,
         }

@@ -9,6 +9,7 @@
 //! and quantifiers, the second exact rationals with Catala's rounding.
 
 mod context;
+pub mod fast_hash;
 mod layer;
 mod solver;
 mod term;

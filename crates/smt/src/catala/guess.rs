@@ -23,7 +23,7 @@ use super::spans::{false_along, Point};
 use super::term::{Kind, Op, Term, TermNode, VarId};
 use crate::layer::GenerationalMap;
 use crate::layer::{SolverLayer, Verdict};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// Cents in the round amount money guesses are multiples of.
@@ -270,7 +270,7 @@ pub(crate) fn guess_preferring(
 /// defaults), until the hints change.
 pub(crate) struct TermMemo {
     scans: GenerationalMap<Term, Rc<Scanned>>,
-    truths: HashMap<Term, bool>,
+    truths: crate::fast_hash::FastMap<Term, bool>,
 }
 
 /// The variables (with their sorts) and the numeric constants of a term.
@@ -283,7 +283,7 @@ impl TermMemo {
     pub(crate) fn new() -> TermMemo {
         TermMemo {
             scans: GenerationalMap::new(SCAN_GENERATION),
-            truths: HashMap::new(),
+            truths: Default::default(),
         }
     }
 

@@ -110,52 +110,9 @@ impl Table {
 
 /// The shallow hash of a node (the children by address; see [`TermNode`]'s `Hash`).
 fn hash_of(node: &TermNode) -> u64 {
-    let mut h = Mix(0);
+    let mut h = crate::fast_hash::FastHasher::default();
     node.hash(&mut h);
     h.finish()
-}
-
-/// Multiply-rotate hashing of the words written, finished by an avalanche (the table's keys
-/// are the hashes themselves).
-#[derive(Default)]
-struct Mix(u64);
-
-const K: u64 = 0x517c_c1b7_2722_0a95;
-
-impl Hasher for Mix {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(K);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The finaliser of MurmurHash3: every bit of the state reaches the bits a table uses.
-        let mut x = self.0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        x ^ (x >> 33)
-    }
 }
 
 /// The table's keys are already hashes.
